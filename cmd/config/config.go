@@ -1,0 +1,213 @@
+// Package config loads llmrt's layered configuration (SPEC §7.2): user
+// config ($XDG_CONFIG_HOME/llmrt/config.json), then project config
+// (.llmrt/config.json in the working directory), then `.env` in the working
+// directory and the process environment. Flags are applied on top by the
+// command layer, which sees which flags were set.
+//
+// A malformed file, or a key with a value of the wrong type, is a
+// *FileError naming the file, line and key. An unknown key is a
+// diagnostic, not an error (SPEC §7.5).
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/joho/godotenv"
+)
+
+// File is the content of a config file. Pointer fields distinguish "unset"
+// from a zero value, so a later layer overrides only what it sets.
+type File struct {
+	Provider        *string            `json:"provider"`
+	Model           *string            `json:"model"`
+	BaseURL         *string            `json:"base_url"`
+	System          *string            `json:"system"`
+	SystemFile      *string            `json:"system_file"`
+	Tools           *string            `json:"tools"`
+	Permission      *string            `json:"permission"`
+	Allow           []string           `json:"allow"`
+	Deny            []string           `json:"deny"`
+	MaxIterations   *int               `json:"max_iterations"`
+	MaxTokens       *int               `json:"max_tokens"`
+	Temperature     *float64           `json:"temperature"`
+	ReasoningEffort *string            `json:"reasoning_effort"`
+	WebSearch       *string            `json:"web_search"`
+	Finish          *string            `json:"finish"`
+	Budget          *int               `json:"budget"`
+	Timeout         *string            `json:"timeout"`
+	SkillsDirs      []string           `json:"skills_dirs"`
+	AllowPrivateWeb *bool              `json:"web_fetch_allow_private"`
+	MCPServers      json.RawMessage    `json:"mcpServers"`
+	Servers         json.RawMessage    `json:"servers"`
+	Providers       map[string]Backend `json:"providers"`
+}
+
+// Backend holds per-provider settings from a config file.
+type Backend struct {
+	BaseURL    string `json:"base_url"`
+	APIVersion string `json:"api_version"`
+}
+
+// Config is the merged result of every layer below the flags.
+type Config struct {
+	File
+	// Files lists the config files that were read, lowest precedence first.
+	Files []string
+	// Diagnostics are problems that did not stop loading.
+	Diagnostics []string
+	// dotenv holds .env values; the process environment wins over them.
+	dotenv map[string]string
+	getenv func(string) string
+}
+
+// Options say where to look.
+type Options struct {
+	// Dir is the working directory (project config and .env).
+	Dir string
+	// Getenv reads the process environment.
+	Getenv func(string) string
+	// ExtraFiles are loaded after the project config (e.g. --config).
+	ExtraFiles []string
+}
+
+// FileError is a config file that cannot be used.
+type FileError struct {
+	Path string
+	Line int
+	Key  string
+	Msg  string
+}
+
+func (e *FileError) Error() string {
+	loc := e.Path
+	if e.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", e.Path, e.Line)
+	}
+	if e.Key != "" {
+		return fmt.Sprintf("config %s: key %q: %s", loc, e.Key, e.Msg)
+	}
+	return fmt.Sprintf("config %s: %s", loc, e.Msg)
+}
+
+// UserPath returns the user config file path.
+func UserPath(getenv func(string) string) string {
+	return filepath.Join(userConfigDir(getenv), "llmrt", "config.json")
+}
+
+func userConfigDir(getenv func(string) string) string {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".config")
+	}
+	d, _ := os.UserConfigDir()
+	return d
+}
+
+// Load reads every layer below the flags.
+func Load(o Options) (*Config, error) {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	c := &Config{getenv: o.Getenv}
+	paths := []string{UserPath(o.Getenv), filepath.Join(o.Dir, ".llmrt", "config.json")}
+	paths = append(paths, o.ExtraFiles...)
+	for i, p := range paths {
+		f, diags, err := readFile(p)
+		if errors.Is(err, fs.ErrNotExist) && i < 2 {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.Files = append(c.Files, p)
+		c.Diagnostics = append(c.Diagnostics, diags...)
+		c.merge(f)
+	}
+	envPath := filepath.Join(o.Dir, ".env")
+	if _, err := os.Stat(envPath); err == nil {
+		vals, err := godotenv.Read(envPath)
+		if err != nil {
+			return nil, &FileError{Path: envPath, Msg: fmt.Sprintf("cannot parse: %v (lines are KEY=value)", err)}
+		}
+		c.dotenv = vals
+	}
+	return c, nil
+}
+
+// Getenv reads a variable: the process environment first, then .env.
+func (c *Config) Getenv(key string) string {
+	if v := c.getenv(key); v != "" {
+		return v
+	}
+	return c.dotenv[key]
+}
+
+// merge overlays the fields f sets.
+func (c *Config) merge(f File) {
+	set := func(dst **string, v *string) {
+		if v != nil {
+			*dst = v
+		}
+	}
+	set(&c.Provider, f.Provider)
+	set(&c.Model, f.Model)
+	set(&c.BaseURL, f.BaseURL)
+	set(&c.System, f.System)
+	set(&c.SystemFile, f.SystemFile)
+	set(&c.Tools, f.Tools)
+	set(&c.Permission, f.Permission)
+	set(&c.ReasoningEffort, f.ReasoningEffort)
+	set(&c.WebSearch, f.WebSearch)
+	set(&c.Finish, f.Finish)
+	set(&c.Timeout, f.Timeout)
+	if f.MaxIterations != nil {
+		c.MaxIterations = f.MaxIterations
+	}
+	if f.MaxTokens != nil {
+		c.MaxTokens = f.MaxTokens
+	}
+	if f.Temperature != nil {
+		c.Temperature = f.Temperature
+	}
+	if f.Budget != nil {
+		c.Budget = f.Budget
+	}
+	if f.AllowPrivateWeb != nil {
+		c.AllowPrivateWeb = f.AllowPrivateWeb
+	}
+	// Rules and skill roots accumulate across layers.
+	c.Allow = append(c.Allow, f.Allow...)
+	c.Deny = append(c.Deny, f.Deny...)
+	c.SkillsDirs = append(c.SkillsDirs, f.SkillsDirs...)
+	if f.MCPServers != nil {
+		c.MCPServers = f.MCPServers
+	}
+	if f.Servers != nil {
+		c.Servers = f.Servers
+	}
+	for name, b := range f.Providers {
+		if c.Providers == nil {
+			c.Providers = make(map[string]Backend)
+		}
+		c.Providers[name] = b
+	}
+}
+
+// Known keys, for the unknown-key diagnostic.
+var known = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
+		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout skills_dirs
+		web_fetch_allow_private mcpServers servers providers $schema`) {
+		m[k] = true
+	}
+	return m
+}()

@@ -1,0 +1,140 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+)
+
+// readFile parses one config file, reporting errors with line and key.
+func readFile(path string) (File, []string, error) {
+	var f File
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return f, nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return f, nil, nil
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return f, nil, jsonError(path, data, err)
+	}
+	lines := keyLines(data)
+	var diags []string
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !known[k] {
+			diags = append(diags, fmt.Sprintf("config %s:%d: unknown key %q (ignored)", path, lines[k], k))
+			continue
+		}
+		one, _ := json.Marshal(map[string]json.RawMessage{k: raw[k]})
+		if err := json.Unmarshal(one, &f); err != nil {
+			return f, nil, &FileError{Path: path, Line: lines[k], Key: k, Msg: typeMessage(err)}
+		}
+	}
+	if err := validate(f); err != nil {
+		err.Path, err.Line = path, lines[err.Key]
+		return f, nil, err
+	}
+	return f, diags, nil
+}
+
+// validate checks the values that have a fixed set of choices.
+func validate(f File) *FileError {
+	choice := func(key string, v *string, allowed ...string) *FileError {
+		if v == nil {
+			return nil
+		}
+		for _, a := range allowed {
+			if *v == a {
+				return nil
+			}
+		}
+		return &FileError{Key: key, Msg: fmt.Sprintf("%q is not one of %v", *v, allowed)}
+	}
+	for _, e := range []*FileError{
+		choice("permission", f.Permission, "auto", "ask", "read"),
+		choice("finish", f.Finish, "evidence", "text"),
+		choice("reasoning_effort", f.ReasoningEffort, "none", "low", "medium", "high"),
+		choice("web_search", f.WebSearch, "off", "low", "medium", "high"),
+	} {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+func typeMessage(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("want %s, got a JSON %s", goTypeName(te.Type.String()), te.Value)
+	}
+	return err.Error()
+}
+
+func goTypeName(t string) string {
+	switch t {
+	case "string", "*string":
+		return "a string"
+	case "int", "*int":
+		return "a whole number"
+	case "float64", "*float64":
+		return "a number"
+	case "bool", "*bool":
+		return "true or false"
+	case "[]string":
+		return "a list of strings"
+	}
+	return t
+}
+
+// jsonError turns a decoding error into a FileError with a line number.
+func jsonError(path string, data []byte, err error) *FileError {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &FileError{Path: path, Line: lineAt(data, se.Offset), Msg: "invalid JSON: " + se.Error()}
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return &FileError{Path: path, Line: lineAt(data, te.Offset), Msg: "the file must hold a JSON object"}
+	}
+	return &FileError{Path: path, Msg: "invalid JSON: " + err.Error()}
+}
+
+func lineAt(data []byte, offset int64) int {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	return bytes.Count(data[:offset], []byte("\n")) + 1
+}
+
+// keyLines maps each top-level key to the line it is on.
+func keyLines(data []byte) map[string]int {
+	lines := map[string]int{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // {
+		return lines
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return lines
+		}
+		key, _ := tok.(string)
+		lines[key] = lineAt(data, dec.InputOffset())
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return lines
+		}
+	}
+	return lines
+}

@@ -1,0 +1,95 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// Main runs the llmrt command line and returns the process exit code.
+func Main() int {
+	f := NewFactory(SystemIO(os.Getenv), os.Getenv)
+	ctx, stop := signalContext()
+	defer stop()
+	return Execute(ctx, f, os.Args[1:])
+}
+
+// Execute runs the command tree with args; tests call it with a test
+// Factory.
+func Execute(ctx context.Context, f *Factory, args []string) int {
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	err := root.ExecuteContext(ctx)
+	defer f.Close()
+	if err == nil {
+		return exitOK
+	}
+	code, msg, hint := classify(err)
+	if isFlagError(err) {
+		code = exitUsage
+	}
+	if msg != "" {
+		fmt.Fprintf(f.IO.ErrOut, "llmrt: %s\n", msg)
+		if hint != "" {
+			fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", hint)
+		}
+	}
+	return code
+}
+
+// signalContext is cancelled by the first SIGINT or SIGTERM, so runs stop
+// cleanly (children killed, session saved); a second signal exits at once.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 2)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig, ok := <-ch
+		if !ok {
+			return
+		}
+		cancel(errSignal{sig})
+		if _, ok := <-ch; ok {
+			os.Exit(exitCancelled)
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(ch)
+		cancel(nil)
+	}
+}
+
+// errSignal is the cancellation cause when a signal stopped the program.
+type errSignal struct{ sig os.Signal }
+
+func (e errSignal) Error() string { return "interrupted by " + e.sig.String() }
+
+// interrupted reports whether ctx ended because of a signal.
+func interrupted(ctx context.Context) bool {
+	var es errSignal
+	return errors.As(context.Cause(ctx), &es)
+}
+
+// isFlagError reports cobra's flag parsing errors, which are usage errors.
+func isFlagError(err error) bool {
+	var fe *flagError
+	return errors.As(err, &fe)
+}
+
+type flagError struct{ err error }
+
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+func flagErrorFunc(_ *cobra.Command, err error) error {
+	return &exitError{code: exitUsage, err: &flagError{err}, hint: "see --help"}
+}

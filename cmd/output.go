@@ -1,0 +1,174 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// output consumes a run's events and prints the outcome in one of the
+// formats of SPEC §7.3. event is called from the run's goroutines, one
+// event at a time; done is called once, after the run.
+type output interface {
+	event(ev engine.Event)
+	done(res engine.Result, info runInfo) error
+}
+
+// runInfo is what the command adds to a Result for printing.
+type runInfo struct {
+	sessionID   string
+	pending     []pendingItem
+	diagnostics []string
+}
+
+// pendingItem is a host-owned call waiting for an answer, as printed.
+type pendingItem struct {
+	CallID    string           `json:"call_id"`
+	Tool      string           `json:"tool"`
+	Type      string           `json:"type,omitempty"`
+	AllowSkip bool             `json:"allow_skip,omitempty"`
+	Questions []tools.Question `json:"questions,omitempty"`
+	Arguments json.RawMessage  `json:"arguments,omitempty"`
+}
+
+func newOutput(format string, o *IO, progress *progress, markdown bool) (output, error) {
+	switch format {
+	case "", "text":
+		t := &textOutput{out: o.Out, progress: progress}
+		if markdown {
+			md, err := newMDStream(o.Out, o.Width, "")
+			if err != nil {
+				return nil, err
+			}
+			t.md = md
+		}
+		return t, nil
+	case "json":
+		return &jsonOutput{out: o.Out, progress: progress}, nil
+	case "stream-json":
+		return &streamOutput{out: o.Out}, nil
+	}
+	return nil, usageErrorf("--output %q: use text, json or stream-json", format)
+}
+
+// textOutput prints only the answer on stdout, streaming it as it is
+// generated; progress goes to stderr when enabled.
+type textOutput struct {
+	out      io.Writer
+	md       *mdStream
+	progress *progress
+	printed  strings.Builder
+}
+
+func (t *textOutput) event(ev engine.Event) {
+	t.progress.event(ev)
+	if ev.Type == engine.EventAnswerDelta {
+		t.write(ev.Delta)
+	}
+}
+
+func (t *textOutput) write(s string) {
+	t.printed.WriteString(s)
+	if t.md != nil {
+		t.md.Write([]byte(s))
+		return
+	}
+	io.WriteString(t.out, s)
+}
+
+func (t *textOutput) done(res engine.Result, _ runInfo) error {
+	if res.Status == engine.StatusCompleted {
+		// A text-policy answer was never streamed; a streamed answer may
+		// have been superseded (a rejected final_answer): print what the
+		// run finally accepted.
+		streamed := t.printed.String()
+		switch {
+		case streamed == res.Output:
+		case strings.HasPrefix(res.Output, streamed):
+			t.write(res.Output[len(streamed):])
+		case streamed == "":
+			t.write(res.Output)
+		default:
+			t.write("\n" + res.Output)
+		}
+	}
+	if t.md != nil {
+		return t.md.Flush()
+	}
+	if s := t.printed.String(); s != "" && !strings.HasSuffix(s, "\n") {
+		_, err := io.WriteString(t.out, "\n")
+		return err
+	}
+	return nil
+}
+
+// jsonOutput prints one object at the end.
+type jsonOutput struct {
+	out      io.Writer
+	progress *progress
+}
+
+// jsonResult is the `--output json` object of SPEC §7.3.
+type jsonResult struct {
+	Status      engine.Status     `json:"status"`
+	Output      string            `json:"output"`
+	SessionID   string            `json:"session_id,omitempty"`
+	Pending     []pendingItem     `json:"pending,omitempty"`
+	Error       *engine.RunError  `json:"error,omitempty"`
+	Usage       engine.Usage      `json:"usage"`
+	Iterations  int               `json:"iterations"`
+	Warnings    []engine.Warning  `json:"warnings"`
+	Diagnostics []string          `json:"diagnostics"`
+	RunID       string            `json:"run_id,omitempty"`
+	Extra       map[string]string `json:"-"`
+}
+
+func (j *jsonOutput) event(ev engine.Event) { j.progress.event(ev) }
+
+func (j *jsonOutput) done(res engine.Result, info runInfo) error {
+	r := jsonResult{
+		Status: res.Status, Output: res.Output, SessionID: info.sessionID, Pending: info.pending,
+		Error: res.Error, Usage: res.Usage, Iterations: res.Iterations, RunID: res.RunID,
+		Warnings: res.Warnings, Diagnostics: info.diagnostics,
+	}
+	if r.Warnings == nil {
+		r.Warnings = []engine.Warning{}
+	}
+	if r.Diagnostics == nil {
+		r.Diagnostics = []string{}
+	}
+	enc := json.NewEncoder(j.out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// streamOutput prints every event as one JSON line as it happens. The
+// terminal event also carries the session id, so a paused run can be
+// resumed.
+type streamOutput struct {
+	out       io.Writer
+	sessionID string
+}
+
+func (s *streamOutput) event(ev engine.Event) {
+	var line []byte
+	var err error
+	if ev.Type.Terminal() && s.sessionID != "" {
+		line, err = json.Marshal(struct {
+			engine.Event
+			SessionID string `json:"session_id"`
+		}{ev, s.sessionID})
+	} else {
+		line, err = json.Marshal(ev)
+	}
+	if err != nil {
+		line = []byte(fmt.Sprintf(`{"type":"warning","warning":{"code":"encode","message":%q}}`, err.Error()))
+	}
+	s.out.Write(append(line, '\n'))
+}
+
+func (s *streamOutput) done(engine.Result, runInfo) error { return nil }

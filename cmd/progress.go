@@ -1,0 +1,87 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// progress reports tool calls, warnings and retries on stderr. A nil
+// progress reports nothing (--quiet, or stderr is not a terminal without
+// --verbose).
+type progress struct {
+	w       io.Writer
+	color   bool
+	verbose bool
+}
+
+func (p *progress) event(ev engine.Event) {
+	if p == nil {
+		return
+	}
+	switch ev.Type {
+	case engine.EventToolStart:
+		p.line("→ %s%s", ev.Call.Name, argSummary(ev.Call.Arguments))
+	case engine.EventToolResult:
+		if p.verbose && !isControlName(ev.Call.Name) {
+			p.line("  ✓ %s (%d ms)", ev.Call.Name, ev.Outcome.DurationMS)
+		}
+	case engine.EventToolError:
+		p.line("  ✗ %s: %s", ev.Call.Name, oneLine(ev.Outcome.Content, 160))
+	case engine.EventWarning:
+		p.line("! %s", ev.Warning.Message)
+	case engine.EventModelStart:
+		if p.verbose {
+			p.line("… %s/%s (call %d)", ev.Provider, ev.Model, ev.Iteration)
+		}
+	}
+}
+
+func (p *progress) line(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if p.color {
+		s = "\x1b[2m" + s + "\x1b[0m"
+	}
+	fmt.Fprintln(p.w, s)
+}
+
+func isControlName(n string) bool { return n == engine.FinalAnswerTool || n == engine.BlockedTool }
+
+// argSummary renders call arguments compactly: (key=value, ...) with long
+// values cut.
+func argSummary(args string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(args), &m) != nil || len(m) == 0 {
+		return ""
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		v := m[k]
+		s, ok := v.(string)
+		if !ok {
+			b, _ := json.Marshal(v)
+			s = string(b)
+		}
+		parts = append(parts, k+"="+oneLine(s, 60))
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// oneLine flattens s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

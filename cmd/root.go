@@ -1,0 +1,40 @@
+package cmd
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+)
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "llmrt",
+		Short: "An LLM agent runtime and terminal agent",
+		Long: `llmrt runs LLM agents: a bounded model/tool loop with workspace tools,
+permissions and structured questions, on OpenAI, Anthropic, Google, Azure,
+xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       Version(),
+	}
+	root.SetFlagErrorFunc(flagErrorFunc)
+	root.AddCommand(
+		newRunCmd(f, nil),
+		newToolsCmd(f, nil),
+		newSessionsCmd(f),
+		newVersionCmd(f),
+	)
+	return root
+}
+
+func newVersionCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the llmrt version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(f.IO.Out, "llmrt", Version())
+			return err
+		},
+	}
+}

@@ -1,0 +1,118 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/providers"
+)
+
+func newSessionsCmd(f *Factory) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "sessions",
+		Short: "List saved sessions",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			st := &session.Store{Dir: session.DefaultDir(f.Getenv)}
+			list, err := st.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if list == nil {
+					list = []session.Summary{}
+				}
+				return printJSON(f, list)
+			}
+			if len(list) == 0 {
+				fmt.Fprintf(f.IO.ErrOut, "no saved sessions in %s\n", st.Dir)
+				return nil
+			}
+			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMODEL\tTITLE")
+			for _, s := range list {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), orDash(string(s.Status)),
+					s.Provider+"/"+s.Model, oneLine(s.Title, 60))
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.AddCommand(newSessionsShowCmd(f))
+	return cmd
+}
+
+func newSessionsShowCmd(f *Factory) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a saved session's conversation",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st := &session.Store{Dir: session.DefaultDir(f.Getenv)}
+			s, err := st.Load(args[0])
+			if errors.Is(err, session.ErrNotFound) {
+				return withHint(usageErrorf("no session %q", args[0]), "list saved sessions with llmrt sessions")
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(f, s)
+			}
+			printTranscript(f, s)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}
+
+func printTranscript(f *Factory, s *session.Session) {
+	w := f.IO.Out
+	fmt.Fprintf(w, "session %s  %s/%s  %s\n", s.Meta.ID, s.Meta.Provider, s.Meta.Model, s.Meta.WorkDir)
+	for _, m := range s.Messages {
+		switch m.Role {
+		case providers.RoleTool:
+			mark := "✓"
+			if m.IsError {
+				mark = "✗"
+			}
+			fmt.Fprintf(w, "\n  %s %s: %s\n", mark, m.ToolName, oneLine(m.Text(), 200))
+		default:
+			if t := strings.TrimSpace(m.Text()); t != "" {
+				fmt.Fprintf(w, "\n%s:\n%s\n", m.Role, t)
+			}
+			for _, c := range m.ToolCalls {
+				fmt.Fprintf(w, "\n→ %s%s\n", c.Name, argSummary(c.Arguments))
+			}
+		}
+	}
+	if s.Last != nil {
+		fmt.Fprintf(w, "\n[%s after %d model calls, %d tokens]\n", s.Last.Status, s.Last.Iterations, s.Last.Usage.Total())
+	}
+	for _, warn := range s.Warnings {
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", warn)
+	}
+}
+
+func printJSON(f *Factory, v any) error {
+	enc := json.NewEncoder(f.IO.Out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

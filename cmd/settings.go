@@ -1,0 +1,304 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/catalog"
+)
+
+// settings is the resolved configuration of a run: flags over environment
+// over .env over project config over user config over defaults.
+type settings struct {
+	cfg      *config.Config
+	workDir  string
+	provider string
+	model    string
+	backend  catalog.Settings
+
+	system      string
+	builtIns    []string
+	permission  engine.Permission
+	maxIter     int
+	maxTokens   int
+	temperature *float64
+	effort      providers.Effort
+	webSearch   *providers.WebSearch
+	finish      engine.FinishPolicy
+	budget      int
+	timeout     time.Duration
+
+	allowPrivateWeb bool
+	diagnostics     []string
+}
+
+// autoProviders are tried, in order, when no provider is set (SPEC §7.2).
+var autoProviders = []string{"openai", "anthropic", "google", "xai"}
+
+// resolveSettings layers flags over the configuration files and
+// environment. needModel is false for commands that call no model. A
+// resumed session keeps its working directory, provider and model unless
+// flags name others.
+func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *sharedFlags, needModel bool, resumed *session.Meta) (*settings, error) {
+	dir, err := workDir(sf.cwd)
+	if err != nil {
+		return nil, err
+	}
+	if resumed != nil && !cmd.Flags().Changed("cwd") && resumed.WorkDir != "" {
+		if d, err := workDir(resumed.WorkDir); err == nil {
+			dir = d
+		}
+	}
+	cfg, err := f.Config(dir, nil)
+	if err != nil {
+		return nil, err
+	}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...)}
+	changed := cmd.Flags().Changed
+	str := func(flagName, flagVal, env string, file *string) string {
+		if changed(flagName) {
+			return flagVal
+		}
+		if env != "" {
+			if v := cfg.Getenv(env); v != "" {
+				return v
+			}
+		}
+		if file != nil {
+			return *file
+		}
+		return ""
+	}
+	s.provider = str("provider", sf.provider, "LLMRT_PROVIDER", cfg.Provider)
+	s.model = str("model", sf.model, "LLMRT_MODEL", cfg.Model)
+	if resumed != nil && !changed("provider") && resumed.Provider != "" {
+		s.provider = resumed.Provider
+		if !changed("model") {
+			s.model = resumed.Model
+		}
+	}
+	if needModel {
+		if err := s.pickProvider(ctx, f); err != nil {
+			return nil, err
+		}
+		if err := s.pickBackend(cmd, sf); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.applyRunFlags(cmd, sf); err != nil {
+		return nil, err
+	}
+	return s, s.applyToolFlags(cmd, sf)
+}
+
+func workDir(flag string) (string, error) {
+	dir := flag
+	if dir == "" {
+		dir = "."
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", usageErrorf("--cwd %s: %v", flag, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		return "", usageErrorf("--cwd %s: not a directory", flag)
+	}
+	return abs, nil
+}
+
+// pickProvider applies the automatic selection of SPEC §7.2 and checks the
+// name and model.
+func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
+	if s.provider == "" {
+		for _, name := range autoProviders {
+			if catalog.HasKey(name, s.cfg.Getenv) {
+				s.provider = name
+				break
+			}
+		}
+	}
+	if s.provider == "" {
+		host := catalog.FromEnv("ollama", s.cfg.Getenv).BaseURL
+		if ollamaAnswers(ctx, f.HTTPClient, host) {
+			s.provider = "ollama"
+		}
+	}
+	if s.provider == "" {
+		return withHint(usageErrorf("no provider configured"),
+			"set one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or XAI_API_KEY (see .env.example), start ollama, or try llmrt offline with --provider scripted --model examples/hello.json")
+	}
+	spec, ok := catalog.Lookup(s.provider)
+	if !ok {
+		return usageErrorf("unknown provider %q (known: %s)", s.provider, strings.Join(catalog.Names(), ", "))
+	}
+	if s.model == "" {
+		s.model = spec.DefaultModel
+	}
+	if s.model == "" {
+		what := "a model name"
+		switch s.provider {
+		case "azure":
+			what = "the deployment name"
+		case "scripted":
+			what = "the path of a script file, e.g. examples/hello.json"
+		}
+		return usageErrorf("--model is required for provider %s (%s)", s.provider, what)
+	}
+	return nil
+}
+
+// pickBackend resolves the provider's key, base URL and API version.
+func (s *settings) pickBackend(cmd *cobra.Command, sf *sharedFlags) error {
+	b := catalog.FromEnv(s.provider, s.cfg.Getenv)
+	if b.BaseURL == "" {
+		if s.cfg.BaseURL != nil {
+			b.BaseURL = *s.cfg.BaseURL
+		} else if pb, ok := s.cfg.Providers[s.provider]; ok {
+			b.BaseURL = pb.BaseURL
+		}
+	}
+	if pb, ok := s.cfg.Providers[s.provider]; ok && b.APIVersion == "" {
+		b.APIVersion = pb.APIVersion
+	}
+	if cmd.Flags().Changed("base-url") {
+		b.BaseURL = sf.baseURL
+	}
+	if b.BaseURL != "" && s.provider != "scripted" {
+		if !strings.Contains(b.BaseURL, "://") && s.provider != "ollama" {
+			return usageErrorf("base URL %q has no scheme (write e.g. http://%s)", b.BaseURL, b.BaseURL)
+		}
+	}
+	s.backend = b
+	return nil
+}
+
+// applyRunFlags resolves the per-run knobs.
+func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
+	cfg, changed := s.cfg, cmd.Flags().Changed
+	intOf := func(flag string, v int, file *int) int {
+		if changed(flag) {
+			return v
+		}
+		if file != nil {
+			return *file
+		}
+		return 0
+	}
+	s.maxIter = intOf("max-iterations", sf.maxIterations, cfg.MaxIterations)
+	s.maxTokens = intOf("max-tokens", sf.maxTokens, cfg.MaxTokens)
+	s.budget = intOf("budget", sf.budget, cfg.Budget)
+	if s.maxIter < 0 || s.maxTokens < 0 || s.budget < 0 {
+		return usageErrorf("--max-iterations, --max-tokens and --budget must not be negative")
+	}
+	switch {
+	case changed("temperature"):
+		t := sf.temperature
+		s.temperature = &t
+	case cfg.Temperature != nil:
+		s.temperature = cfg.Temperature
+	}
+	effort := pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)
+	switch providers.Effort(effort) {
+	case "", providers.EffortNone, providers.EffortLow, providers.EffortMedium, providers.EffortHigh:
+		s.effort = providers.Effort(effort)
+	default:
+		return usageErrorf("--reasoning-effort %q: use none, low, medium or high", effort)
+	}
+	switch ws := pick(changed("web-search"), sf.webSearch, cfg.WebSearch); ws {
+	case "", "off":
+	case "low", "medium", "high":
+		s.webSearch = &providers.WebSearch{ContextSize: ws}
+	default:
+		return usageErrorf("--web-search=%s: use low, medium or high", ws)
+	}
+	switch fin := pick(changed("finish"), sf.finish, cfg.Finish); fin {
+	case "", "evidence":
+		s.finish = engine.FinishEvidence
+	case "text":
+		s.finish = engine.FinishText
+	default:
+		return usageErrorf("--finish %q: use evidence or text", fin)
+	}
+	if changed("timeout") {
+		s.timeout = sf.timeout
+	} else if cfg.Timeout != nil {
+		d, err := time.ParseDuration(*cfg.Timeout)
+		if err != nil {
+			return usageErrorf("config key timeout: %v (write e.g. \"5m\")", err)
+		}
+		s.timeout = d
+	}
+	return s.loadSystem(cmd, sf)
+}
+
+func (s *settings) loadSystem(cmd *cobra.Command, sf *sharedFlags) error {
+	changed := cmd.Flags().Changed
+	s.system = pick(changed("system"), sf.system, s.cfg.System)
+	file := pick(changed("system-file"), sf.systemFile, s.cfg.SystemFile)
+	if file == "" {
+		return nil
+	}
+	if !filepath.IsAbs(file) && !changed("system-file") {
+		file = filepath.Join(s.workDir, file)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return usageErrorf("--system-file: %v", err)
+	}
+	if s.system != "" {
+		s.system += "\n\n"
+	}
+	s.system += strings.TrimSpace(string(data))
+	return nil
+}
+
+func pick(flagSet bool, flagVal string, file *string) string {
+	if flagSet {
+		return flagVal
+	}
+	if file != nil {
+		return *file
+	}
+	return ""
+}
+
+// ollamaAnswers probes a local Ollama server briefly, for automatic
+// provider selection.
+func ollamaAnswers(ctx context.Context, hc *http.Client, base string) bool {
+	if base == "" {
+		base = "http://localhost:11434"
+	}
+	if !strings.Contains(base, "://") {
+		base = "http://" + base
+	}
+	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/api/version", nil)
+	if err != nil {
+		return false
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return false
+	}
+	resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// describe names the provider and model for messages.
+func (s *settings) describe() string { return fmt.Sprintf("%s/%s", s.provider, s.model) }

@@ -1,0 +1,84 @@
+package cmd
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// applyToolFlags resolves --tools, --permission, --allow and --deny.
+func (s *settings) applyToolFlags(cmd *cobra.Command, sf *sharedFlags) error {
+	changed := cmd.Flags().Changed
+	sel, err := parseToolSelection(pick(changed("tools"), sf.tools, s.cfg.Tools))
+	if err != nil {
+		return err
+	}
+	s.builtIns = sel
+	mode := pick(changed("permission"), sf.permission, s.cfg.Permission)
+	if mode == "" {
+		mode = string(engine.ModeAsk) // the CLI default (SPEC §5.2)
+	}
+	m, err := engine.ParseMode(mode)
+	if err != nil {
+		return usageErrorf("--permission: %v", err)
+	}
+	s.permission.Mode = m
+	add := func(action engine.RuleAction, flag string, specs []string) error {
+		for _, spec := range specs {
+			r, err := engine.ParseRule(action, spec)
+			if err != nil {
+				return usageErrorf("--%s: %v", flag, err)
+			}
+			s.permission.Rules = append(s.permission.Rules, r)
+		}
+		return nil
+	}
+	if err := add(engine.RuleAllow, "allow", append(append([]string(nil), s.cfg.Allow...), sf.allow...)); err != nil {
+		return err
+	}
+	if err := add(engine.RuleDeny, "deny", append(append([]string(nil), s.cfg.Deny...), sf.deny...)); err != nil {
+		return err
+	}
+	if s.cfg.AllowPrivateWeb != nil {
+		s.allowPrivateWeb = *s.cfg.AllowPrivateWeb
+	}
+	return nil
+}
+
+// parseToolSelection reads --tools: all (nil), none (empty), read-only, or
+// a comma list of built-in names.
+func parseToolSelection(v string) ([]string, error) {
+	switch strings.TrimSpace(v) {
+	case "", "all":
+		return nil, nil
+	case "none":
+		return []string{}, nil
+	case "read-only":
+		var names []string
+		for _, t := range tools.Builtins(nil, tools.Options{}) {
+			if !t.Kind.Mutating() {
+				names = append(names, t.Name)
+			}
+		}
+		return names, nil
+	}
+	known := map[string]bool{}
+	for _, n := range tools.BuiltinNames() {
+		known[n] = true
+	}
+	var names []string
+	for _, n := range strings.Split(v, ",") {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if !known[n] {
+			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(tools.BuiltinNames(), ", "))
+		}
+		names = append(names, n)
+	}
+	return names, nil
+}

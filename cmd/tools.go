@@ -1,0 +1,164 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers"
+)
+
+// toolsOptions are the dependencies and flag values of `llmrt tools`.
+type toolsOptions struct {
+	f      *Factory
+	cmd    *cobra.Command
+	shared sharedFlags
+	json   bool
+	name   string
+	args   string
+}
+
+func newToolsCmd(f *Factory, runF func(*toolsOptions) error) *cobra.Command {
+	opts := &toolsOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "List the tools a run would offer the model",
+		Long: `List the resolved tool surface: built-ins (as selected by --tools), MCP tools and
+the control tools, with their evidence kind and source.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.cmd = cmd
+			if runF != nil {
+				return runF(opts)
+			}
+			return runTools(cmd.Context(), opts)
+		},
+	}
+	registerToolFlags(cmd, &opts.shared)
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
+	cmd.AddCommand(newToolsCallCmd(f, nil))
+	return cmd
+}
+
+// registerToolFlags adds the shared flags that shape the tool surface.
+func registerToolFlags(cmd *cobra.Command, sf *sharedFlags) {
+	all := cmd.Flags()
+	sf.register(all)
+	for _, name := range []string{"provider", "model", "base-url", "system", "system-file", "attach", "max-iterations",
+		"max-tokens", "temperature", "reasoning-effort", "web-search", "finish", "timeout", "budget", "trace"} {
+		_ = all.MarkHidden(name)
+	}
+}
+
+func runTools(ctx context.Context, opts *toolsOptions) error {
+	s, err := opts.f.resolveSettings(ctx, opts.cmd, &opts.shared, false, nil)
+	if err != nil {
+		return err
+	}
+	rt, err := engine.New(engine.Config{Tools: s.toolOptions()})
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	infos, err := rt.ResolveTools(ctx, s.request(nil))
+	if err != nil {
+		return err
+	}
+	out := opts.f.IO.Out
+	if opts.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(infos)
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tDESCRIPTION")
+	for _, t := range infos {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Kind, t.Source, firstSentence(t.Description))
+	}
+	return tw.Flush()
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i+1]
+	}
+	return oneLine(s, 90)
+}
+
+func newToolsCallCmd(f *Factory, runF func(*toolsOptions) error) *cobra.Command {
+	opts := &toolsOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "call NAME",
+		Short: "Run one tool outside any model run",
+		Long: `Run one tool with JSON arguments, under the same permissions as a run: in the
+default ask mode a mutating tool asks on a terminal and is denied without one
+(allow it with --allow or --permission auto).`,
+		Example: `  llmrt tools call read_file --args '{"path":"README.md"}'
+  llmrt tools call shell_cmd --args '{"command":"go version"}' --permission auto`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.cmd, opts.name = cmd, args[0]
+			if runF != nil {
+				return runF(opts)
+			}
+			return runToolsCall(cmd.Context(), opts)
+		},
+	}
+	registerToolFlags(cmd, &opts.shared)
+	cmd.Flags().StringVar(&opts.args, "args", "{}", "the tool's arguments as a JSON object")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the outcome as JSON")
+	return cmd
+}
+
+func runToolsCall(ctx context.Context, opts *toolsOptions) error {
+	s, err := opts.f.resolveSettings(ctx, opts.cmd, &opts.shared, false, nil)
+	if err != nil {
+		return err
+	}
+	if !json.Valid([]byte(opts.args)) {
+		return usageErrorf("--args is not valid JSON: %s", opts.args)
+	}
+	rt, err := engine.New(engine.Config{Tools: s.toolOptions()})
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	req := s.request(nil)
+	ro := &runOptions{f: opts.f, shared: opts.shared}
+	req.Permission.Approver = ro.approver(s)
+	call := providers.ToolCall{ID: "cli", Name: opts.name, Arguments: opts.args}
+	var denied []engine.Warning
+	out := rt.ExecuteToolCallWith(ctx, call, req, func(ev engine.Event) {
+		if ev.Type == engine.EventWarning {
+			denied = append(denied, *ev.Warning)
+		}
+	})
+	if !opts.shared.quiet {
+		printDenials(opts.f.IO.ErrOut, denied)
+	}
+	if out.Code == string(engine.CodeInvalidRequest) {
+		return usageErrorf("%s", out.Content)
+	}
+	if opts.json {
+		enc := json.NewEncoder(opts.f.IO.Out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else if !out.IsError {
+		fmt.Fprintln(opts.f.IO.Out, strings.TrimRight(out.Content, "\n"))
+	}
+	if out.IsError {
+		if out.Code == engine.OutcomeUnknownTool || out.Code == engine.OutcomeInvalidArguments {
+			return usageErrorf("%s", out.Content)
+		}
+		quiet := opts.json || (out.Code == engine.OutcomePermissionDenied && len(denied) > 0 && !opts.shared.quiet)
+		return &exitError{code: exitFailed, err: fmt.Errorf("%s: %s", opts.name, out.Content), quiet: quiet}
+	}
+	return nil
+}

@@ -1,0 +1,168 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"sync"
+	"time"
+
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// Complete runs the bounded loop (SPEC §3) and returns its Result. The
+// error is reserved for misuse (a *RunError with CodeInvalidRequest);
+// everything that happens during the run is a Result status.
+func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {
+	return rt.CompleteWith(ctx, req, nil)
+}
+
+// CompleteWith is Complete that also hands every event to observe, from
+// the run's goroutines, one at a time. observe must not block for long.
+func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe func(Event)) (Result, error) {
+	sink := func(ev Event) bool {
+		if observe != nil {
+			observe(ev)
+		}
+		return true
+	}
+	r, ctx, err := rt.newRun(ctx, req, sink, true)
+	if err != nil {
+		return Result{}, err
+	}
+	return r.loop(ctx), nil
+}
+
+// Stream runs the same loop as Complete and yields its events in order,
+// ending with exactly one terminal event carrying the Result. Breaking out
+// of the range loop cancels the run. A misused request yields a single
+// failed event with code invalid_request.
+func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
+	return func(yield func(Event) bool) {
+		var mu sync.Mutex
+		open := true
+		sink := func(ev Event) bool {
+			mu.Lock()
+			defer mu.Unlock()
+			if !open {
+				return false
+			}
+			open = yield(ev)
+			return open
+		}
+		r, runCtx, err := rt.newRun(ctx, req, sink, true)
+		if err != nil {
+			var re *RunError
+			if !errors.As(err, &re) {
+				re = &RunError{Code: CodeInvalidRequest, Message: err.Error()}
+			}
+			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: re, Messages: req.Messages}})
+			return
+		}
+		r.loop(runCtx)
+		mu.Lock()
+		open = false
+		mu.Unlock()
+	}
+}
+
+// Generate makes one provider call with the request's tool surface (no
+// control tools, no loop contract) and returns the reply without running
+// any tool.
+func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) {
+	req, p, err := rt.prepare(req, true)
+	if err != nil {
+		return Response{}, err
+	}
+	ts, err := rt.resolveTools(&req, nil, false)
+	if err != nil {
+		return Response{}, err
+	}
+	preq := &providers.Request{
+		Model: req.Model, Messages: req.Messages, Tools: ts.specs,
+		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
+		ReasoningEffort: req.ReasoningEffort, WebSearch: req.WebSearch,
+	}
+	acc := providers.Accumulator{Provider: req.Provider}
+	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
+	if err != nil {
+		return Response{}, err
+	}
+	reply := acc.Reply()
+	resp := Response{Message: reply.Message, Usage: reply.Usage, Stop: reply.Stop}
+	for _, w := range reply.Warnings {
+		resp.Warnings = append(resp.Warnings, Warning{Code: w.Code, Message: w.Message})
+	}
+	return resp, nil
+}
+
+// ToolInfo describes one tool of a resolved surface.
+type ToolInfo struct {
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Kind        tools.Kind `json:"kind"`
+	Source      string     `json:"source"`
+	HostOwned   bool       `json:"host_owned,omitempty"`
+	Schema      any        `json:"schema"`
+}
+
+// ResolveTools returns the exact tool surface a Complete run of req would
+// offer the model, control tools included.
+func (rt *Runtime) ResolveTools(ctx context.Context, req Request) ([]ToolInfo, error) {
+	ts, err := rt.resolveTools(&req, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ToolInfo, len(ts.list))
+	for i, t := range ts.list {
+		out[i] = ToolInfo{Name: t.Name, Description: t.Description, Kind: t.Kind, Source: t.Source,
+			HostOwned: t.Execute == nil && t.Source != tools.SourceControl, Schema: t.Schema}
+	}
+	return out, nil
+}
+
+// ExecuteToolCall runs one call outside the loop, with the same argument
+// validation and permission policy as a run. Provider and Model may be
+// empty.
+func (rt *Runtime) ExecuteToolCall(ctx context.Context, call ToolCall, req Request) ToolOutcome {
+	return rt.ExecuteToolCallWith(ctx, call, req, nil)
+}
+
+// ExecuteToolCallWith is ExecuteToolCall that reports the call's events
+// (tool_start, tool_progress, permission_request, warning, tool_result or
+// tool_error) to observe.
+func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req Request, observe func(Event)) ToolOutcome {
+	sink := func(ev Event) bool {
+		if observe != nil {
+			observe(ev)
+		}
+		return true
+	}
+	r, runCtx, err := rt.newRun(ctx, req, sink, false)
+	if err != nil {
+		return ToolOutcome{Content: err.Error(), IsError: true, Code: string(CodeInvalidRequest)}
+	}
+	defer r.cancel()
+	p := r.plan(0, call)
+	switch {
+	case p.outcome != nil:
+	case p.pending:
+		p.outcome = &ToolOutcome{Content: call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
+	case p.tool.Kind.Mutating():
+		if ok, o := r.authorize(runCtx, p); !ok {
+			p.outcome = o
+			r.emitOutcome(p)
+			break
+		}
+		r.runGroup(runCtx, []*plan{p})
+	default:
+		if o := r.denyRule(p); o != nil {
+			p.outcome = o
+			r.emitOutcome(p)
+			break
+		}
+		r.runGroup(runCtx, []*plan{p})
+	}
+	return *p.outcome
+}

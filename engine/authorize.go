@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+)
+
+// denyRule returns the outcome for a call a deny rule matches, or nil.
+// Deny rules apply to every tool; they win over allow rules.
+func (r *run) denyRule(p *plan) *ToolOutcome {
+	for _, rule := range r.rules {
+		if rule.Action == RuleDeny && rule.Matches(p.tool.Name, p.args) {
+			return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+				Content: fmt.Sprintf("permission denied: the rule deny %s forbids this call; do not retry it, find another way or report it", rule)}
+		}
+	}
+	return nil
+}
+
+// authorize decides a mutating call under the run's permission policy
+// (SPEC §5.2): deny rules, read mode, allow rules, auto mode, then a person.
+func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {
+	if o := r.denyRule(p); o != nil {
+		return false, o
+	}
+	name := p.tool.Name
+	if r.req.Permission.Mode == ModeRead {
+		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+			Content: fmt.Sprintf("permission denied: this run is read-only, so %s (which changes things) is not allowed; work with read tools or report what you would change", name)}
+	}
+	for i, rule := range r.rules {
+		if rule.Action == RuleDeny || !rule.Matches(name, p.args) {
+			continue
+		}
+		if rule.Action == RuleAllowOnce {
+			if r.usedOnce[i] {
+				continue
+			}
+			r.usedOnce[i] = true
+		}
+		return true, nil
+	}
+	if r.req.Permission.Mode == ModeAuto {
+		return true, nil
+	}
+	return r.ask(ctx, p)
+}
+
+// ask puts an undecided call to the Approver, to the Stream consumer, or,
+// with no one to ask, denies it with a warning naming the rule that would
+// allow it.
+func (r *run) ask(ctx context.Context, p *plan) (bool, *ToolOutcome) {
+	suggested := SuggestRule(p.tool.Name, p.args)
+	perm := r.req.Permission
+	if perm.Approver == nil && !perm.ReplyViaEvents {
+		r.warnRule("permission_denied", fmt.Sprintf("denied %s: it needs approval and no one is available to approve it; the rule %s would allow it", p.tool.Name, suggested), suggested.String())
+		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+			Content: fmt.Sprintf("permission denied: %s needs a person's approval and none is available in this run. Do not retry it; tell the user that allowing %s would let it run, or find another way.", p.tool.Name, suggested)}
+	}
+	req := PermissionRequest{Tool: p.tool.Name, Kind: p.tool.Kind, Arguments: p.call.Arguments, Suggested: suggested.String()}
+	var reply chan Decision
+	if perm.Approver == nil {
+		reply = make(chan Decision, 1)
+		req.Reply = reply
+	}
+	r.out.emit(Event{Type: EventPermissionRequest, Call: r.callInfo(p, true), Permission: &req})
+	var d Decision
+	var err error
+	if perm.Approver != nil {
+		d, err = perm.Approver.Approve(ctx, req)
+	} else {
+		select {
+		case d = <-reply:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return false, &ToolOutcome{IsError: true, Code: OutcomeCancelled, Content: "cancelled while waiting for approval"}
+		}
+		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied, Content: fmt.Sprintf("permission denied: approval failed: %v", err)}
+	}
+	switch d.Action {
+	case AllowOnce:
+		return true, nil
+	case AllowAlways:
+		rule := suggested
+		if d.Rule != "" {
+			if parsed, perr := ParseRule(RuleAllow, d.Rule); perr == nil {
+				rule = parsed
+			}
+		}
+		r.rules = append(r.rules, rule)
+		return true, nil
+	case Cancel:
+		r.cancel()
+		return false, &ToolOutcome{IsError: true, Code: OutcomeCancelled, Content: "cancelled by the user"}
+	default:
+		msg := "permission denied: the user declined this call"
+		if d.Reason != "" {
+			msg += "; their reason: " + d.Reason
+		}
+		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied, Content: msg + ". Do not retry it unchanged."}
+	}
+}

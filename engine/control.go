@@ -1,0 +1,41 @@
+package engine
+
+import (
+	"encoding/json"
+
+	"github.com/llmrt/llmrt/tools"
+)
+
+// Names of the reserved control tools (SPEC §3.1).
+const (
+	FinalAnswerTool = "final_answer"
+	BlockedTool     = "blocked"
+	// AskUserTool is the host-owned question tool (SPEC §6).
+	AskUserTool = "ask_user_input"
+)
+
+func isControl(name string) bool { return name == FinalAnswerTool || name == BlockedTool }
+
+// controlTools are always added to a Complete or Stream run. They have no
+// executor: the loop interprets them.
+var controlTools = []tools.Tool{
+	{
+		Name:        FinalAnswerTool,
+		Description: "Finish the task and give the user the final answer. Call it alone, once the work is done.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"answer":{"type":"string","description":"The complete answer for the user, in Markdown"},` +
+			`"evidenceRefs":{"type":"array","items":{"type":"string"},"description":"Optional references (files, tool results) backing the answer"}},` +
+			`"required":["answer"],"additionalProperties":false}`),
+		Kind:   tools.KindNone,
+		Source: tools.SourceControl,
+	},
+	{
+		Name:        BlockedTool,
+		Description: "Stop because the task cannot be completed; explain what blocks it. Call it alone.",
+		Schema: json.RawMessage(`{"type":"object","properties":{` +
+			`"reason":{"type":"string","description":"What blocks the task and what would unblock it"}},` +
+			`"required":["reason"],"additionalProperties":false}`),
+		Kind:   tools.KindNone,
+		Source: tools.SourceControl,
+	},
+}

@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/llmrt/llmrt/tools"
+)
+
+// EventType names an event (SPEC §3.9).
+type EventType string
+
+// Event types, in the order a run produces them. The last four are
+// terminal: a run emits exactly one of them, last.
+const (
+	EventRunStart          EventType = "run_start"
+	EventModelStart        EventType = "model_start"
+	EventTextDelta         EventType = "text_delta"
+	EventReasoningDelta    EventType = "reasoning_delta"
+	EventToolCallDelta     EventType = "tool_call_delta"
+	EventAnswerDelta       EventType = "answer_delta"
+	EventAssistantMessage  EventType = "assistant_message"
+	EventToolStart         EventType = "tool_start"
+	EventToolProgress      EventType = "tool_progress"
+	EventToolResult        EventType = "tool_result"
+	EventToolError         EventType = "tool_error"
+	EventPermissionRequest EventType = "permission_request"
+	EventUsage             EventType = "usage"
+	EventWarning           EventType = "warning"
+
+	EventCompleted EventType = "completed"
+	EventToolCalls EventType = "tool_calls"
+	EventFailed    EventType = "failed"
+	EventCancelled EventType = "cancelled"
+)
+
+// Terminal reports whether t ends a run.
+func (t EventType) Terminal() bool {
+	switch t {
+	case EventCompleted, EventToolCalls, EventFailed, EventCancelled:
+		return true
+	}
+	return false
+}
+
+// Event is one thing that happened in a run. Which optional fields are set
+// depends on Type; the JSON form is what `--output stream-json` prints and
+// is stable.
+//
+// Every message a run appends to the conversation is visible as an event:
+// assistant_message for replies, and tool_result or tool_error for every
+// tool message, including results the engine made itself (control calls,
+// refused, skipped and cancelled calls). A consumer can therefore persist
+// the conversation as it grows; results of concurrent calls arrive in
+// completion order, while Result.Messages holds them in model order.
+type Event struct {
+	Type      EventType `json:"type"`
+	RunID     string    `json:"run_id"`
+	Iteration int       `json:"iteration"`
+	ParentID  string    `json:"parent_id,omitempty"`
+	Time      time.Time `json:"time"`
+
+	// Provider and Model are set on run_start and model_start.
+	Provider string `json:"provider,omitempty"`
+	Model    string `json:"model,omitempty"`
+	// Delta is the new text of text_delta, reasoning_delta and
+	// answer_delta, and the argument fragment of tool_call_delta.
+	Delta string `json:"delta,omitempty"`
+	// Call identifies the tool call of tool_call_delta, tool_start,
+	// tool_progress, tool_result, tool_error and permission_request.
+	Call *CallInfo `json:"call,omitempty"`
+	// Message is the complete reply of assistant_message.
+	Message *Message `json:"message,omitempty"`
+	// Outcome is the result of tool_result and tool_error.
+	Outcome *ToolOutcome `json:"outcome,omitempty"`
+	// Progress is the report of tool_progress.
+	Progress *tools.Progress `json:"progress,omitempty"`
+	// Permission is the question of permission_request.
+	Permission *PermissionRequest `json:"permission,omitempty"`
+	// Usage is the run's running token total on usage events.
+	Usage *Usage `json:"usage,omitempty"`
+	// Warning is set on warning events.
+	Warning *Warning `json:"warning,omitempty"`
+	// Result is set on terminal events.
+	Result *Result `json:"result,omitempty"`
+}
+
+// CallInfo identifies a tool call in events.
+type CallInfo struct {
+	// Index is the call's position in the model's reply.
+	Index int    `json:"index"`
+	ID    string `json:"id,omitempty"`
+	Name  string `json:"name,omitempty"`
+	// Arguments is set on tool_start (the full JSON) and permission_request.
+	Arguments string     `json:"arguments,omitempty"`
+	Kind      tools.Kind `json:"kind,omitempty"`
+}
+
+// Outcome codes of tool results that did not come from the tool itself.
+const (
+	OutcomeUnknownTool      = "unknown_tool"
+	OutcomeInvalidArguments = "invalid_arguments"
+	OutcomePermissionDenied = "permission_denied"
+	OutcomeNotRun           = "not_run"
+	OutcomeCancelled        = "cancelled"
+)
+
+// ToolOutcome is the result of one tool call as the model sees it.
+type ToolOutcome struct {
+	Content string `json:"content"`
+	Parts   []Part `json:"parts,omitempty"`
+	IsError bool   `json:"is_error,omitempty"`
+	// Code is set when the engine, not the tool, produced the result:
+	// unknown_tool, invalid_arguments, permission_denied, not_run,
+	// cancelled.
+	Code       string `json:"code,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+}

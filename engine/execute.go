@@ -1,0 +1,266 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/llmrt/llmrt/tools"
+)
+
+// plan is one call of a batch, prepared for execution.
+type plan struct {
+	index   int
+	call    ToolCall
+	tool    *tools.Tool
+	args    map[string]any
+	outcome *ToolOutcome // decided without running (or after running)
+	pending bool         // host-owned: the host answers it
+}
+
+// executeBatch runs a reply's calls (SPEC §3.6): each is validated; read
+// calls run concurrently in groups, mutating calls one at a time in model
+// order; results are appended in model order. Host-owned calls are
+// returned for the host to answer.
+func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
+	plans := make([]*plan, len(calls))
+	for i, c := range calls {
+		plans[i] = r.plan(i, c)
+	}
+	var group []*plan
+	flush := func() {
+		r.runGroup(ctx, group)
+		group = group[:0]
+	}
+	for _, p := range plans {
+		if p.outcome != nil || p.pending {
+			continue
+		}
+		if !p.tool.Kind.Mutating() {
+			if denied := r.denyRule(p); denied != nil {
+				p.outcome = denied
+				r.emitOutcome(p)
+				continue
+			}
+			group = append(group, p)
+			continue
+		}
+		flush()
+		if ctx.Err() == nil {
+			if ok, o := r.authorize(ctx, p); !ok {
+				p.outcome = o
+				r.emitOutcome(p)
+				continue
+			}
+		}
+		r.runGroup(ctx, []*plan{p})
+	}
+	flush()
+	var pending []ToolCall
+	for _, p := range plans {
+		if p.pending {
+			pending = append(pending, p.call)
+			continue
+		}
+		r.appendOutcome(p.call, *p.outcome)
+		r.noteEvidence(p)
+	}
+	return pending
+}
+
+// plan resolves and validates one call; invalid ones get their outcome.
+func (r *run) plan(i int, c ToolCall) *plan {
+	p := &plan{index: i, call: c}
+	t, ok := r.tools.get(c.Name)
+	if !ok {
+		p.outcome = &ToolOutcome{IsError: true, Code: OutcomeUnknownTool,
+			Content: fmt.Sprintf("unknown tool %q; available tools: %s", c.Name, r.toolNames())}
+		r.emitOutcome(p)
+		return p
+	}
+	p.tool = t
+	args, bad := r.rt.validateArgs(t, c.Arguments)
+	if bad != nil {
+		p.outcome = bad
+		r.emitOutcome(p)
+		return p
+	}
+	p.args = args
+	if t.Name == AskUserTool && t.Execute == nil && r.reasks(args) {
+		r.postNoted = true
+		r.note = notePostAnswer
+		p.outcome = &ToolOutcome{IsError: true, Code: OutcomeNotRun,
+			Content: "not asked: the user has already answered this question; the answer is in the earlier tool result"}
+		r.emitOutcome(p)
+		return p
+	}
+	p.pending = t.Execute == nil
+	return p
+}
+
+// reasks reports a first attempt, after the user answered, to ask one of
+// the same questions again.
+func (r *run) reasks(args map[string]any) bool {
+	if r.answered == nil || r.postNoted {
+		return false
+	}
+	qs, _ := args["questions"].([]any)
+	for _, q := range qs {
+		if m, ok := q.(map[string]any); ok && r.answered[argString(m["id"])] {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *run) toolNames() string {
+	names := make([]string, 0, len(r.tools.list))
+	for _, t := range r.tools.list {
+		names = append(names, t.Name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// runGroup runs calls concurrently (a group of read calls, or one mutating
+// call), waiting for all of them.
+func (r *run) runGroup(ctx context.Context, group []*plan) {
+	if len(group) == 0 {
+		return
+	}
+	for _, p := range group {
+		r.out.emit(Event{Type: EventToolStart, Call: r.callInfo(p, true)})
+	}
+	if len(group) == 1 {
+		r.invoke(ctx, group[0])
+		return
+	}
+	var wg sync.WaitGroup
+	for _, p := range group {
+		wg.Go(func() { r.invoke(ctx, p) })
+	}
+	wg.Wait()
+}
+
+// invoke runs one call and records its outcome. A panicking tool becomes an
+// error result, never a crash.
+func (r *run) invoke(ctx context.Context, p *plan) {
+	start := time.Now()
+	if ctx.Err() != nil {
+		p.outcome = &ToolOutcome{Content: "cancelled before it ran", IsError: true, Code: OutcomeCancelled}
+		r.emitOutcome(p)
+		return
+	}
+	info := r.callInfo(p, false)
+	pctx := tools.WithProgress(ctx, func(pr tools.Progress) {
+		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
+	})
+	res, err := safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
+	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError}
+	switch {
+	case ctx.Err() != nil && (err != nil || res.IsError):
+		o = ToolOutcome{Content: "cancelled: " + firstNonEmpty(res.Content, errString(err)), IsError: true, Code: OutcomeCancelled}
+	case err != nil:
+		o = ToolOutcome{Content: fmt.Sprintf("%s failed: %v", p.tool.Name, err), IsError: true}
+	}
+	o.Content = capResult(o.Content, r.req.MaxResultBytes)
+	o.DurationMS = time.Since(start).Milliseconds()
+	p.outcome = &o
+	r.emitOutcome(p)
+}
+
+func safeExecute(ctx context.Context, t *tools.Tool, args json.RawMessage) (res tools.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("tool panicked: %v\n%s", v, debug.Stack())
+		}
+	}()
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return t.Execute(ctx, args)
+}
+
+func (r *run) emitOutcome(p *plan) {
+	t := EventToolResult
+	if p.outcome.IsError {
+		t = EventToolError
+	}
+	r.out.emit(Event{Type: t, Call: r.callInfo(p, false), Outcome: p.outcome})
+}
+
+func (r *run) callInfo(p *plan, withArgs bool) *CallInfo {
+	ci := &CallInfo{Index: p.index, ID: p.call.ID, Name: p.call.Name}
+	if p.tool != nil {
+		ci.Kind = p.tool.Kind
+	}
+	if withArgs {
+		ci.Arguments = p.call.Arguments
+	}
+	return ci
+}
+
+// noteEvidence records what a successful result proves (SPEC §3.3, §3.7).
+func (r *run) noteEvidence(p *plan) {
+	if p.tool == nil || p.outcome == nil || p.outcome.IsError || p.outcome.Code != "" {
+		return
+	}
+	switch p.tool.Kind {
+	case tools.KindNone, tools.KindInteraction:
+		return
+	}
+	r.verified = true
+	if p.tool.Kind.Mutating() {
+		r.evidence = true
+	}
+}
+
+// capResult keeps a result within max bytes, keeping its head and tail and
+// saying what was cut and how to see it.
+func capResult(s string, max int) string {
+	if max <= 0 || len(s) <= max {
+		return s
+	}
+	note := fmt.Sprintf("\n[… %d of %d bytes cut from the middle of this result; ask for less (offset/limit, a narrower path or pattern) to see them]\n", len(s)-max, len(s))
+	keep := max - len(note)
+	if keep < 0 {
+		keep = 0
+	}
+	head := runeFloor(s, keep*3/4)
+	tail := runeCeil(s, len(s)-(keep-head))
+	return s[:head] + note + s[tail:]
+}
+
+func runeFloor(s string, i int) int {
+	for i > 0 && i < len(s) && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return i
+}
+
+func runeCeil(s string, i int) int {
+	for i < len(s) && !utf8.RuneStart(s[i]) {
+		i++
+	}
+	return i
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,294 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/llmrt/llmrt/providers"
+)
+
+// loop runs the bounded model/tool loop of SPEC §3 until a terminal state.
+func (r *run) loop(ctx context.Context) Result {
+	defer r.cancel()
+	r.out.emit(Event{Type: EventRunStart, Provider: r.req.Provider, Model: r.req.Model})
+	for {
+		if ctx.Err() != nil {
+			return r.cancelled(ctx)
+		}
+		if r.iter >= r.req.MaxIterations {
+			return r.end(StatusMaxIterations, "", &RunError{Code: CodeMaxIterations,
+				Message: fmt.Sprintf("stopped after %d model calls without finishing (the iteration limit); raise it with MaxIterations / --max-iterations", r.req.MaxIterations)}, nil)
+		}
+		r.iter++
+		preq := r.providerRequest()
+		r.note = ""
+		reply, err := r.callModel(ctx, preq)
+		if ctx.Err() != nil {
+			return r.cancelled(ctx)
+		}
+		if err != nil {
+			return r.fail(CodeProviderError, err, "%v", err)
+		}
+		if res, done := r.step(ctx, reply); done {
+			return res
+		}
+	}
+}
+
+// step handles one reply; done reports a terminal state.
+func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
+	if reply.Empty() {
+		if reply.Stop == providers.StopLength {
+			r.note = noteTruncated
+			return Result{}, false
+		}
+		r.empties++
+		if r.empties > r.req.EmptyRetryLimit {
+			return r.fail(CodeEmptyResponse, nil, "the model returned %d empty replies in a row", r.empties), true
+		}
+		r.note = noteEmpty
+		return Result{}, false
+	}
+	r.empties = 0
+	msg := reply.Message
+	r.uniqueCallIDs(msg.ToolCalls)
+	r.msgs = append(r.msgs, msg)
+	r.out.emit(Event{Type: EventAssistantMessage, Message: &msg})
+	if len(msg.ToolCalls) == 0 {
+		return r.textReply(reply)
+	}
+	return r.callsReply(ctx, msg.ToolCalls)
+}
+
+// uniqueCallIDs renames a call whose id is empty or already used in the
+// conversation (some APIs reuse ids across turns), so every result pairs
+// with exactly one call. Adapters map ids to the wire on replay, so the
+// rename is invisible to the model.
+func (r *run) uniqueCallIDs(calls []ToolCall) {
+	for i := range calls {
+		if calls[i].ID == "" || r.callIDs[calls[i].ID] {
+			calls[i].ID = providers.NewCallID()
+		}
+		r.callIDs[calls[i].ID] = true
+	}
+}
+
+// textReply applies the finish policy to a reply without tool calls.
+func (r *run) textReply(reply providers.Reply) (Result, bool) {
+	text := reply.Message.Text()
+	if reply.Stop == providers.StopLength {
+		r.note = noteTruncated
+		return Result{}, false
+	}
+	if r.req.Finish == FinishText {
+		return r.end(StatusCompleted, text, nil, nil), true
+	}
+	if r.answered != nil && !r.verified {
+		if !r.postNoted {
+			r.postNoted = true
+			r.note = notePostAnswer
+			return Result{}, false
+		}
+		return r.end(StatusCompleted, text, nil, nil), true
+	}
+	if r.evidence {
+		return r.end(StatusCompleted, text, nil, nil), true
+	}
+	r.note = noteNarration
+	return Result{}, false
+}
+
+// callsReply handles a reply holding tool calls.
+func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
+	for _, c := range calls {
+		if isControl(c.Name) {
+			if len(calls) > 1 {
+				r.skipCalls(calls, OutcomeNotRun, "not run: final_answer and blocked must be the only tool call in a reply")
+				r.note = noteViolation
+				return Result{}, false
+			}
+			return r.controlCall(c)
+		}
+	}
+	key := batchKey(calls)
+	for _, k := range r.recent {
+		if k == key {
+			r.repeats++
+			if r.repeats >= 2 {
+				r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made")
+				return r.fail(CodeRepeatedToolCalls, nil, "the model repeated the same tool calls (%s) after being told not to", callNames(calls)), true
+			}
+			r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made in this run; its earlier result stands")
+			r.note = noteRepeat
+			return Result{}, false
+		}
+	}
+	r.recent = append(r.recent, key)
+	if len(r.recent) > 4 {
+		r.recent = r.recent[1:]
+	}
+	if b := r.req.TokenBudget; b > 0 && r.usage.Total() > b {
+		r.skipCalls(calls, OutcomeNotRun, "not run: the run's token budget is spent")
+		return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", r.usage.Total(), b), true
+	}
+	pending := r.executeBatch(ctx, calls)
+	if ctx.Err() != nil {
+		// Host-owned calls will not be answered now: give them a result so
+		// the conversation stays replayable.
+		for _, c := range pending {
+			r.record(indexOf(calls, c.ID), c, ToolOutcome{Content: "cancelled before the host answered", IsError: true, Code: OutcomeCancelled})
+		}
+		return r.cancelled(ctx), true
+	}
+	if len(pending) > 0 {
+		return r.end(StatusToolCalls, "", nil, pending), true
+	}
+	return Result{}, false
+}
+
+// controlCall handles a lone final_answer or blocked call.
+func (r *run) controlCall(c ToolCall) (Result, bool) {
+	t, _ := r.tools.get(c.Name)
+	args, bad := r.rt.validateArgs(t, c.Arguments)
+	if bad != nil {
+		r.record(0, c, *bad)
+		return Result{}, false
+	}
+	if c.Name == BlockedTool {
+		reason := strings.TrimSpace(argString(args["reason"]))
+		r.record(0, c, ToolOutcome{Content: "blocked: recorded"})
+		return r.fail(CodeBlocked, nil, "%s", reason), true
+	}
+	answer := argString(args["answer"])
+	if strings.TrimSpace(answer) == "" {
+		r.record(0, c, ToolOutcome{Content: "final_answer needs a non-empty answer", IsError: true, Code: OutcomeInvalidArguments})
+		return Result{}, false
+	}
+	if r.answered != nil && !r.verified && !r.postNoted {
+		r.postNoted = true
+		r.record(0, c, ToolOutcome{Content: "not accepted yet: act on the user's answer before finishing", IsError: true, Code: OutcomeNotRun})
+		r.note = notePostAnswer
+		return Result{}, false
+	}
+	r.record(0, c, ToolOutcome{Content: "final answer recorded"})
+	return r.end(StatusCompleted, answer, nil, nil), true
+}
+
+// skipCalls answers every call without running it, keeping the transcript
+// replayable and telling the model why.
+func (r *run) skipCalls(calls []ToolCall, code, msg string) {
+	for i, c := range calls {
+		r.record(i, c, ToolOutcome{Content: msg, IsError: true, Code: code})
+	}
+}
+
+// record emits a result the engine produced itself and appends it to the
+// conversation, so every stored message is visible as an event.
+func (r *run) record(index int, c ToolCall, o ToolOutcome) {
+	t := EventToolResult
+	if o.IsError {
+		t = EventToolError
+	}
+	r.out.emit(Event{Type: t, Call: &CallInfo{Index: index, ID: c.ID, Name: c.Name}, Outcome: &o})
+	r.appendOutcome(c, o)
+}
+
+func (r *run) appendOutcome(c ToolCall, o ToolOutcome) {
+	m := providers.ToolResultMessage(c, o.Content, o.IsError)
+	m.Content = append(m.Content, o.Parts...)
+	r.msgs = append(r.msgs, m)
+}
+
+// batchKey identifies a batch of calls by name and canonical arguments
+// (object keys sorted), independent of call order.
+func batchKey(calls []ToolCall) string {
+	keys := make([]string, len(calls))
+	for i, c := range calls {
+		keys[i] = c.Name + "\x00" + canonicalJSON(c.Arguments)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, "\x01")
+}
+
+func canonicalJSON(s string) string {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return strings.TrimSpace(s)
+	}
+	b, err := json.Marshal(v) // map keys are emitted sorted
+	if err != nil {
+		return s
+	}
+	return string(b)
+}
+
+func indexOf(calls []ToolCall, id string) int {
+	for i, c := range calls {
+		if c.ID == id {
+			return i
+		}
+	}
+	return 0
+}
+
+func callNames(calls []ToolCall) string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// checkHistory refuses a conversation with a tool call that has no result,
+// and reports the question ids of an ask_user_input the host has just
+// answered (the post-answer state of SPEC §3.5).
+func checkHistory(msgs []Message) (map[string]bool, error) {
+	results := make(map[string]bool)
+	for _, m := range msgs {
+		if m.Role == providers.RoleTool {
+			results[m.ToolCallID] = true
+		}
+	}
+	lastAssistant := -1
+	for i, m := range msgs {
+		if m.Role != providers.RoleAssistant {
+			continue
+		}
+		lastAssistant = i
+		for _, c := range m.ToolCalls {
+			if !results[c.ID] {
+				return nil, invalidRequest("tool call %s (%s) has no result; append one tool message per pending call before continuing", c.ID, c.Name)
+			}
+		}
+	}
+	if lastAssistant < 0 || lastAssistant == len(msgs)-1 {
+		return nil, nil
+	}
+	for _, m := range msgs[lastAssistant+1:] {
+		if m.Role != providers.RoleTool {
+			return nil, nil
+		}
+	}
+	var answered map[string]bool
+	for _, c := range msgs[lastAssistant].ToolCalls {
+		if c.Name != AskUserTool {
+			continue
+		}
+		if answered == nil {
+			answered = make(map[string]bool)
+		}
+		var args struct {
+			Questions []struct {
+				ID string `json:"id"`
+			} `json:"questions"`
+		}
+		_ = json.Unmarshal([]byte(c.Arguments), &args)
+		for _, q := range args.Questions {
+			answered[q.ID] = true
+		}
+	}
+	return answered, nil
+}

@@ -1,0 +1,250 @@
+package engine_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/tools"
+)
+
+func TestParseRule(t *testing.T) {
+	cases := []struct {
+		in      string
+		tool    string
+		params  map[string]string
+		wantErr string
+	}{
+		{in: "read_file", tool: "read_file"},
+		{in: "mcp_github_*", tool: "mcp_github_*"},
+		{in: "shell_cmd(command=go test *)", tool: "shell_cmd", params: map[string]string{"command": "go test *"}},
+		{in: "write_file(path=src/**)", tool: "write_file", params: map[string]string{"path": "src/**"}},
+		{in: "shell_cmd(command=echo a,b, directory=sub/*)", tool: "shell_cmd", params: map[string]string{"command": "echo a,b", "directory": "sub/*"}},
+		{in: "", wantErr: "missing tool name"},
+		{in: "write_file(path=src/**", wantErr: "closing parenthesis"},
+		{in: "write_file(src/**)", wantErr: "name=glob"},
+	}
+	for _, tc := range cases {
+		r, err := engine.ParseRule(engine.RuleAllow, tc.in)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseRule(%q): got err %v, want %q", tc.in, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || r.Tool != tc.tool || len(r.Params) != len(tc.params) {
+			t.Errorf("ParseRule(%q): got %+v, %v", tc.in, r, err)
+			continue
+		}
+		for k, v := range tc.params {
+			if r.Params[k] != v {
+				t.Errorf("ParseRule(%q): param %s = %q, want %q", tc.in, k, r.Params[k], v)
+			}
+		}
+	}
+}
+
+func TestRuleMatches(t *testing.T) {
+	cases := []struct {
+		rule string
+		tool string
+		args map[string]any
+		want bool
+	}{
+		{"shell_cmd(command=go test *)", "shell_cmd", map[string]any{"command": "go test ./..."}, true},
+		{"shell_cmd(command=go test *)", "shell_cmd", map[string]any{"command": "go build ./..."}, false},
+		{"shell_cmd(command=go test *)", "shell_cmd", map[string]any{}, false},
+		{"write_file(path=src/**)", "write_file", map[string]any{"path": "src/a/b.go"}, true},
+		{"write_file(path=src/**)", "write_file", map[string]any{"path": "./src/x.go"}, true},
+		{"write_file(path=src/*)", "write_file", map[string]any{"path": "src/a/b.go"}, false},
+		{"write_file(path=src/**)", "write_file", map[string]any{"path": "other/x.go"}, false},
+		{"mcp_github_*", "mcp_github_create_issue", nil, true},
+		{"mcp_github_*", "mcp_gitlab_x", nil, false},
+	}
+	for _, tc := range cases {
+		r, err := engine.ParseRule(engine.RuleAllow, tc.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Matches(tc.tool, tc.args); got != tc.want {
+			t.Errorf("%s matches %s%v: got %v, want %v", tc.rule, tc.tool, tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestSuggestRule(t *testing.T) {
+	cases := []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"write_file", map[string]any{"path": "out/x.txt"}, "write_file(path=out/**)"},
+		{"write_file", map[string]any{"path": "x.txt"}, "write_file(path=**)"},
+		{"shell_cmd", map[string]any{"command": "go test ./..."}, "shell_cmd(command=go *)"},
+		{"shell_cmd", map[string]any{"command": "make"}, "shell_cmd(command=make)"},
+		{"web_fetch", map[string]any{"url": "https://example.com/a/b"}, "web_fetch(url=https://example.com/*)"},
+		{"mcp_x_y", nil, "mcp_x_y"},
+	}
+	for _, tc := range cases {
+		if got := engine.SuggestRule(tc.tool, tc.args).String(); got != tc.want {
+			t.Errorf("SuggestRule(%s, %v): got %s, want %s", tc.tool, tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestPermissionPolicy runs one mutating call through each policy and checks
+// whether it ran, what the model was told and which warnings appeared.
+func TestPermissionPolicy(t *testing.T) {
+	allow := func(s string) engine.Rule { r, _ := engine.ParseRule(engine.RuleAllow, s); return r }
+	deny := func(s string) engine.Rule { r, _ := engine.ParseRule(engine.RuleDeny, s); return r }
+	once := func(s string) engine.Rule { r, _ := engine.ParseRule(engine.RuleAllowOnce, s); return r }
+	decide := func(d engine.Decision) engine.Approver {
+		return engine.ApproverFunc(func(context.Context, engine.PermissionRequest) (engine.Decision, error) { return d, nil })
+	}
+	cases := []struct {
+		name    string
+		perm    engine.Permission
+		runs    int
+		result  string // substring of the second result
+		warning string
+		status  engine.Status
+	}{
+		{name: "auto allows", perm: engine.Permission{Mode: engine.ModeAuto}, runs: 2},
+		{name: "read refuses", perm: engine.Permission{Mode: engine.ModeRead, Rules: []engine.Rule{allow("poke")}}, runs: 0, result: "read-only"},
+		{name: "ask without a person denies and names the rule", perm: engine.Permission{Mode: engine.ModeAsk}, runs: 0,
+			result: "needs a person's approval", warning: "poke(path=out/**)"},
+		{name: "an allow rule settles ask", perm: engine.Permission{Mode: engine.ModeAsk, Rules: []engine.Rule{allow("poke(path=out/**)")}}, runs: 2},
+		{name: "an allow rule for another path does not", perm: engine.Permission{Mode: engine.ModeAsk, Rules: []engine.Rule{allow("poke(path=src/**)")}}, runs: 0},
+		{name: "deny wins over allow", perm: engine.Permission{Mode: engine.ModeAuto, Rules: []engine.Rule{allow("poke"), deny("poke(path=out/b*)")}}, runs: 1, result: "deny poke(path=out/b*)"},
+		{name: "allow_once is used once", perm: engine.Permission{Mode: engine.ModeAsk, Rules: []engine.Rule{once("poke")}}, runs: 1, result: "needs a person's approval"},
+		{name: "a person allows once", perm: engine.Permission{Mode: engine.ModeAsk, Approver: decide(engine.Decision{Action: engine.AllowOnce})}, runs: 2},
+		{name: "a person denies with a reason", perm: engine.Permission{Mode: engine.ModeAsk, Approver: decide(engine.Decision{Action: engine.Deny, Reason: "not on Fridays"})},
+			runs: 0, result: "not on Fridays"},
+		{name: "a person cancels", perm: engine.Permission{Mode: engine.ModeAsk, Approver: decide(engine.Decision{Action: engine.Cancel})}, runs: 0, status: engine.StatusCancelled},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, calls(c("poke", `{"path":"out/a.txt"}`), c("poke", `{"path":"out/b.txt"}`)), answer("done"))
+			ct := &counterTool{}
+			req := h.request("go")
+			tl := ct.tool("poke", tools.KindWrite)
+			tl.Schema = json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)
+			req.Tools = []engine.Tool{tl}
+			req.Permission = tc.perm
+			res := h.complete(req)
+			want := tc.status
+			if want == "" {
+				want = engine.StatusCompleted
+			}
+			if res.Status != want {
+				t.Fatalf("status: got %s, want %s", res.Status, want)
+			}
+			if ct.count() != tc.runs {
+				t.Errorf("poke ran %d times, want %d", ct.count(), tc.runs)
+			}
+			if tc.result != "" && !strings.Contains(res.Messages[3].Text(), tc.result) {
+				t.Errorf("second result: got %q, want it to mention %q", res.Messages[3].Text(), tc.result)
+			}
+			var warns []string
+			for _, w := range res.Warnings {
+				warns = append(warns, w.Message)
+			}
+			if tc.warning != "" && !strings.Contains(strings.Join(warns, "|"), tc.warning) {
+				t.Errorf("warnings %q should name %q", warns, tc.warning)
+			}
+			assertReplayable(t, res.Messages, nil)
+		})
+	}
+}
+
+// TestAllowAlwaysAddsARule checks that "allow always" covers later calls of
+// the suggested shape without asking again.
+func TestAllowAlwaysAddsARule(t *testing.T) {
+	h := newHarness(t, call("poke", `{"path":"out/a.txt"}`), call("poke", `{"path":"out/b.txt"}`), call("poke", `{"path":"src/c.txt"}`), answer("done"))
+	ct := &counterTool{}
+	asked := 0
+	req := h.request("go")
+	tl := ct.tool("poke", tools.KindWrite)
+	tl.Schema = json.RawMessage(`{"type":"object"}`)
+	req.Tools = []engine.Tool{tl}
+	req.Permission = engine.Permission{Mode: engine.ModeAsk, Approver: engine.ApproverFunc(
+		func(_ context.Context, pr engine.PermissionRequest) (engine.Decision, error) {
+			asked++
+			if pr.Suggested != "poke(path=out/**)" && asked == 1 {
+				t.Errorf("suggested rule: got %s", pr.Suggested)
+			}
+			return engine.Decision{Action: engine.AllowAlways}, nil
+		})}
+	h.complete(req)
+	if asked != 2 || ct.count() != 3 {
+		t.Errorf("asked %d times (want 2: out/a and src/c), ran %d (want 3)", asked, ct.count())
+	}
+}
+
+// TestReplyViaEvents answers a permission request through the event's
+// reply channel.
+func TestReplyViaEvents(t *testing.T) {
+	h := newHarness(t, call("poke", `{}`), answer("done"))
+	ct := &counterTool{}
+	req := h.request("go")
+	req.Tools = []engine.Tool{ct.tool("poke", tools.KindWrite)}
+	req.Permission = engine.Permission{Mode: engine.ModeAsk, ReplyViaEvents: true}
+	seen := false
+	for ev := range h.rt.Stream(context.Background(), req) {
+		if ev.Type == engine.EventPermissionRequest {
+			seen = true
+			ev.Permission.Reply <- engine.Decision{Action: engine.AllowOnce}
+		}
+	}
+	if !seen || ct.count() != 1 {
+		t.Fatalf("permission request seen %v, runs %d", seen, ct.count())
+	}
+}
+
+// TestPostAnswer covers SPEC §3.5: after the user answered ask_user_input,
+// one note at most for an unverified finish or a repeated question.
+func TestPostAnswer(t *testing.T) {
+	askArgs := `{"questions":[{"id":"lang","header":"Language","question":"Which?","options":[{"id":"go","label":"Go"},{"id":"rs","label":"Rust"}]}]}`
+	ask := providers.ToolCall{ID: "ask1", Name: "ask_user_input", Arguments: askArgs}
+	history := []engine.Message{
+		providers.TextMessage(providers.RoleUser, "write hello world"),
+		{Role: providers.RoleAssistant, ToolCalls: []providers.ToolCall{ask}},
+		providers.ToolResultMessage(ask, `{"answers":{"lang":"go"},"skipped":false,"other":{}}`, false),
+	}
+	t.Run("an unverified final answer gets one note, then is accepted", func(t *testing.T) {
+		h := newHarness(t, say("unused"), answer("Go it is"), answer("Go it is"))
+		req := h.request("")
+		req.Messages = history
+		res := h.complete(req)
+		if res.Status != engine.StatusCompleted || h.rec.calls() != 2 {
+			t.Fatalf("got %s after %d calls, want completed after 2", res.Status, h.rec.calls())
+		}
+		if got := lastSystem(h.rec.request(1)); !strings.Contains(got, "answered") {
+			t.Errorf("note: got %q", got)
+		}
+	})
+	t.Run("a verified final answer is accepted at once", func(t *testing.T) {
+		h := newHarness(t, say("unused"), call("list_files", `{}`), answer("done"))
+		req := h.request("")
+		req.Messages = history
+		res := h.complete(req)
+		if res.Status != engine.StatusCompleted || h.rec.calls() != 2 {
+			t.Fatalf("got %s after %d calls", res.Status, h.rec.calls())
+		}
+	})
+	t.Run("asking the same question again is refused once", func(t *testing.T) {
+		h := newHarness(t, say("unused"), call("ask_user_input", askArgs), answer("Go"))
+		req := h.request("")
+		req.Messages = history
+		res := h.complete(req)
+		if res.Status != engine.StatusCompleted {
+			t.Fatalf("got %s, want the re-ask refused and the run completed", res.Status)
+		}
+		if got := toolResults(res.Messages); !strings.Contains(strings.Join(got, "|"), "already answered") {
+			t.Errorf("results %q should refuse the repeated question", got)
+		}
+	})
+}

@@ -1,0 +1,260 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// run is the state of one Complete or Stream call. Only the loop goroutine
+// touches it, except through the emitter, which tool goroutines share.
+type run struct {
+	rt       *Runtime
+	req      Request
+	provider providers.Provider
+	ws       *tools.Workspace
+	tools    *toolset
+	out      *emitter
+	cancel   context.CancelFunc
+
+	msgs     []Message
+	usage    Usage
+	iter     int
+	warnings []Warning
+	seenWarn map[Warning]bool
+	note     string // recovery note for the next call only
+
+	evidence  bool // a successful mutating tool result in this run
+	verified  bool // any successful tool result in this run
+	empties   int  // consecutive empty replies
+	recent    []string
+	repeats   int
+	rules     []Rule
+	usedOnce  map[int]bool
+	answered  map[string]bool // question ids the user answered just before this run
+	postNoted bool
+	callIDs   map[string]bool // every tool call id in the conversation
+}
+
+// emitter serialises events from the loop and tool goroutines to the sink.
+// Once the sink refuses an event the run is cancelled and nothing more is
+// delivered.
+type emitter struct {
+	mu       sync.Mutex
+	sink     func(Event) bool
+	cancel   context.CancelFunc
+	runID    string
+	parentID string
+	iter     int
+	stopped  bool
+}
+
+func (e *emitter) emit(ev Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped {
+		return
+	}
+	ev.RunID, ev.ParentID, ev.Iteration = e.runID, e.parentID, e.iter
+	ev.Time = time.Now()
+	if !e.sink(ev) {
+		e.stopped = true
+		e.cancel()
+	}
+}
+
+func (e *emitter) setIter(n int) {
+	e.mu.Lock()
+	e.iter = n
+	e.mu.Unlock()
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "run_" + hex.EncodeToString(b[:])
+}
+
+// newRun prepares a run; errors are misuse (invalid_request).
+func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) bool, needModel bool) (*run, context.Context, error) {
+	req, p, err := rt.prepare(req, needModel)
+	if err != nil {
+		return nil, nil, err
+	}
+	dir := req.WorkDir
+	if dir == "" {
+		dir = "."
+	}
+	ws, err := tools.NewWorkspace(dir)
+	if err != nil {
+		return nil, nil, invalidRequest("%v", err)
+	}
+	ts, err := rt.resolveTools(&req, ws, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	answered, err := checkHistory(req.Messages)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	r := &run{
+		rt: rt, req: req, provider: p, ws: ws, tools: ts, cancel: cancel,
+		msgs:     append([]Message(nil), req.Messages...),
+		rules:    append([]Rule(nil), req.Permission.Rules...),
+		usedOnce: make(map[int]bool),
+		seenWarn: make(map[Warning]bool),
+		answered: answered,
+		callIDs:  make(map[string]bool),
+	}
+	for _, m := range r.msgs {
+		for _, c := range m.ToolCalls {
+			r.callIDs[c.ID] = true
+		}
+	}
+	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}
+	return r, ctx, nil
+}
+
+// warn records a warning once and emits it.
+func (r *run) warn(code, msg string) { r.warnRule(code, msg, "") }
+
+func (r *run) warnRule(code, msg, rule string) {
+	w := Warning{Code: code, Message: msg, Rule: rule}
+	if r.seenWarn[w] {
+		return
+	}
+	r.seenWarn[w] = true
+	r.warnings = append(r.warnings, w)
+	r.out.emit(Event{Type: EventWarning, Warning: &w})
+}
+
+// providerRequest assembles the next model call: the host's leading system
+// text merged with the loop contract, the conversation, and the pending
+// recovery note as a trailing system message.
+func (r *run) providerRequest() *providers.Request {
+	msgs := make([]Message, 0, len(r.msgs)+2)
+	lead := 0
+	var system string
+	for lead < len(r.msgs) && r.msgs[lead].Role == providers.RoleSystem {
+		system += r.msgs[lead].Text() + "\n\n"
+		lead++
+	}
+	_, canAsk := r.tools.get(AskUserTool)
+	msgs = append(msgs, providers.TextMessage(providers.RoleSystem, system+contract(canAsk)))
+	msgs = append(msgs, r.msgs[lead:]...)
+	if r.note != "" {
+		msgs = append(msgs, providers.TextMessage(providers.RoleSystem, r.note))
+	}
+	return &providers.Request{
+		Model:           r.req.Model,
+		Messages:        msgs,
+		Tools:           r.tools.specs,
+		Temperature:     r.req.Temperature,
+		MaxTokens:       r.req.MaxTokens,
+		ReasoningEffort: r.req.ReasoningEffort,
+		WebSearch:       r.req.WebSearch,
+	}
+}
+
+// callModel makes one model call, streaming its pieces out as events.
+func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers.Reply, error) {
+	r.out.setIter(r.iter)
+	r.out.emit(Event{Type: EventModelStart, Provider: r.req.Provider, Model: r.req.Model})
+	acc := providers.Accumulator{Provider: r.req.Provider}
+	var answers map[int]*answerScanner
+	names := make(map[int]string)
+	onChunk := func(c providers.Chunk) {
+		acc.Add(c)
+		switch c.Type {
+		case providers.ChunkText:
+			r.out.emit(Event{Type: EventTextDelta, Delta: c.Text})
+		case providers.ChunkReasoning:
+			if c.Text != "" {
+				r.out.emit(Event{Type: EventReasoningDelta, Delta: c.Text})
+			}
+		case providers.ChunkToolCall:
+			d := c.ToolCall
+			if d.Name != "" {
+				names[d.Index] = d.Name
+			}
+			r.out.emit(Event{Type: EventToolCallDelta, Delta: d.Arguments, Call: &CallInfo{Index: d.Index, ID: d.ID, Name: d.Name}})
+			if names[d.Index] == FinalAnswerTool && d.Arguments != "" {
+				if answers == nil {
+					answers = make(map[int]*answerScanner)
+				}
+				sc := answers[d.Index]
+				if sc == nil {
+					sc = &answerScanner{}
+					answers[d.Index] = sc
+				}
+				if text := sc.Feed(d.Arguments); text != "" {
+					r.out.emit(Event{Type: EventAnswerDelta, Delta: text})
+				}
+			}
+		case providers.ChunkWarning:
+			r.warn(c.Warning.Code, c.Warning.Message)
+		}
+	}
+	onRetry := func(rt providers.Retry) {
+		acc.Reset()
+		r.warn("provider_retry", fmt.Sprintf("%v; retrying in %s (attempt %d of %d)",
+			rt.Err, rt.Wait.Round(10*time.Millisecond), rt.Attempt, rt.MaxAttempts))
+	}
+	err := r.req.Retry.Stream(ctx, r.provider, preq, onChunk, onRetry)
+	reply := acc.Reply()
+	r.usage = r.usage.Add(reply.Usage)
+	if reply.Usage != (Usage{}) {
+		u := r.usage
+		r.out.emit(Event{Type: EventUsage, Usage: &u})
+	}
+	return reply, err
+}
+
+// end builds the Result and emits the terminal event.
+func (r *run) end(status Status, output string, rerr *RunError, pending []ToolCall) Result {
+	res := Result{
+		RunID:        r.out.runID,
+		Status:       status,
+		Output:       output,
+		Messages:     r.msgs,
+		PendingCalls: pending,
+		Error:        rerr,
+		Usage:        r.usage,
+		Iterations:   r.iter,
+		Warnings:     r.warnings,
+	}
+	t := EventFailed
+	switch status {
+	case StatusCompleted:
+		t = EventCompleted
+	case StatusToolCalls:
+		t = EventToolCalls
+	case StatusCancelled:
+		t = EventCancelled
+	}
+	resCopy := res
+	r.out.emit(Event{Type: t, Result: &resCopy})
+	return res
+}
+
+func (r *run) fail(code ErrorCode, err error, format string, args ...any) Result {
+	return r.end(StatusFailed, "", &RunError{Code: code, Message: fmt.Sprintf(format, args...), Err: err}, nil)
+}
+
+// cancelled ends the run after its context ended, telling a timeout from
+// an interruption.
+func (r *run) cancelled(ctx context.Context) Result {
+	msg := "the run was cancelled"
+	if errors.Is(context.Cause(ctx), context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		msg = "the run timed out"
+	}
+	return r.end(StatusCancelled, "", &RunError{Code: CodeCancelled, Message: msg, Err: ctx.Err()}, nil)
+}

@@ -1,0 +1,31 @@
+// Package session stores conversations as append-only JSONL files (SPEC
+// §7.4), so a run can be listed, shown, resumed after a pause (exit 3) and
+// continued after a crash.
+//
+// A Store is a directory holding one file per session, <id>.jsonl. Each
+// line is one JSON object with a "type":
+//
+//	{"type":"meta","time":"…","meta":{"id":"20261122-153012-a1b2c3","created":"…","provider":"openai","model":"gpt-5","workdir":"/src/app","title":"fix the failing test","version":"0.3.0"}}
+//	{"type":"message","time":"…","message":{"role":"user","content":[{"type":"text","text":"fix the failing test"}]}}
+//	{"type":"message","time":"…","message":{"role":"assistant","tool_calls":[{"id":"call_1","name":"read_file","arguments":"{\"path\":\"a_test.go\"}"}]}}
+//	{"type":"message","time":"…","message":{"role":"tool","content":[{"type":"text","text":"…"}],"tool_call_id":"call_1","tool_name":"read_file"}}
+//	{"type":"end","time":"…","end":{"status":"completed","run_id":"run_…","output":"…","usage":{…},"iterations":3}}
+//
+// The meta line comes first. A message line holds one conversation message:
+// the host writes its own messages (system prompt, user prompt, answers to
+// pending calls) with Writer.WriteMessage, and Writer.WriteEvent derives
+// the run's messages from engine events exactly as the engine builds them.
+// An end line records each terminal event without repeating the messages.
+//
+// Every line is written with one write call and synced before the next, so
+// a crash or kill loses at most the line being written. Load skips a torn
+// last line with a warning, refuses a corrupt line anywhere else (naming
+// the file and line), and normalises the conversation so it replays on
+// every provider: tool results follow their assistant message in call
+// order, and calls a dead process never answered get an "interrupted"
+// error result, except the calls a paused run left for the host
+// (Session.Pending).
+//
+// Sessions hold no secrets: meta records no keys or headers, and a base URL
+// is stored without user info or query.
+package session

@@ -1,0 +1,122 @@
+package session
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// Line types of a session file.
+const (
+	lineMeta    = "meta"
+	lineMessage = "message"
+	lineEnd     = "end"
+)
+
+// line is one line of a session file. Exactly one payload is set, matching
+// Type; keeping the payload nested (rather than flattened next to "type")
+// means a future Message field can never collide with the envelope.
+type line struct {
+	Type    string          `json:"type"`
+	Time    time.Time       `json:"time"`
+	Meta    *Meta           `json:"meta,omitempty"`
+	Message *engine.Message `json:"message,omitempty"`
+	End     *End            `json:"end,omitempty"`
+}
+
+// Meta describes a session. It is the first line of every session file and
+// holds nothing secret: no API keys, no headers, and BaseURL only without
+// user info, query or fragment.
+type Meta struct {
+	ID       string    `json:"id"`
+	Created  time.Time `json:"created"`
+	Provider string    `json:"provider,omitempty"`
+	Model    string    `json:"model,omitempty"`
+	// BaseURL is the provider endpoint when it is not the default one.
+	BaseURL string `json:"base_url,omitempty"`
+	WorkDir string `json:"workdir,omitempty"`
+	// Title is the first user prompt, on one line, cut to about 80
+	// characters.
+	Title string `json:"title,omitempty"`
+	// Version is the llmrt version that created the session.
+	Version string `json:"version,omitempty"`
+}
+
+// End records one terminal event: how a run ended, without its messages,
+// which the session already holds line by line.
+type End struct {
+	Status engine.Status    `json:"status"`
+	RunID  string           `json:"run_id,omitempty"`
+	Output string           `json:"output,omitempty"`
+	Error  *engine.RunError `json:"error,omitempty"`
+	// Pending are the calls a tool_calls run left for the host to answer.
+	Pending    []engine.ToolCall `json:"pending,omitempty"`
+	Usage      engine.Usage      `json:"usage"`
+	Iterations int               `json:"iterations"`
+	Warnings   []engine.Warning  `json:"warnings,omitempty"`
+}
+
+func endOf(res *engine.Result) *End {
+	return &End{
+		Status: res.Status, RunID: res.RunID, Output: res.Output, Error: res.Error,
+		Pending: res.PendingCalls, Usage: res.Usage, Iterations: res.Iterations, Warnings: res.Warnings,
+	}
+}
+
+// maxTitle bounds Meta.Title in characters, so listings stay one line.
+const maxTitle = 80
+
+// title turns a prompt into a session title: whitespace collapsed to
+// single spaces and cut to about 80 characters with an ellipsis.
+func title(prompt string) string {
+	s := strings.Join(strings.Fields(prompt), " ")
+	if utf8.RuneCountInString(s) <= maxTitle {
+		return s
+	}
+	r := []rune(s)[:maxTitle-1]
+	return strings.TrimRight(string(r), " ") + "…"
+}
+
+// redactURL returns raw without user info, query and fragment, which is
+// where credentials hide in endpoint URLs (https://user:key@host/v1?key=…).
+// A value that does not parse is dropped entirely rather than stored as
+// is, since it might be a secret.
+func redactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	u.User, u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = nil, "", false, "", ""
+	return u.String()
+}
+
+// newID returns a session id: UTC creation time, then random hex, so ids
+// sort by creation time, never collide in practice (Create also refuses
+// to overwrite) and are safe file names on every system.
+func newID(now time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// checkID refuses ids that are not plain file names (empty, path
+// separators, "..", leading dots), so an id from the command line can
+// never reach outside the store directory.
+func checkID(id string) error {
+	if !idPattern.MatchString(id) || strings.Contains(id, "..") {
+		return fmt.Errorf("session: invalid session id %q (want a name like 20261122-153012-a1b2c3)", id)
+	}
+	return nil
+}

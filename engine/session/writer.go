@@ -1,0 +1,122 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers"
+)
+
+// Writer appends lines to one session file. It is safe for concurrent use;
+// each line is one write call followed by a sync, so a crash loses at most
+// the line in flight. The caller closes it.
+type Writer struct {
+	mu     sync.Mutex
+	f      *os.File
+	id     string
+	noSync bool  // benchmarks only: measures what the per-line sync costs
+	err    error // first write failure; sticky, see writeLine
+}
+
+// ID returns the session id.
+func (w *Writer) ID() string { return w.id }
+
+// WriteMessage appends a message the host adds to the conversation: the
+// system and user prompts, or the answer to a pending call on resume.
+// Messages the engine produces arrive through WriteEvent instead.
+func (w *Writer) WriteMessage(m engine.Message) error {
+	return w.writeLine(line{Type: lineMessage, Time: time.Now(), Message: &m})
+}
+
+// WriteEvent records what ev adds to the session: the message of
+// assistant_message, the tool message of tool_result and tool_error (built
+// exactly as the engine builds it), and an end line for a terminal event.
+// Other events (deltas, usage, warnings, tool_start, …) carry nothing the
+// conversation keeps and are ignored, as are events of sub-runs (a
+// ParentID): their messages are not part of this conversation.
+func (w *Writer) WriteEvent(ev engine.Event) error {
+	if ev.ParentID != "" {
+		return nil
+	}
+	switch {
+	case ev.Type == engine.EventAssistantMessage:
+		if ev.Message == nil {
+			return fmt.Errorf("session: %s event without a message", ev.Type)
+		}
+		return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: ev.Message})
+	case ev.Type == engine.EventToolResult || ev.Type == engine.EventToolError:
+		if ev.Call == nil || ev.Outcome == nil {
+			return fmt.Errorf("session: %s event without a call or outcome", ev.Type)
+		}
+		m := toolMessage(*ev.Call, *ev.Outcome)
+		return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: &m})
+	case ev.Type.Terminal():
+		if ev.Result == nil {
+			return fmt.Errorf("session: %s event without a result", ev.Type)
+		}
+		return w.writeLine(line{Type: lineEnd, Time: eventTime(ev), End: endOf(ev.Result)})
+	}
+	return nil
+}
+
+// toolMessage builds the tool message of a result event the way the engine
+// appends it to Result.Messages, so a loaded session equals the Result.
+func toolMessage(c engine.CallInfo, o engine.ToolOutcome) engine.Message {
+	m := providers.ToolResultMessage(engine.ToolCall{ID: c.ID, Name: c.Name}, o.Content, o.IsError)
+	m.Content = append(m.Content, o.Parts...)
+	return m
+}
+
+func eventTime(ev engine.Event) time.Time {
+	if ev.Time.IsZero() {
+		return time.Now()
+	}
+	return ev.Time
+}
+
+// errClosed is returned by writes after Close.
+var errClosed = errors.New("session: writer is closed")
+
+// writeLine encodes l and appends it with a single write and a sync. After
+// a failed write the file may end in a partial line, and anything appended
+// behind it would turn that torn line into corruption in the middle of the
+// file, so the first failure is sticky: every later write returns it.
+func (w *Writer) writeLine(l line) error {
+	b, err := json.Marshal(l)
+	if err != nil {
+		return fmt.Errorf("session: encode %s line: %w", l.Type, err)
+	}
+	b = append(b, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err != nil {
+		return w.err
+	}
+	if _, err := w.f.Write(b); err != nil {
+		w.err = fmt.Errorf("session %s: write: %w", w.id, err)
+		return w.err
+	}
+	if !w.noSync {
+		if err := w.f.Sync(); err != nil {
+			w.err = fmt.Errorf("session %s: sync: %w", w.id, err)
+			return w.err
+		}
+	}
+	return nil
+}
+
+// Close closes the file. It is idempotent; writes after Close fail.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.err == errClosed {
+		return nil
+	}
+	w.err = errClosed
+	return w.f.Close()
+}

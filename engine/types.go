@@ -1,0 +1,152 @@
+package engine
+
+import (
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// Conversation types, shared with the providers package so a Result's
+// messages can be sent to any provider as they are.
+type (
+	// Message is one entry of a conversation.
+	Message = providers.Message
+	// Part is one piece of multipart content.
+	Part = providers.Part
+	// ToolCall is a tool invocation requested by the model.
+	ToolCall = providers.ToolCall
+	// Usage counts tokens.
+	Usage = providers.Usage
+	// Tool is a tool definition, with an optional executor.
+	Tool = tools.Tool
+)
+
+// FinishPolicy decides when a plain-text reply may end a run (SPEC §3.3).
+type FinishPolicy string
+
+// Finish policies.
+const (
+	// FinishEvidence ends on text only after a successful mutating tool
+	// result in this run; otherwise the model is told to continue.
+	FinishEvidence FinishPolicy = "evidence"
+	// FinishText ends on any non-empty text reply with a natural stop.
+	FinishText FinishPolicy = "text"
+)
+
+// Request is what Generate, Complete and Stream take.
+type Request struct {
+	Provider string
+	Model    string
+	Messages []Message
+
+	Temperature     *float64
+	MaxTokens       int
+	ReasoningEffort providers.Effort
+	WebSearch       *providers.WebSearch
+
+	// BuiltIns selects built-in tools: nil means all, an empty non-nil
+	// slice none, otherwise the named ones. Unknown names are an error.
+	BuiltIns []string
+	// Tools are the host's tools. A tool without an executor is host-owned.
+	Tools []Tool
+	// WorkDir confines the file tools; empty means the process directory.
+	WorkDir    string
+	Permission Permission
+
+	// MaxIterations bounds model calls (default 24).
+	MaxIterations int
+	// EmptyRetryLimit bounds consecutive empty replies (default 2; negative
+	// means none are retried).
+	EmptyRetryLimit int
+	// TokenBudget fails the run once its summed tokens pass it (0 = none).
+	TokenBudget int
+	Retry       providers.RetryPolicy
+	Finish      FinishPolicy
+	// MaxResultBytes caps each tool result the model sees (default 32 KiB).
+	MaxResultBytes int
+
+	// ParentID marks the events of a sub-run with its parent's run id.
+	ParentID string
+}
+
+// Status is how a run ended.
+type Status string
+
+// Run statuses.
+const (
+	StatusCompleted     Status = "completed"
+	StatusToolCalls     Status = "tool_calls"
+	StatusFailed        Status = "failed"
+	StatusMaxIterations Status = "max_iterations"
+	StatusCancelled     Status = "cancelled"
+)
+
+// ErrorCode classifies a failed or stopped run.
+type ErrorCode string
+
+// Error codes of SPEC §2.
+const (
+	CodeBlocked           ErrorCode = "blocked"
+	CodeProviderError     ErrorCode = "provider_error"
+	CodeRepeatedToolCalls ErrorCode = "repeated_tool_calls"
+	CodeEmptyResponse     ErrorCode = "empty_response"
+	CodeBudgetExceeded    ErrorCode = "budget_exceeded"
+	CodeMaxIterations     ErrorCode = "max_iterations"
+	CodeCancelled         ErrorCode = "cancelled"
+	CodeInvalidRequest    ErrorCode = "invalid_request"
+)
+
+// RunError describes why a run did not complete. As a Go error it is what
+// Complete returns for misuse (CodeInvalidRequest).
+type RunError struct {
+	Code    ErrorCode `json:"code"`
+	Message string    `json:"message"`
+	// Err is the underlying error (a *providers.Error for provider
+	// failures); it is not serialised.
+	Err error `json:"-"`
+}
+
+func (e *RunError) Error() string { return string(e.Code) + ": " + e.Message }
+
+func (e *RunError) Unwrap() error { return e.Err }
+
+// Warning is a problem that did not stop the run.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Rule, on permission_denied warnings, is the rule that would have
+	// allowed the call.
+	Rule string `json:"rule,omitempty"`
+}
+
+// Diagnostic is a configuration problem found while preparing a run (a
+// skill that does not parse, an MCP server that did not start). SPEC §7.5.
+type Diagnostic struct {
+	Source  string `json:"source"`
+	Message string `json:"message"`
+}
+
+// Result is the outcome of Complete, and the payload of Stream's terminal
+// event.
+type Result struct {
+	RunID  string `json:"run_id"`
+	Status Status `json:"status"`
+	Output string `json:"output"`
+	// Messages is the whole conversation, the request's messages included.
+	// Every tool call has a result except the PendingCalls of a tool_calls
+	// run, which the host answers.
+	Messages     []Message    `json:"messages"`
+	PendingCalls []ToolCall   `json:"pending_calls,omitempty"`
+	Error        *RunError    `json:"error,omitempty"`
+	Usage        Usage        `json:"usage"`
+	Iterations   int          `json:"iterations"`
+	Warnings     []Warning    `json:"warnings,omitempty"`
+	Diagnostics  []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Response is the outcome of Generate: one model reply.
+type Response struct {
+	Message  Message              `json:"message"`
+	Usage    Usage                `json:"usage"`
+	Stop     providers.StopReason `json:"stop"`
+	Warnings []Warning            `json:"warnings,omitempty"`
+}

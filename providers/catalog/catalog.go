@@ -1,0 +1,146 @@
+// Package catalog builds providers by name from explicit settings or from
+// the environment variables of SPEC §4, so hosts (the CLI, programs using
+// the engine) need not know each adapter's constructor.
+package catalog
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/openai"
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+// Settings configure one provider. Empty fields take the provider's
+// defaults.
+type Settings struct {
+	APIKey     string
+	BaseURL    string
+	APIVersion string // Azure only
+	HTTPClient *http.Client
+	Timeouts   providers.Timeouts
+}
+
+// Spec describes a provider: its environment variables and defaults.
+type Spec struct {
+	Name string
+	// KeyVars are the API key variables, first match wins; empty when the
+	// provider needs no key.
+	KeyVars []string
+	// KeyOptional is set when a key may be omitted (openai-compatible).
+	KeyOptional bool
+	// BaseURLVar names the base-URL variable; DefaultBaseURL is used when
+	// it is unset ("" means the variable is required).
+	BaseURLVar     string
+	DefaultBaseURL string
+	// DefaultModel is used when no model is given ("" means one must be).
+	DefaultModel string
+}
+
+// specs lists every provider in the order used for automatic selection.
+var specs = []Spec{
+	{Name: "openai", KeyVars: []string{"OPENAI_API_KEY"}, BaseURLVar: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1", DefaultModel: "gpt-5-mini"},
+	{Name: "anthropic", KeyVars: []string{"ANTHROPIC_API_KEY"}, BaseURLVar: "ANTHROPIC_BASE_URL", DefaultBaseURL: "https://api.anthropic.com", DefaultModel: "claude-sonnet-4-5"},
+	{Name: "google", KeyVars: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, BaseURLVar: "GOOGLE_GEMINI_BASE_URL", DefaultBaseURL: "https://generativelanguage.googleapis.com", DefaultModel: "gemini-2.5-flash"},
+	{Name: "xai", KeyVars: []string{"XAI_API_KEY"}, BaseURLVar: "XAI_BASE_URL", DefaultBaseURL: "https://api.x.ai/v1", DefaultModel: "grok-4-fast"},
+	{Name: "azure", KeyVars: []string{"AZURE_OPENAI_API_KEY"}, BaseURLVar: "AZURE_OPENAI_ENDPOINT"},
+	{Name: "openai-compatible", KeyVars: []string{"OPENAI_COMPATIBLE_API_KEY"}, KeyOptional: true, BaseURLVar: "OPENAI_COMPATIBLE_BASE_URL"},
+	{Name: "ollama", BaseURLVar: "OLLAMA_HOST", DefaultBaseURL: "http://localhost:11434", DefaultModel: "llama3.2"},
+	{Name: "scripted"},
+}
+
+// Names lists the provider names.
+func Names() []string {
+	out := make([]string, len(specs))
+	for i, s := range specs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// Lookup returns the spec of a provider.
+func Lookup(name string) (Spec, bool) {
+	i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == name })
+	if i < 0 {
+		return Spec{}, false
+	}
+	return specs[i], true
+}
+
+// FromEnv reads a provider's settings from getenv: its key variables, its
+// base-URL variable (LLMRT_BASE_URL overrides it), and for Azure
+// AZURE_OPENAI_API_VERSION.
+func FromEnv(name string, getenv func(string) string) Settings {
+	spec, _ := Lookup(name)
+	var s Settings
+	for _, v := range spec.KeyVars {
+		if s.APIKey = strings.TrimSpace(getenv(v)); s.APIKey != "" {
+			break
+		}
+	}
+	if spec.BaseURLVar != "" {
+		s.BaseURL = strings.TrimSpace(getenv(spec.BaseURLVar))
+	}
+	if v := strings.TrimSpace(getenv("LLMRT_BASE_URL")); v != "" {
+		s.BaseURL = v
+	}
+	if name == "azure" {
+		s.APIVersion = strings.TrimSpace(getenv("AZURE_OPENAI_API_VERSION"))
+	}
+	return s
+}
+
+// HasKey reports whether getenv holds a key for the provider, for the
+// automatic provider selection of SPEC §7.2.
+func HasKey(name string, getenv func(string) string) bool {
+	spec, _ := Lookup(name)
+	for _, v := range spec.KeyVars {
+		if strings.TrimSpace(getenv(v)) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// New builds the named provider. A missing key or base URL is a
+// *providers.SetupError naming the variable to set.
+func New(name string, s Settings) (providers.Provider, error) {
+	spec, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown provider %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	if len(spec.KeyVars) > 0 && !spec.KeyOptional && s.APIKey == "" {
+		return nil, &providers.SetupError{Provider: name, Vars: spec.KeyVars}
+	}
+	base := s.BaseURL
+	if base == "" {
+		base = spec.DefaultBaseURL
+	}
+	if base == "" && spec.BaseURLVar != "" {
+		return nil, &providers.SetupError{Provider: name, Vars: []string{spec.BaseURLVar},
+			Message: fmt.Sprintf("%s is not set (the server's base URL%s)", spec.BaseURLVar, urlHint(name))}
+	}
+	switch name {
+	case "openai", "xai", "azure", "openai-compatible":
+		return openai.New(openai.Config{
+			Name: name, BaseURL: base, APIKey: s.APIKey, APIVersion: s.APIVersion,
+			HTTPClient: s.HTTPClient, Timeouts: s.Timeouts,
+		}), nil
+	case "scripted":
+		return scripted.New(), nil
+	}
+	return newNative(name, base, s)
+}
+
+func urlHint(name string) string {
+	switch name {
+	case "azure":
+		return ", e.g. https://my-resource.openai.azure.com"
+	case "openai-compatible":
+		return ", including /v1, e.g. http://localhost:8000/v1"
+	}
+	return ""
+}

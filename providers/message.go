@@ -1,0 +1,138 @@
+package providers
+
+import "strings"
+
+// Role is the author of a message.
+type Role string
+
+// The four roles of a conversation.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// PartType says what a content part holds.
+type PartType string
+
+// Content part types.
+const (
+	PartText     PartType = "text"
+	PartImage    PartType = "image"
+	PartDocument PartType = "document"
+)
+
+// Part is one piece of multipart content: text, an image or a document (PDF).
+// Data holds raw bytes; its JSON form is base64.
+type Part struct {
+	Type      PartType `json:"type"`
+	Text      string   `json:"text,omitempty"`
+	MediaType string   `json:"media_type,omitempty"`
+	Data      []byte   `json:"data,omitempty"`
+	// Name is an optional file name for images and documents.
+	Name string `json:"name,omitempty"`
+}
+
+// TextPart returns a text part.
+func TextPart(s string) Part { return Part{Type: PartText, Text: s} }
+
+// ToolCall is one tool invocation requested by the model.
+type ToolCall struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Arguments is the argument JSON exactly as the model produced it. It may
+	// be invalid; the engine validates it before anything runs.
+	Arguments string `json:"arguments"`
+	// Signature is opaque provider state bound to this call (Gemini thought
+	// signatures). It is sent back unchanged when the history is replayed.
+	Signature string `json:"signature,omitempty"`
+}
+
+// Reasoning is one block of model reasoning kept in an assistant message.
+// Text is the readable summary or thinking text; Signature and Redacted are
+// opaque state some APIs require to be sent back verbatim.
+type Reasoning struct {
+	Text      string `json:"text,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	// Redacted holds encrypted reasoning (Anthropic redacted_thinking).
+	Redacted string `json:"redacted,omitempty"`
+	// Provider names the API that produced the opaque state. Adapters send
+	// signatures back only to the provider that issued them.
+	Provider string `json:"provider,omitempty"`
+}
+
+// Message is one entry of a conversation.
+type Message struct {
+	Role    Role   `json:"role"`
+	Content []Part `json:"content,omitempty"`
+	// Reasoning and ToolCalls are set on assistant messages.
+	Reasoning []Reasoning `json:"reasoning,omitempty"`
+	ToolCalls []ToolCall  `json:"tool_calls,omitempty"`
+	// ToolCallID, ToolName and IsError are set on tool messages.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	ToolName   string `json:"tool_name,omitempty"`
+	IsError    bool   `json:"is_error,omitempty"`
+}
+
+// TextMessage returns a message holding a single text part.
+func TextMessage(role Role, text string) Message {
+	return Message{Role: role, Content: []Part{TextPart(text)}}
+}
+
+// ToolResultMessage returns the tool message answering call.
+func ToolResultMessage(call ToolCall, content string, isError bool) Message {
+	return Message{
+		Role:       RoleTool,
+		Content:    []Part{TextPart(content)},
+		ToolCallID: call.ID,
+		ToolName:   call.Name,
+		IsError:    isError,
+	}
+}
+
+// Text returns the concatenated text parts of m.
+func (m Message) Text() string {
+	switch len(m.Content) {
+	case 0:
+		return ""
+	case 1:
+		return m.Content[0].Text
+	}
+	var b strings.Builder
+	for _, p := range m.Content {
+		if p.Type == PartText {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// HasMedia reports whether m carries an image or document part.
+func (m Message) HasMedia() bool {
+	for _, p := range m.Content {
+		if p.Type != PartText {
+			return true
+		}
+	}
+	return false
+}
+
+// SplitSystem separates system text from the rest of a conversation, for APIs
+// with a single system field. Every system message's text is kept, in order,
+// joined by blank lines, so host prompts, the loop contract and transient
+// recovery notes all reach the model (SPEC §4.5).
+func SplitSystem(msgs []Message) (system string, rest []Message) {
+	var parts []string
+	rest = make([]Message, 0, len(msgs))
+	for _, m := range msgs {
+		if m.Role == RoleSystem {
+			if t := strings.TrimSpace(m.Text()); t != "" {
+				parts = append(parts, t)
+			}
+			continue
+		}
+		rest = append(rest, m)
+	}
+	return strings.Join(parts, "\n\n"), rest
+}

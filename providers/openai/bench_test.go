@@ -1,0 +1,63 @@
+package openai
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/replay"
+)
+
+// BenchmarkStreamParse parses a large stream built from a real recording:
+// its content events repeated to about 4 MB, then its finish, usage and
+// [DONE] events, read from memory.
+func BenchmarkStreamParse(b *testing.B) {
+	for _, tt := range []struct{ name, file string }{
+		{"reasoning", "openai-compatible/pydantic-ai__models.test_deepseek.test_deepseek_model_thinking_stream.json"},
+		{"tool_calls", "openai/fantasy__OpenAICommon.openai-gpt-4o-mini.multi_tool_streaming__0.json"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			body := bigStream(b, replay.Load(b, tt.file), 4<<20)
+			codec := providers.NewNameCodec([]string{"add", "multiply"}, providers.FunctionNameByte, 64)
+			ctx := context.Background()
+			var chunks int
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				s := &streamer{provider: "openai", endpoint: "http://bench/v1/chat/completions", codec: codec,
+					emit: func(providers.Chunk) { chunks++ }}
+				if err := s.readSSE(ctx, bytes.NewReader(body)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
+		})
+	}
+}
+
+// bigStream repeats the events of rec that carry no finish_reason and no
+// usage until the body reaches size, then appends the closing events.
+func bigStream(b *testing.B, rec *replay.Recording, size int) []byte {
+	b.Helper()
+	var middle, tail [][]byte
+	for _, ev := range replay.Pieces(rec.Body(), rec.StreamFormat) {
+		s := string(ev)
+		if strings.Contains(s, `"finish_reason":"`) || strings.Contains(s, `"prompt_tokens"`) || strings.Contains(s, "[DONE]") {
+			tail = append(tail, ev)
+		} else {
+			middle = append(middle, ev)
+		}
+	}
+	var buf bytes.Buffer
+	for buf.Len() < size {
+		for _, ev := range middle {
+			buf.Write(ev)
+		}
+	}
+	for _, ev := range tail {
+		buf.Write(ev)
+	}
+	return buf.Bytes()
+}

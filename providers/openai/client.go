@@ -1,0 +1,225 @@
+package openai
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/llmrt/llmrt/providers"
+)
+
+// Provider names this adapter serves.
+const (
+	NameOpenAI     = "openai"
+	NameAzure      = "azure"
+	NameXAI        = "xai"
+	NameCompatible = "openai-compatible"
+)
+
+// Default base URLs and API versions.
+const (
+	DefaultOpenAIBaseURL = "https://api.openai.com/v1"
+	DefaultXAIBaseURL    = "https://api.x.ai/v1"
+	// DefaultAzureAPIVersion is the api-version sent to classic Azure
+	// OpenAI deployment URLs when Config.APIVersion is empty.
+	DefaultAzureAPIVersion = "2024-10-21"
+	// DefaultFoundryAPIVersion is the api-version sent to Azure AI Foundry
+	// /models endpoints when Config.APIVersion is empty.
+	DefaultFoundryAPIVersion = "2024-05-01-preview"
+)
+
+// Config configures one provider. Only Name and, for azure and
+// openai-compatible, BaseURL are required.
+type Config struct {
+	// Name is "openai", "azure", "xai" or "openai-compatible"; it selects
+	// the dialect and names the provider in errors.
+	Name string
+	// BaseURL includes the version path for the OpenAI family
+	// (https://api.openai.com/v1). For azure it is the resource endpoint
+	// (https://x.openai.azure.com), an /openai/v1 endpoint, or an Azure AI
+	// Foundry /models endpoint. Empty takes the default for openai and xai.
+	BaseURL string
+	// APIKey may be empty for openai-compatible: no Authorization header is
+	// sent then.
+	APIKey string
+	// APIVersion is the Azure api-version query parameter.
+	APIVersion string
+	// HTTPClient nil means http.DefaultClient.
+	HTTPClient *http.Client
+	// Timeouts bound the wait for response headers and silences in the
+	// stream; zero values take providers' defaults.
+	Timeouts providers.Timeouts
+	// Headers are extra request headers; they override the defaults.
+	Headers map[string]string
+}
+
+// Provider is a Chat Completions client. It holds no per-call state and is
+// safe for concurrent use.
+type Provider struct {
+	cfg Config
+}
+
+var _ providers.Provider = (*Provider)(nil)
+
+// New returns a provider for cfg. An empty Name means "openai".
+func New(cfg Config) *Provider {
+	if cfg.Name == "" {
+		cfg.Name = NameOpenAI
+	}
+	if cfg.BaseURL == "" {
+		switch cfg.Name {
+		case NameOpenAI:
+			cfg.BaseURL = DefaultOpenAIBaseURL
+		case NameXAI:
+			cfg.BaseURL = DefaultXAIBaseURL
+		}
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	return &Provider{cfg: cfg}
+}
+
+// Name returns the provider name given in Config.
+func (p *Provider) Name() string { return p.cfg.Name }
+
+// Stream makes one streamed Chat Completions call and emits its reply as
+// chunks, ending with a ChunkStop. See providers.Provider.
+func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
+	if p.cfg.BaseURL == "" {
+		return p.missingBaseURL()
+	}
+	endpoint := p.endpoint(req.Model)
+	codec := nameCodec(req)
+	body, warnings, err := p.buildRequest(req, codec, endpoint)
+	if err != nil {
+		return err
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		return &providers.Error{Provider: p.cfg.Name, URL: providers.StripQuery(endpoint),
+			Message: "encode request: " + err.Error(), Err: err}
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
+	if err != nil {
+		return &providers.Error{Provider: p.cfg.Name, URL: providers.StripQuery(endpoint),
+			Message: "bad base URL: " + err.Error(), Err: err}
+	}
+	p.setHeaders(httpReq.Header)
+
+	resp, err := providers.Send(ctx, p.cfg.HTTPClient, p.cfg.Name, httpReq, p.cfg.Timeouts)
+	if err != nil {
+		return err
+	}
+	// Closing the body also releases Send's idle timer.
+	defer resp.Body.Close()
+	for _, w := range warnings {
+		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
+	}
+	s := &streamer{provider: p.cfg.Name, endpoint: endpoint, codec: codec, emit: emit}
+	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	if isJSONBody(resp.Header.Get("Content-Type"), br) {
+		return s.readJSON(ctx, br)
+	}
+	return s.readSSE(ctx, br)
+}
+
+// endpoint returns the chat completions URL for model. Azure has three
+// shapes: classic deployments (model is the deployment name, api-version
+// required), the /openai/v1 API and Azure AI Foundry /models (model in the
+// body).
+func (p *Provider) endpoint(model string) string {
+	base := p.cfg.BaseURL
+	if p.cfg.Name != NameAzure {
+		return base + "/chat/completions"
+	}
+	path := base
+	if u, err := url.Parse(base); err == nil {
+		path = u.Path
+	}
+	switch {
+	case strings.HasSuffix(path, "/openai/v1"):
+		return base + "/chat/completions"
+	case strings.HasSuffix(path, "/models") || strings.Contains(path, "/models/"):
+		return base + "/chat/completions?api-version=" + url.QueryEscape(p.apiVersion(DefaultFoundryAPIVersion))
+	}
+	base = strings.TrimSuffix(base, "/openai")
+	return base + "/openai/deployments/" + url.PathEscape(model) +
+		"/chat/completions?api-version=" + url.QueryEscape(p.apiVersion(DefaultAzureAPIVersion))
+}
+
+func (p *Provider) apiVersion(def string) string {
+	if p.cfg.APIVersion != "" {
+		return p.cfg.APIVersion
+	}
+	return def
+}
+
+func (p *Provider) setHeaders(h http.Header) {
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("User-Agent", "llmrt")
+	if p.cfg.APIKey != "" {
+		if p.cfg.Name == NameAzure {
+			h.Set("Api-Key", p.cfg.APIKey)
+		} else {
+			h.Set("Authorization", "Bearer "+p.cfg.APIKey)
+		}
+	}
+	for k, v := range p.cfg.Headers {
+		h.Set(k, v)
+	}
+}
+
+func (p *Provider) missingBaseURL() error {
+	switch p.cfg.Name {
+	case NameAzure:
+		return &providers.SetupError{Provider: p.cfg.Name, Vars: []string{"AZURE_OPENAI_ENDPOINT"}}
+	case NameCompatible:
+		return &providers.SetupError{Provider: p.cfg.Name, Vars: []string{"OPENAI_COMPATIBLE_BASE_URL", "LLMRT_BASE_URL"}}
+	}
+	return &providers.SetupError{Provider: p.cfg.Name, Message: "no base URL configured"}
+}
+
+// nameCodec encodes the names of the offered tools and of the tools called
+// earlier in the conversation, so history stays consistent on the wire.
+func nameCodec(req *providers.Request) *providers.NameCodec {
+	names := make([]string, 0, len(req.Tools))
+	for _, t := range req.Tools {
+		names = append(names, t.Name)
+	}
+	for _, m := range req.Messages {
+		for _, c := range m.ToolCalls {
+			names = append(names, c.Name)
+		}
+	}
+	return providers.NewNameCodec(names, providers.FunctionNameByte, 64)
+}
+
+// isJSONBody reports whether the response is a whole JSON document rather
+// than an event stream: a server that ignores stream:true answers with
+// application/json, and some send JSON under another content type.
+func isJSONBody(contentType string, br *bufio.Reader) bool {
+	if strings.Contains(contentType, "event-stream") {
+		return false
+	}
+	if strings.Contains(contentType, "json") {
+		return true
+	}
+	// Sniff: an event stream never starts with '{' or '['. Leading blank
+	// lines mean nothing to either format, so they are skipped.
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return false
+		}
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		_ = br.UnreadByte()
+		return b == '{' || b == '['
+	}
+}

@@ -1,0 +1,159 @@
+package providers
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Provider is one model API. Stream makes a single model call and delivers
+// the reply as chunks, in order, through emit, from the calling goroutine.
+// It returns nil once the reply is complete (a Stop chunk has been emitted),
+// or an error: an *Error for anything the API or network did, the context's
+// error on cancellation. Stream never retries; see RetryPolicy.
+type Provider interface {
+	Name() string
+	Stream(ctx context.Context, req *Request, emit func(Chunk)) error
+}
+
+// Effort is a reasoning-effort level (SPEC §4.2). The empty value leaves the
+// provider's default in place.
+type Effort string
+
+// Reasoning effort levels.
+const (
+	EffortNone   Effort = "none"
+	EffortLow    Effort = "low"
+	EffortMedium Effort = "medium"
+	EffortHigh   Effort = "high"
+)
+
+// WebSearch turns on the provider's native web search (SPEC §4.3).
+type WebSearch struct {
+	// ContextSize is low, medium or high; empty means medium.
+	ContextSize string `json:"context_size,omitempty"`
+}
+
+// Request is one model call in neutral form. System text may appear as
+// system messages anywhere in Messages; adapters with a single system field
+// merge them with SplitSystem.
+type Request struct {
+	Model           string
+	Messages        []Message
+	Tools           []ToolSpec
+	Temperature     *float64
+	MaxTokens       int
+	ReasoningEffort Effort
+	WebSearch       *WebSearch
+}
+
+// ToolSpec describes a tool to the model.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// StopReason says why a reply ended.
+type StopReason string
+
+// Stop reasons every adapter maps its API's values to.
+const (
+	StopNatural       StopReason = "natural"
+	StopToolCalls     StopReason = "tool_calls"
+	StopLength        StopReason = "length"
+	StopContentFilter StopReason = "content_filter"
+	StopUnknown       StopReason = "unknown"
+)
+
+// Usage counts tokens. InputTokens includes cached input; OutputTokens
+// includes reasoning tokens, so Total matches the server's own total.
+type Usage struct {
+	InputTokens      int `json:"input_tokens"`
+	OutputTokens     int `json:"output_tokens"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+}
+
+// Add returns the field-wise sum of u and v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + v.InputTokens,
+		OutputTokens:     u.OutputTokens + v.OutputTokens,
+		ReasoningTokens:  u.ReasoningTokens + v.ReasoningTokens,
+		CacheReadTokens:  u.CacheReadTokens + v.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + v.CacheWriteTokens,
+	}
+}
+
+// Total is input plus output tokens, the figure token budgets count.
+func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
+
+// merge overlays the non-zero fields of v on u. Usage chunks carry running
+// totals for the call, so the latest non-zero value of a field wins.
+func (u Usage) merge(v Usage) Usage {
+	pick := func(a, b int) int {
+		if b != 0 {
+			return b
+		}
+		return a
+	}
+	return Usage{
+		InputTokens:      pick(u.InputTokens, v.InputTokens),
+		OutputTokens:     pick(u.OutputTokens, v.OutputTokens),
+		ReasoningTokens:  pick(u.ReasoningTokens, v.ReasoningTokens),
+		CacheReadTokens:  pick(u.CacheReadTokens, v.CacheReadTokens),
+		CacheWriteTokens: pick(u.CacheWriteTokens, v.CacheWriteTokens),
+	}
+}
+
+// Warning is something the caller should know that does not stop the call,
+// such as web search being ignored.
+type Warning struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ChunkType says which field of a Chunk is set.
+type ChunkType uint8
+
+// Chunk types.
+const (
+	// ChunkText carries a text delta in Text.
+	ChunkText ChunkType = iota + 1
+	// ChunkReasoning carries a reasoning delta in Text, and/or the opaque
+	// Signature closing the current reasoning block, and/or Redacted state
+	// forming a block of its own.
+	ChunkReasoning
+	// ChunkToolCall carries a fragment of a tool call in ToolCall. The first
+	// fragment of a call has its ID and Name; later ones with the same Index
+	// append Arguments.
+	ChunkToolCall
+	// ChunkUsage carries running token totals for this call in Usage.
+	ChunkUsage
+	// ChunkWarning carries a Warning.
+	ChunkWarning
+	// ChunkStop carries the stop reason; it is the last chunk of a reply.
+	ChunkStop
+)
+
+// ToolCallDelta is a fragment of a streamed tool call.
+type ToolCallDelta struct {
+	Index     int
+	ID        string
+	Name      string
+	Arguments string
+	Signature string
+}
+
+// Chunk is one piece of a streamed reply.
+type Chunk struct {
+	Type      ChunkType
+	Text      string
+	Signature string
+	Redacted  string
+	ToolCall  ToolCallDelta
+	Usage     Usage
+	Warning   Warning
+	Stop      StopReason
+}

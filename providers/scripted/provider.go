@@ -1,0 +1,170 @@
+package scripted
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmrt/llmrt/providers"
+)
+
+// Provider answers from script files. The zero value is not usable; call
+// New.
+type Provider struct {
+	mu      sync.Mutex
+	scripts map[string]*Script
+	pos     map[string]position // per script path
+}
+
+type position struct {
+	assistants int // assistant messages seen at the last call
+	extra      int // calls since then at the same point
+}
+
+// New returns a scripted provider.
+func New() *Provider {
+	return &Provider{scripts: make(map[string]*Script), pos: make(map[string]position)}
+}
+
+// Register serves s for requests whose model is name, instead of reading a
+// file. It lets programs and tests script a provider in memory.
+func (p *Provider) Register(name string, s *Script) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.scripts[name] = s
+	delete(p.pos, name)
+}
+
+// Name returns "scripted".
+func (p *Provider) Name() string { return "scripted" }
+
+// Stream answers the call with the script turn it selects.
+func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
+	s, turnIndex, err := p.turn(req)
+	if err != nil {
+		return err
+	}
+	if turnIndex >= len(s.Turns) {
+		return &providers.Error{Provider: "scripted", URL: req.Model,
+			Message: fmt.Sprintf("script %s has %d turns; model call %d has no scripted reply", req.Model, len(s.Turns), turnIndex+1)}
+	}
+	t := s.Turns[turnIndex]
+	t.index = turnIndex
+	if err := sleep(ctx, t.DelayMS); err != nil {
+		return err
+	}
+	if t.Error != nil && !t.Error.AfterOutput {
+		return t.Error.providerError(req.Model)
+	}
+	return t.play(ctx, req.Model, emit)
+}
+
+// turn loads the script and picks the turn for this call.
+func (p *Provider) turn(req *providers.Request) (*Script, int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s, ok := p.scripts[req.Model]
+	if !ok {
+		var err error
+		if s, err = Load(req.Model); err != nil {
+			return nil, 0, err
+		}
+		p.scripts[req.Model] = s
+	}
+	n := 0
+	for _, m := range req.Messages {
+		if m.Role == providers.RoleAssistant {
+			n++
+		}
+	}
+	pos, seen := p.pos[req.Model]
+	if seen && pos.assistants == n {
+		pos.extra++
+	} else {
+		pos = position{assistants: n}
+	}
+	p.pos[req.Model] = pos
+	return s, n + pos.extra, nil
+}
+
+func (t Turn) play(ctx context.Context, script string, emit func(providers.Chunk)) error {
+	for _, piece := range pieces(t.Reasoning) {
+		if err := sleep(ctx, t.ChunkDelayMS); err != nil {
+			return err
+		}
+		emit(providers.Chunk{Type: providers.ChunkReasoning, Text: piece})
+	}
+	for _, piece := range pieces(t.Text) {
+		if err := sleep(ctx, t.ChunkDelayMS); err != nil {
+			return err
+		}
+		emit(providers.Chunk{Type: providers.ChunkText, Text: piece})
+	}
+	if t.Error != nil {
+		return t.Error.providerError(script)
+	}
+	for i, c := range t.ToolCalls {
+		id := c.ID
+		if id == "" {
+			id = fmt.Sprintf("call_%d_%d", t.index+1, i+1)
+		}
+		args := c.arguments()
+		half := len(args) / 2
+		emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, ID: id, Name: c.Name, Arguments: args[:half]}})
+		if err := sleep(ctx, t.ChunkDelayMS); err != nil {
+			return err
+		}
+		emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, Arguments: args[half:]}})
+	}
+	if t.Usage != nil {
+		emit(providers.Chunk{Type: providers.ChunkUsage, Usage: *t.Usage})
+	}
+	stop := providers.StopReason(t.Stop)
+	if stop == "" {
+		stop = providers.StopNatural
+	}
+	emit(providers.Chunk{Type: providers.ChunkStop, Stop: stop})
+	return nil
+}
+
+func (e *TurnError) providerError(script string) error {
+	return &providers.Error{
+		Provider: "scripted", URL: script, StatusCode: e.Status, Message: e.Message,
+		Retryable:  e.Status == 0 || providers.RetryableStatus(e.Status),
+		RetryAfter: time.Duration(e.RetryAfterMS) * time.Millisecond,
+	}
+}
+
+// pieces splits text into word-sized deltas, keeping every byte.
+func pieces(s string) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for len(s) > 0 {
+		i := strings.IndexByte(s[1:], ' ')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+func sleep(ctx context.Context, ms int) error {
+	if ms <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,215 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const (
+	defaultShellTimeout = 120 * time.Second
+	maxShellTimeout     = 600 * time.Second
+	defaultGraceKill    = 2 * time.Second
+	defaultShellOutput  = 30_000
+	shellProgressEvery  = 5 * time.Second
+)
+
+const shellCmdSchema = `{
+  "type": "object",
+  "properties": {
+    "command": {"type": "string", "minLength": 1, "description": "Without args: a shell command line run by /bin/sh -c (pipes, redirects, && and quoting work). With args: the program to execute directly, found on PATH"},
+    "args": {"type": "array", "items": {"type": "string"}, "description": "Arguments passed to command as-is, with no shell interpretation ($VARS, globs and quotes stay literal). Give args (even []) to run without a shell"},
+    "directory": {"type": "string", "description": "Directory to run in, relative to the working directory and inside it (default: the working directory)"},
+    "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Kill the command after this many milliseconds (default 120000, max 600000)"}
+  },
+  "required": ["command"],
+  "additionalProperties": false
+}`
+
+type shellArgs struct {
+	Command   string    `json:"command"`
+	Args      *[]string `json:"args"`
+	Directory string    `json:"directory"`
+	TimeoutMS int       `json:"timeout_ms"`
+}
+
+// shellResult is the JSON the model sees.
+type shellResult struct {
+	ExitCode    int    `json:"exit_code"`
+	Signal      string `json:"signal,omitempty"`
+	TimedOut    bool   `json:"timed_out"`
+	DurationMS  int64  `json:"duration_ms"`
+	Output      string `json:"output"`
+	Truncated   bool   `json:"truncated"`
+	OutputBytes int64  `json:"output_bytes,omitempty"`
+	Note        string `json:"note,omitempty"`
+}
+
+func shellCmdTool(ws *Workspace, opts ShellOptions) Tool {
+	return Tool{
+		Name: "shell_cmd",
+		Description: "Run a command in the working directory and return its exit code, combined stdout+stderr, whether it timed out, and its duration. " +
+			"stdin is empty (/dev/null), so interactive commands cannot prompt. Long output keeps its beginning and end; filter it (grep, tail) when you need a part. " +
+			"Default timeout 120 s (timeout_ms up to 600000); on timeout the whole process tree is stopped. A non-zero exit_code is reported, not treated as a failure of the tool.",
+		Schema: json.RawMessage(shellCmdSchema),
+		Kind:   KindExternalAction,
+		Source: SourceBuiltin,
+		Execute: func(ctx context.Context, raw json.RawMessage) (Result, error) {
+			var args shellArgs
+			if r := decodeArgs(raw, &args); r != nil {
+				return *r, nil
+			}
+			return runShell(ctx, ws, opts, args)
+		},
+	}
+}
+
+func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs) (Result, error) {
+	dir := a.Directory
+	if dir == "" {
+		dir = "."
+	}
+	absDir, err := ws.ResolveWrite(dir)
+	if err != nil {
+		return Errorf("%v", err), nil
+	}
+	if info, err := os.Stat(absDir); err != nil || !info.IsDir() {
+		return Errorf("directory %s does not exist or is not a directory", dir), nil
+	}
+	timeout := durationOr(opts.DefaultTimeout, defaultShellTimeout)
+	if a.TimeoutMS > 0 {
+		timeout = time.Duration(a.TimeoutMS) * time.Millisecond
+	}
+	timeout = min(timeout, maxShellTimeout)
+	grace := durationOr(opts.GraceKill, defaultGraceKill)
+
+	var cmd *exec.Cmd
+	if a.Args != nil {
+		cmd = exec.Command(a.Command, *a.Args...)
+	} else {
+		cmd = exec.Command("/bin/sh", "-c", a.Command)
+	}
+	cmd.Dir = absDir
+	cmd.Env = shellEnv(opts.Env)
+	// Stdin stays nil: exec connects /dev/null, so a prompt reads EOF
+	// instead of hanging. Its own process group lets us signal the whole
+	// tree, grandchildren included.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	out := newHeadTail(intOr(opts.MaxOutputBytes, defaultShellOutput))
+	// One writer for both streams: exec then uses a single pipe, which keeps
+	// stdout and stderr interleaved as the command wrote them.
+	cmd.Stdout, cmd.Stderr = out, out
+	// WaitDelay bounds Wait when a background process keeps the output pipe
+	// open after the command (or the killed group leader) has exited.
+	cmd.WaitDelay = grace
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Errorf("cannot run %q: %v", a.Command, err), nil
+	}
+	pgid := cmd.Process.Pid
+	done := make(chan error, 1)
+	// This goroutine ends when Wait returns, which WaitDelay bounds.
+	go func() { done <- cmd.Wait() }()
+	res, cancelled, waitErr := superviseShell(ctx, pgid, done, out, timeout, grace)
+	res.DurationMS = time.Since(start).Milliseconds()
+	if errors.Is(waitErr, exec.ErrWaitDelay) {
+		if !res.TimedOut && !cancelled {
+			stopGroup(pgid, grace, nil)
+		}
+		res.Note = joinNotes(res.Note, "a background process kept the output open after the command ended and was stopped; redirect a background job's output (cmd > file 2>&1 &) to keep it running")
+	}
+	if st := cmd.ProcessState; st != nil {
+		res.ExitCode = st.ExitCode()
+		if status, ok := st.Sys().(syscall.WaitStatus); ok && status.Signaled() {
+			res.Signal = status.Signal().String()
+		}
+	}
+	res.Output, res.Truncated = out.String()
+	if res.Truncated {
+		res.OutputBytes = out.Total()
+	}
+	r := JSON(res)
+	switch {
+	case cancelled:
+		r.IsError = true
+		return r, ctx.Err()
+	case res.TimedOut:
+		r.IsError = true
+	}
+	return r, nil
+}
+
+// superviseShell waits for the command, stopping its process group on
+// timeout or cancellation, and reports progress while it runs.
+func superviseShell(ctx context.Context, pgid int, done <-chan error, out *headTail, timeout, grace time.Duration) (shellResult, bool, error) {
+	var res shellResult
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	tick := time.NewTicker(shellProgressEvery)
+	defer tick.Stop()
+	start := time.Now()
+	for {
+		select {
+		case err := <-done:
+			return res, false, err
+		case <-timer.C:
+			res.TimedOut = true
+			res.Note = fmt.Sprintf("timed out after %d ms; the process group was stopped (SIGTERM, then SIGKILL). Raise timeout_ms (max 600000) or run something shorter", timeout.Milliseconds())
+			return res, false, stopGroup(pgid, grace, done)
+		case <-ctx.Done():
+			res.Note = "cancelled; the process group was stopped"
+			return res, true, stopGroup(pgid, grace, done)
+		case <-tick.C:
+			ReportProgress(ctx, Progress{Message: fmt.Sprintf("running for %s, %d bytes of output", time.Since(start).Round(time.Second), out.Total())})
+		}
+	}
+}
+
+// shellEnv returns env (or this process's environment) with pagers and git
+// prompts disabled, since nobody can answer them.
+func shellEnv(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := append([]string(nil), env...)
+	set := func(k, v string) {
+		for _, kv := range env {
+			if strings.HasPrefix(kv, k+"=") {
+				return
+			}
+		}
+		out = append(out, k+"="+v)
+	}
+	set("PAGER", "cat")
+	set("GIT_PAGER", "cat")
+	set("GIT_TERMINAL_PROMPT", "0")
+	return out
+}
+
+func durationOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return def
+}
+
+func intOr(n, def int) int {
+	if n > 0 {
+		return n
+	}
+	return def
+}
+
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
