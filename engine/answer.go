@@ -28,11 +28,11 @@ type answerScanner struct {
 type scanState uint8
 
 const (
-	scanValue scanState = iota // between tokens
-	scanKey                    // inside an object key at depth 1
-	scanSkip                   // inside a string we do not decode
-	scanAnswer                 // inside the answer string
-	scanDone                   // the answer string ended
+	scanValue  scanState = iota // between tokens
+	scanKey                     // inside an object key at depth 1
+	scanSkip                    // inside a string we do not decode
+	scanAnswer                  // inside the answer string
+	scanDone                    // the answer string ended
 )
 
 // Feed consumes a fragment and returns the answer text it completes.

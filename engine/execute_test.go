@@ -313,7 +313,9 @@ func TestExecutableAskReplacesBuiltin(t *testing.T) {
 	h := newHarness(t, call("ask_user_input", `{"q":"which?"}`), answer("chose blue"))
 	req := h.request("go")
 	req.Tools = []engine.Tool{{Name: "ask_user_input", Kind: tools.KindInteraction, Schema: json.RawMessage(`{"type":"object"}`),
-		Execute: func(context.Context, json.RawMessage) (tools.Result, error) { return tools.Text(`{"answers":{"q":"blue"}}`), nil }}}
+		Execute: func(context.Context, json.RawMessage) (tools.Result, error) {
+			return tools.Text(`{"answers":{"q":"blue"}}`), nil
+		}}}
 	infos, err := h.rt.ResolveTools(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

@@ -103,7 +103,7 @@ func TestLoopRules(t *testing.T) {
 			status: engine.StatusCompleted, output: "peeked", calls: 3,
 		},
 		{
-			name:  "evidence from an earlier turn does not count",
+			name: "evidence from an earlier turn does not count",
 			// The history holds one assistant message, so the script starts
 			// at its second turn.
 			turns: []scripted.Turn{say("unused"), say("Done, as before."), answer("ok")},
@@ -257,9 +257,11 @@ func TestLoopRules(t *testing.T) {
 			},
 		},
 		{
-			name:   "a retryable provider error is retried",
-			turns:  []scripted.Turn{{Error: &scripted.TurnError{Status: 503, Message: "overloaded"}}, answer("after retry")},
-			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.Retry = providers.RetryPolicy{BaseDelay: 1} },
+			name:  "a retryable provider error is retried",
+			turns: []scripted.Turn{{Error: &scripted.TurnError{Status: 503, Message: "overloaded"}}, answer("after retry")},
+			setup: func(req *engine.Request, h *harness, ct *counterTool) {
+				req.Retry = providers.RetryPolicy{BaseDelay: 1}
+			},
 			status: engine.StatusCompleted, output: "after retry", calls: 2,
 			check: func(t *testing.T, h *harness, res engine.Result, _ *counterTool) {
 				if len(res.Warnings) != 1 || res.Warnings[0].Code != "provider_retry" {
@@ -268,9 +270,11 @@ func TestLoopRules(t *testing.T) {
 			},
 		},
 		{
-			name:   "a provider error that is not retryable fails the run and keeps the messages",
-			turns:  []scripted.Turn{call("peek", `{}`), {Error: &scripted.TurnError{Status: 400, Message: "context too long"}}},
-			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.Tools = []engine.Tool{ct.tool("peek", tools.KindRead)} },
+			name:  "a provider error that is not retryable fails the run and keeps the messages",
+			turns: []scripted.Turn{call("peek", `{}`), {Error: &scripted.TurnError{Status: 400, Message: "context too long"}}},
+			setup: func(req *engine.Request, h *harness, ct *counterTool) {
+				req.Tools = []engine.Tool{ct.tool("peek", tools.KindRead)}
+			},
 			status: engine.StatusFailed, code: engine.CodeProviderError, calls: 2,
 			check: func(t *testing.T, h *harness, res engine.Result, _ *counterTool) {
 				if !strings.Contains(res.Error.Message, "400") || !strings.Contains(res.Error.Message, "context too long") || len(res.Messages) != 3 {
@@ -284,7 +288,9 @@ func TestLoopRules(t *testing.T) {
 				{Text: "partial answer", Error: &scripted.TurnError{Status: 502, Message: "upstream reset", AfterOutput: true}},
 				answer("unreachable"),
 			},
-			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.Retry = providers.RetryPolicy{BaseDelay: 1} },
+			setup: func(req *engine.Request, h *harness, ct *counterTool) {
+				req.Retry = providers.RetryPolicy{BaseDelay: 1}
+			},
 			status: engine.StatusFailed, code: engine.CodeProviderError, calls: 1,
 		},
 	}

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/llmrt/llmrt/tools"
@@ -23,8 +24,30 @@ func main() {
 	dir := flag.String("dir", "", "directory to search")
 	content := flag.String("content", treegen.BenchRegex, "regular expression to search for")
 	verbose := flag.Bool("v", false, "print the whole result")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of -n searches to this file")
+	n := flag.Int("n", 1, "number of searches")
 	flag.Parse()
-	if err := run(*gen, *dir, *content, *verbose); err != nil {
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	for range *n {
+		if err := run(*gen, *dir, *content, *verbose); err != nil {
+			fmt.Fprintln(os.Stderr, "searchbench:", err)
+			os.Exit(1)
+		}
+	}
+}
+
+func unused() {
+	var gen, dir, content string
+	var verbose bool
+	if err := run(gen, dir, content, verbose); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
