@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/glamour/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // mdStream renders Markdown as it streams: text is cut into blocks at
@@ -81,11 +82,27 @@ func (m *mdStream) render(block string) error {
 		// Unrenderable Markdown is still text worth showing.
 		out = block
 	}
-	out = strings.Trim(out, "\n")
+	out = trimBlankLines(out)
 	if m.wrote {
 		out = "\n" + out
 	}
 	m.wrote = true
 	_, err = io.WriteString(m.w, out+"\n")
 	return err
+}
+
+// trimBlankLines drops leading and trailing lines that hold only spaces:
+// glamour pads each block, and blocks rendered one by one would otherwise
+// be separated by several blank lines.
+func trimBlankLines(s string) string {
+	lines := strings.Split(s, "\n")
+	start, end := 0, len(lines)
+	blank := func(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }
+	for start < end && blank(lines[start]) {
+		start++
+	}
+	for end > start && blank(lines[end-1]) {
+		end--
+	}
+	return strings.Join(lines[start:end], "\n")
 }

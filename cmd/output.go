@@ -72,6 +72,9 @@ func (t *textOutput) event(ev engine.Event) {
 }
 
 func (t *textOutput) write(s string) {
+	if t.printed.Len() == 0 {
+		t.progress.gap()
+	}
 	t.printed.WriteString(s)
 	if t.md != nil {
 		t.md.Write([]byte(s))

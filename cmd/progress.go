@@ -17,6 +17,7 @@ type progress struct {
 	w       io.Writer
 	color   bool
 	verbose bool
+	shown   bool // something was printed, so the answer needs a gap
 }
 
 func (p *progress) event(ev engine.Event) {
@@ -24,6 +25,12 @@ func (p *progress) event(ev engine.Event) {
 		return
 	}
 	switch ev.Type {
+	case engine.EventAssistantMessage:
+		// What the model says between tool calls is context, not the
+		// answer: it goes with the progress, not to stdout.
+		if t := strings.TrimSpace(ev.Message.Text()); t != "" {
+			p.line("%s", t)
+		}
 	case engine.EventToolStart:
 		p.line("→ %s%s", ev.Call.Name, argSummary(ev.Call.Arguments))
 	case engine.EventToolResult:
@@ -42,11 +49,24 @@ func (p *progress) event(ev engine.Event) {
 }
 
 func (p *progress) line(format string, args ...any) {
+	if p == nil {
+		return
+	}
 	s := fmt.Sprintf(format, args...)
 	if p.color {
 		s = "\x1b[2m" + s + "\x1b[0m"
 	}
+	p.shown = true
 	fmt.Fprintln(p.w, s)
+}
+
+// gap separates progress from an answer about to be printed on the same
+// terminal.
+func (p *progress) gap() {
+	if p != nil && p.shown {
+		fmt.Fprintln(p.w)
+		p.shown = false
+	}
 }
 
 func isControlName(n string) bool { return n == engine.FinalAnswerTool || n == engine.BlockedTool }

@@ -96,8 +96,10 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		return usageErrorf("--strict: %s", strings.Join(s.diagnostics, "; "))
 	}
 	prog := opts.progress()
-	for _, d := range s.diagnostics {
-		prog.line("! %s", d)
+	if !opts.shared.quiet {
+		for _, d := range s.diagnostics {
+			fmt.Fprintf(o.ErrOut, "llmrt: warning: %s\n", d)
+		}
 	}
 	out, err := newOutput(opts.output, o, prog, o.OutTTY && o.Color && !opts.shared.noColor)
 	if err != nil {

@@ -99,7 +99,24 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err := s.applyRunFlags(cmd, sf); err != nil {
 		return nil, err
 	}
+	if s.webSearch != nil && needModel {
+		if why, ignored := webSearchIgnored[s.provider]; ignored {
+			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
+		}
+	}
 	return s, s.applyToolFlags(cmd, sf)
+}
+
+// webSearchIgnored lists providers whose runs cannot use native web search
+// (SPEC §4.3), so --strict can refuse before the first model call. The
+// adapters also warn at run time.
+var webSearchIgnored = map[string]string{
+	"azure":             "Azure OpenAI chat completions have no web search option",
+	"xai":               "xAI chat completions have no web search option",
+	"openai-compatible": "OpenAI-compatible servers have no standard web search option",
+	"ollama":            "ollama has no native web search",
+	"google":            "Gemini cannot combine Google Search grounding with function calling, which every run uses",
+	"scripted":          "the scripted provider does not search",
 }
 
 func workDir(flag string) (string, error) {

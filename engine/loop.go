@@ -86,6 +86,9 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 	if r.req.Finish == FinishText {
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
+	// After the user answered a question, an unverified text finish gets
+	// one note at most; the next finishing attempt is accepted (SPEC
+	// §3.5), so a plain reply to the answer cannot loop.
 	if r.answered != nil && !r.verified {
 		if !r.postNoted {
 			r.postNoted = true
@@ -165,12 +168,6 @@ func (r *run) controlCall(c ToolCall) (Result, bool) {
 	answer := argString(args["answer"])
 	if strings.TrimSpace(answer) == "" {
 		r.record(0, c, ToolOutcome{Content: "final_answer needs a non-empty answer", IsError: true, Code: OutcomeInvalidArguments})
-		return Result{}, false
-	}
-	if r.answered != nil && !r.verified && !r.postNoted {
-		r.postNoted = true
-		r.record(0, c, ToolOutcome{Content: "not accepted yet: act on the user's answer before finishing", IsError: true, Code: OutcomeNotRun})
-		r.note = notePostAnswer
 		return Result{}, false
 	}
 	r.record(0, c, ToolOutcome{Content: "final answer recorded"})

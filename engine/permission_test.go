@@ -214,13 +214,22 @@ func TestPostAnswer(t *testing.T) {
 		{Role: providers.RoleAssistant, ToolCalls: []providers.ToolCall{ask}},
 		providers.ToolResultMessage(ask, `{"answers":{"lang":"go"},"skipped":false,"other":{}}`, false),
 	}
-	t.Run("an unverified final answer gets one note, then is accepted", func(t *testing.T) {
-		h := newHarness(t, say("unused"), answer("Go it is"), answer("Go it is"))
+	t.Run("a final answer after the answer is accepted at once", func(t *testing.T) {
+		h := newHarness(t, say("unused"), answer("Go it is"))
 		req := h.request("")
 		req.Messages = history
 		res := h.complete(req)
-		if res.Status != engine.StatusCompleted || h.rec.calls() != 2 {
-			t.Fatalf("got %s after %d calls, want completed after 2", res.Status, h.rec.calls())
+		if res.Status != engine.StatusCompleted || res.Output != "Go it is" || h.rec.calls() != 1 {
+			t.Fatalf("got %s %q after %d calls, want completed after 1", res.Status, res.Output, h.rec.calls())
+		}
+	})
+	t.Run("an unverified text finish gets one note, then is accepted", func(t *testing.T) {
+		h := newHarness(t, say("unused"), say("Go it is."), say("Go it is, as you chose."), answer("never"))
+		req := h.request("")
+		req.Messages = history
+		res := h.complete(req)
+		if res.Status != engine.StatusCompleted || res.Output != "Go it is, as you chose." || h.rec.calls() != 2 {
+			t.Fatalf("got %s %q after %d calls, want the second text accepted", res.Status, res.Output, h.rec.calls())
 		}
 		if got := lastSystem(h.rec.request(1)); !strings.Contains(got, "answered") {
 			t.Errorf("note: got %q", got)

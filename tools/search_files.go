@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -121,20 +120,12 @@ func searchFiles(ctx context.Context, ws *Workspace, opts SearchOptions, a searc
 		}
 		return Result{}, err
 	}
-	return Text(out.render(a, s.max)), nil
+	return Text(out.render(a)), nil
 }
 
 // matches reports whether a file below the search start passes the glob.
 func (s *search) matches(rel string) bool {
 	return s.glob == "" || matchEntry(s.glob, s.base, rel)
-}
-
-// absPath maps a path from Walk back to an absolute one.
-func (s *search) absPath(rel string) string {
-	if filepath.IsAbs(rel) {
-		return rel
-	}
-	return filepath.Join(s.ws.Root(), filepath.FromSlash(rel))
 }
 
 // searchOutput accumulates results in path order.
@@ -160,7 +151,7 @@ func (o *searchOutput) add(rel string, hits []hit, limit int) {
 	}
 }
 
-func (o *searchOutput) render(a searchArgs, limit int) string {
+func (o *searchOutput) render(a searchArgs) string {
 	var b strings.Builder
 	items := o.lines
 	if a.Content == "" {
@@ -184,8 +175,10 @@ func (o *searchOutput) render(a searchArgs, limit int) string {
 		fmt.Fprintf(&b, "[showing %d of %d files matching %s; narrow path or pattern, or raise max_results]", shown, o.total, what)
 	case a.Content == "":
 		fmt.Fprintf(&b, "[%d files match %s]", o.total, what)
-	case o.stopped || cut:
-		fmt.Fprintf(&b, "[showing the first %d matching lines for %s; more exist: narrow path, pattern or content, or raise max_results (at most %d)]", shown, what, limit)
+	case o.stopped:
+		fmt.Fprintf(&b, "[showing the first %d matching lines for %s; more exist: narrow path, pattern or content, or raise max_results (at most 2000)]", shown, what)
+	case cut:
+		fmt.Fprintf(&b, "[showing the first %d of %d matching lines (in %d files) for %s; the rest did not fit in the result: narrow path, pattern or content to see them]", shown, len(items), o.hitFile, what)
 	default:
 		fmt.Fprintf(&b, "[%d matching lines in %d files for %s; %d files searched]", len(items), o.hitFile, what, o.files)
 	}

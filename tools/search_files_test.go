@@ -96,7 +96,8 @@ func TestSearchFilesDeterministic(t *testing.T) {
 // line-by-line regexp loop, on a file spanning several read chunks.
 func TestMatcherAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	words := []string{"func", "Foo", "bar", "  ", "\t", "return", "err", "nil", "x := 1", "TODO:", "ünïcödé", "a.b", "(", ")", "{", "}"}
+	words := []string{"func", "Foo", "bar", "  ", "\t", "return", "err", "nil", "x := 1", "TODO:", "ünïcödé", "a.b", "(", ")", "{", "}",
+		"ſession", "SESSION", "\u212Aey", "Key", "todo:"}
 	var b strings.Builder
 	for b.Len() < 3*scanChunk {
 		n := rng.IntN(12)
@@ -117,7 +118,8 @@ func TestMatcherAgainstReference(t *testing.T) {
 	_ = ws
 	p := writeTestFile(t, root, "big.txt", b.String())
 	exprs := []string{`func`, `Foo bar`, `^func`, `err $`, `(?i)FOO`, `return\s+err`, `\bnil\b`, `x := \d`, `TODO:.*bar`,
-		`ünïcödé`, `a\.b`, `(Foo|bar) nil`, `z{100,}`, `^$`, `\s+$`, `func\s+Foo\s+bar`, `[{}] [()]`, `newline$`, `bar\sfunc`}
+		`ünïcödé`, `a\.b`, `(Foo|bar) nil`, `z{100,}`, `^$`, `\s+$`, `func\s+Foo\s+bar`, `[{}] [()]`, `newline$`, `bar\sfunc`,
+		`(?i)session`, `(?i)key`, `(?i)todo:`, `(?i)foo bar`, `(?i)return\s+ERR`, `(?i)ÜNÏ`, `(?i)x := \d`, `(?i)a\.b`}
 	lines := strings.Split(b.String(), "\n")
 	for _, expr := range exprs {
 		m, err := newMatcher(expr)
@@ -150,5 +152,37 @@ func TestHitTextCutsLongLines(t *testing.T) {
 	got := hitText(line, 5000)
 	if !strings.Contains(got, "NEEDLE") || len(got) > maxHitChars+10 || !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "…") {
 		t.Errorf("hitText cut = %q (%d bytes), want a window around NEEDLE of at most %d bytes with … on both ends", got, len(got), maxHitChars)
+	}
+}
+
+// TestMatcherPlan checks which prefilter each kind of expression gets, so
+// a regression to running the regexp over whole files shows up here.
+func TestMatcherPlan(t *testing.T) {
+	cases := []struct {
+		expr     string
+		lit      string
+		complete bool
+		fold     string
+	}{
+		{"ErrNotFound", "ErrNotFound", true, ""},
+		{`func \w+Handler\(`, "Handler(", false, ""},
+		{`^import`, "import", false, ""},
+		{`(?i)sessionhandler\(`, "", false, "ionhandler("},
+		{`(?i)kiss`, "", false, "i"},
+		{`[a-z]+Error`, "Error", false, ""},
+		{`\d+`, "", false, ""},
+	}
+	for _, c := range cases {
+		m, err := newMatcher(c.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fold := ""
+		if m.fold != nil {
+			fold = string(m.fold.lit)
+		}
+		if string(m.lit) != c.lit || m.complete != c.complete || fold != c.fold {
+			t.Errorf("newMatcher(%q): lit %q complete %v fold %q, want %q %v %q", c.expr, m.lit, m.complete, fold, c.lit, c.complete, c.fold)
+		}
 	}
 }

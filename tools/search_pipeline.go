@@ -33,12 +33,12 @@ func (s *search) grep(ctx context.Context, out *searchOutput) error {
 	go func() {
 		defer close(jobs)
 		seq := 0
-		walkErr = s.ws.Walk(sctx, s.start, WalkOptions{Hidden: s.hidden}, func(rel string, d fs.DirEntry) error {
+		walkErr = s.ws.walk(sctx, s.start, WalkOptions{Hidden: s.hidden, listers: s.workers}, func(rel, abs string, d fs.DirEntry) error {
 			if !d.Type().IsRegular() || !s.matches(rel) {
 				return nil
 			}
 			select {
-			case jobs <- searchJob{seq: seq, rel: rel, abs: s.absPath(rel)}:
+			case jobs <- searchJob{seq: seq, rel: rel, abs: abs}:
 				seq++
 				return nil
 			case <-sctx.Done():
@@ -100,7 +100,7 @@ func (s *search) grep(ctx context.Context, out *searchOutput) error {
 // list collects the paths of files matching the glob, counting all of them
 // but keeping only the first s.max.
 func (s *search) list(ctx context.Context, out *searchOutput) error {
-	return s.ws.Walk(ctx, s.start, WalkOptions{Hidden: s.hidden}, func(rel string, d fs.DirEntry) error {
+	return s.ws.Walk(ctx, s.start, WalkOptions{Hidden: s.hidden, listers: s.workers}, func(rel string, d fs.DirEntry) error {
 		if !d.Type().IsRegular() || !s.matches(rel) {
 			return nil
 		}

@@ -2,11 +2,11 @@ package tools
 
 import (
 	"bytes"
-	"io"
-	"os"
 	"regexp"
 	"regexp/syntax"
 	"strings"
+	"syscall"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -22,11 +22,14 @@ const (
 // matcher finds the lines of a file that match a regular expression. When
 // every match must contain a literal, it looks for the literal with
 // bytes.Index (SIMD-accelerated) and runs the regexp only on lines that
-// contain it; a regexp that is just a literal never runs at all.
+// contain it; a regexp that is just a literal never runs at all. For
+// case-insensitive expressions it looks for a rare byte of a required
+// literal in both cases instead (see foldFinder).
 type matcher struct {
 	re       *regexp.Regexp
 	lit      []byte
 	complete bool // re matches exactly the occurrences of lit
+	fold     *foldFinder
 }
 
 func newMatcher(expr string) (*matcher, error) {
@@ -37,10 +40,18 @@ func newMatcher(expr string) (*matcher, error) {
 		return nil, err
 	}
 	m := &matcher{re: re}
-	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
-		lit, complete := requiredLiteral(tree.Simplify())
-		m.lit, m.complete = []byte(lit), complete
+	tree, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return m, nil
 	}
+	tree = tree.Simplify()
+	lit, complete := requiredLiteral(tree)
+	fold := requiredFold(tree)
+	if len(lit) >= 3 || len(fold) <= len(lit) {
+		m.lit, m.complete = []byte(lit), complete
+		return m, nil
+	}
+	m.fold = newFoldFinder(fold)
 	return m, nil
 }
 
@@ -55,11 +66,8 @@ func requiredLiteral(re *syntax.Regexp) (string, bool) {
 		return string(re.Rune), true
 	case syntax.OpCapture:
 		return requiredLiteral(re.Sub[0])
-	case syntax.OpPlus:
-		lit, _ := requiredLiteral(re.Sub[0])
-		return lit, false
-	case syntax.OpRepeat:
-		if re.Min < 1 {
+	case syntax.OpPlus, syntax.OpRepeat:
+		if re.Op == syntax.OpRepeat && re.Min < 1 {
 			return "", false
 		}
 		lit, _ := requiredLiteral(re.Sub[0])
@@ -74,6 +82,45 @@ func requiredLiteral(re *syntax.Regexp) (string, bool) {
 		return best, false
 	}
 	return "", false
+}
+
+// requiredFold is requiredLiteral for case-insensitive literals: the
+// longest run of a literal that every match contains up to ASCII case,
+// lower-cased. Runs stop at non-ASCII runes and at k and s, whose case
+// variants include non-ASCII runes (K, ſ) that a byte search would miss.
+func requiredFold(re *syntax.Regexp) string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		best, run := "", []byte{}
+		for _, r := range append(re.Rune, 0x80) {
+			lr := unicode.ToLower(r)
+			if r >= utf8.RuneSelf || lr == 'k' || lr == 's' {
+				if len(run) > len(best) {
+					best = string(run)
+				}
+				run = run[:0]
+				continue
+			}
+			run = append(run, byte(lr))
+		}
+		return best
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredFold(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min < 1 {
+			return ""
+		}
+		return requiredFold(re.Sub[0])
+	case syntax.OpConcat:
+		best := ""
+		for _, s := range re.Sub {
+			if f := requiredFold(s); len(f) > len(best) {
+				best = f
+			}
+		}
+		return best
+	}
+	return ""
 }
 
 // hit is one matching line.
@@ -91,20 +138,22 @@ type scanner struct {
 // scanFile returns up to limit matching lines of the file at abs. Binary
 // files (a NUL byte in the first chunk) and unreadable files yield nothing.
 func (s *scanner) scanFile(abs string, limit int) []hit {
-	f, err := os.Open(abs)
+	// Raw system calls: os.Open would also register each file with the
+	// runtime poller and set a finalizer, which costs more than reading a
+	// small file.
+	fd, err := openRead(abs)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
+	defer syscall.Close(fd)
 	if s.buf == nil {
 		s.buf = make([]byte, scanChunk)
 	}
 	var hits []hit
 	line, carry, first := 1, 0, true
 	for {
-		n, err := io.ReadFull(f, s.buf[carry:])
+		n, eof := readFull(fd, s.buf[carry:])
 		n += carry
-		eof := err != nil // io.EOF or io.ErrUnexpectedEOF: nothing follows
 		data := s.buf[:n]
 		if first && bytes.IndexByte(data, 0) >= 0 {
 			return nil
@@ -133,23 +182,57 @@ func (s *scanner) scanFile(abs string, limit int) []hit {
 	}
 }
 
+func openRead(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// readFull fills buf from fd and reports whether the file ended (or could
+// not be read further) before buf was full.
+func readFull(fd int, buf []byte) (int, bool) {
+	n := 0
+	for n < len(buf) {
+		k, err := syscall.Read(fd, buf[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || k <= 0 {
+			return n, true
+		}
+		n += k
+	}
+	return n, false
+}
+
 // scan appends the matching lines of data (whole lines; the last may lack
 // its newline) numbered from first. It returns the number of lines in data
 // when countAll is set, since the next chunk continues the numbering.
 func (m *matcher) scan(data []byte, first, limit int, hits []hit, countAll bool) ([]hit, int) {
 	line, counted, pos := first, 0, 0
+	cur := newFoldCursor()
 	for pos < len(data) && len(hits) < limit {
 		var at, matchEnd int
-		if len(m.lit) > 0 {
+		switch {
+		case len(m.lit) > 0:
 			i := bytes.Index(data[pos:], m.lit)
 			if i < 0 {
-				break
+				return m.finish(hits, data, line, first, counted, countAll)
 			}
 			at, matchEnd = pos+i, pos+i+len(m.lit)
-		} else {
+		case m.fold != nil:
+			at = m.fold.next(data, pos, &cur)
+			if at < 0 {
+				return m.finish(hits, data, line, first, counted, countAll)
+			}
+			matchEnd = at + len(m.fold.lit)
+		default:
 			loc := m.re.FindIndex(data[pos:])
 			if loc == nil {
-				break
+				return m.finish(hits, data, line, first, counted, countAll)
 			}
 			at, matchEnd = pos+loc[0], pos+loc[1]
 		}
@@ -166,7 +249,7 @@ func (m *matcher) scan(data []byte, first, limit int, hits []hit, countAll bool)
 		text := data[ls:le]
 		// Verify with the regexp unless the literal is the whole pattern,
 		// or the regexp itself found this match within the line.
-		ok := m.complete || (len(m.lit) == 0 && matchEnd <= le) || m.re.Match(text)
+		ok := m.complete || (len(m.lit) == 0 && m.fold == nil && matchEnd <= le) || m.re.Match(text)
 		if ok {
 			line += bytes.Count(data[counted:ls], []byte{'\n'})
 			counted = ls
@@ -174,6 +257,12 @@ func (m *matcher) scan(data []byte, first, limit int, hits []hit, countAll bool)
 		}
 		pos = le + 1
 	}
+	return m.finish(hits, data, line, first, counted, countAll)
+}
+
+// finish returns hits and, when countAll is set, the number of lines in
+// data: line-first newlines were counted up to counted, the rest now.
+func (m *matcher) finish(hits []hit, data []byte, line, first, counted int, countAll bool) ([]hit, int) {
 	if !countAll {
 		return hits, 0
 	}

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io/fs"
@@ -21,6 +20,10 @@ type WalkOptions struct {
 	MaxDepth int
 	// NoIgnore disables .gitignore handling.
 	NoIgnore bool
+
+	// listers, when positive, lists directories ahead of the walk in that
+	// many goroutines (see walker).
+	listers int
 }
 
 // skippedDirs are never descended into unless named as the start.
@@ -35,127 +38,178 @@ var ErrStopWalk = errors.New("stop walk")
 // path relative to the workspace root (forward slashes) and the entry.
 // Returning fs.SkipDir from fn on a directory skips it.
 func (w *Workspace) Walk(ctx context.Context, start string, opts WalkOptions, fn func(rel string, d fs.DirEntry) error) error {
+	return w.walk(ctx, start, opts, func(rel, _ string, d fs.DirEntry) error { return fn(rel, d) })
+}
+
+// walk is Walk handing fn the absolute path too, so callers that open the
+// files need not rebuild it.
+//
+// The visiting order is sequential, but the expensive part of a walk —
+// reading directories, loading .gitignore files and matching every entry
+// against them — can run ahead in opts.listers goroutines: when the walk
+// enters a directory it queues the listing of each of its subdirectories,
+// so they are usually ready by the time the walk reaches them.
+func (w *Workspace) walk(ctx context.Context, start string, opts WalkOptions, fn func(rel, abs string, d fs.DirEntry) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // tells listers still working that nobody waits for them
+	wk := &walker{ctx: ctx, w: w, opts: opts, fn: fn}
+	if opts.listers > 0 {
+		wk.queue = make(chan *listing, 1024)
+		for range opts.listers {
+			// Each lister ends when the queue is closed below.
+			go func() {
+				for l := range wk.queue {
+					wk.list(l)
+				}
+			}()
+		}
+		defer close(wk.queue)
+	}
+	rel := w.Rel(start)
+	var parts []string
+	if rel == "." {
+		rel = ""
+	} else {
+		parts = strings.Split(rel, "/")
+	}
 	var patterns []gitignore.Pattern
 	if !opts.NoIgnore {
 		patterns = w.ancestorPatterns(start)
 	}
-	err := w.walkDir(ctx, start, 1, patterns, opts, fn)
+	root := &listing{abs: start, rel: rel, parts: parts, depth: 1, patterns: patterns, ready: make(chan struct{})}
+	wk.list(root)
+	err := wk.visit(root)
 	if errors.Is(err, ErrStopWalk) {
 		return nil
 	}
 	return err
 }
 
-func (w *Workspace) walkDir(ctx context.Context, dir string, depth int, patterns []gitignore.Pattern, opts WalkOptions, fn func(string, fs.DirEntry) error) error {
-	if err := ctx.Err(); err != nil {
-		return err
+// walker holds what stays the same during one walk.
+type walker struct {
+	ctx   context.Context
+	w     *Workspace
+	opts  WalkOptions
+	fn    func(rel, abs string, d fs.DirEntry) error
+	queue chan *listing // nil: list inline
+}
+
+// listing is one directory to list; ready is closed once entries is set.
+type listing struct {
+	abs, rel string
+	parts    []string // rel split, for gitignore matching
+	depth    int
+	patterns []gitignore.Pattern // rules in force above this directory
+
+	ready   chan struct{}
+	entries []listed
+}
+
+// listed is a visible entry of a listing; sub is set for directories
+// the walk will enter.
+type listed struct {
+	d        fs.DirEntry
+	rel, abs string
+	sub      *listing
+}
+
+// list reads l's directory and keeps the entries the walk must visit.
+// Paths are built by concatenation, not filepath.Join/Rel: this runs once
+// per file of a search and must stay cheap.
+func (wk *walker) list(l *listing) {
+	defer close(l.ready)
+	if wk.ctx.Err() != nil {
+		return
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := os.ReadDir(l.abs)
 	if err != nil {
 		// An unreadable directory is skipped, not fatal: the walk reports
 		// what it can see.
-		return nil
+		return
 	}
-	if !opts.NoIgnore {
-		patterns = appendIgnoreFile(patterns, dir, w.domain(dir))
+	patterns := l.patterns
+	if !wk.opts.NoIgnore {
+		patterns = appendIgnoreFile(patterns, l.abs, wk.w.domain(l.abs))
 	}
 	var matcher gitignore.Matcher
 	if len(patterns) > 0 {
 		matcher = gitignore.NewMatcher(patterns)
 	}
+	absPrefix := l.abs + string(filepath.Separator)
+	if strings.HasSuffix(l.abs, string(filepath.Separator)) {
+		absPrefix = l.abs
+	}
+	relPrefix := ""
+	if l.rel != "" {
+		relPrefix = l.rel + "/"
+	}
+	// scratch holds l.parts plus one name; the matcher does not keep it.
+	scratch := append(l.parts[:len(l.parts):len(l.parts)], "")
+	descend := wk.opts.MaxDepth == 0 || l.depth < wk.opts.MaxDepth
 	for _, e := range entries {
 		name := e.Name()
-		if !opts.Hidden && strings.HasPrefix(name, ".") {
+		if !wk.opts.Hidden && strings.HasPrefix(name, ".") {
 			continue
 		}
-		abs := filepath.Join(dir, name)
 		isDir := e.IsDir()
 		if isDir && skippedDirs[name] {
 			continue
 		}
-		rel := w.Rel(abs)
-		if matcher != nil && matcher.Match(strings.Split(rel, "/"), isDir) {
+		scratch[len(scratch)-1] = name
+		if matcher != nil && matcher.Match(scratch, isDir) {
 			continue
 		}
-		err := fn(rel, e)
+		le := listed{d: e, rel: relPrefix + name, abs: absPrefix + name}
+		if isDir && descend {
+			le.sub = &listing{abs: le.abs, rel: le.rel, parts: append([]string(nil), scratch...),
+				depth: l.depth + 1, patterns: patterns}
+		}
+		l.entries = append(l.entries, le)
+	}
+}
+
+// visit waits for l, queues the listings of its subdirectories, and hands
+// its entries to fn in order, descending into each directory in turn.
+func (wk *walker) visit(l *listing) error {
+	select {
+	case <-l.ready:
+	case <-wk.ctx.Done():
+		return wk.ctx.Err()
+	}
+	if err := wk.ctx.Err(); err != nil {
+		return err
+	}
+	for _, e := range l.entries {
+		if e.sub == nil {
+			continue
+		}
+		e.sub.ready = make(chan struct{})
+		if wk.queue != nil {
+			select {
+			case wk.queue <- e.sub:
+				continue
+			default: // queue full: list it when we get there
+			}
+		}
+		e.sub.ready = nil
+	}
+	for _, e := range l.entries {
+		err := wk.fn(e.rel, e.abs, e.d)
 		if errors.Is(err, fs.SkipDir) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if isDir && (opts.MaxDepth == 0 || depth < opts.MaxDepth) {
-			if err := w.walkDir(ctx, abs, depth+1, patterns, opts, fn); err != nil {
+		if e.sub != nil {
+			if e.sub.ready == nil {
+				e.sub.ready = make(chan struct{})
+				wk.list(e.sub)
+			}
+			if err := wk.visit(e.sub); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// ancestorPatterns loads the .gitignore files from the workspace root down
-// to, but not including, start.
-func (w *Workspace) ancestorPatterns(start string) []gitignore.Pattern {
-	var ps []gitignore.Pattern
-	if !within(w.root, start) || start == w.root {
-		return nil
-	}
-	rel, err := filepath.Rel(w.root, start)
-	if err != nil {
-		return nil
-	}
-	dir := w.root
-	ps = appendIgnoreFile(ps, dir, nil)
-	parts := strings.Split(filepath.ToSlash(rel), "/")
-	for _, p := range parts[:len(parts)-1] {
-		dir = filepath.Join(dir, p)
-		ps = appendIgnoreFile(ps, dir, w.domain(dir))
-	}
-	return ps
-}
-
-// domain is dir's path below the root as gitignore path components.
-func (w *Workspace) domain(dir string) []string {
-	rel := w.Rel(dir)
-	if rel == "." || rel == dir {
-		return nil
-	}
-	return strings.Split(rel, "/")
-}
-
-// appendIgnoreFile parses dir/.gitignore, if present, onto ps. The result
-// never aliases ps, so sibling directories do not see each other's rules.
-func appendIgnoreFile(ps []gitignore.Pattern, dir string, domain []string) []gitignore.Pattern {
-	f, err := os.Open(filepath.Join(dir, ".gitignore"))
-	if err != nil {
-		return ps
-	}
-	defer f.Close()
-	out := ps[:len(ps):len(ps)]
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		out = append(out, gitignore.ParsePattern(line, domain))
-	}
-	return out
-}
-
-// Ignored reports whether rel (relative to the root) is excluded by the
-// workspace's .gitignore files or lies in a skipped directory.
-func (w *Workspace) Ignored(abs string, isDir bool) bool {
-	rel := w.Rel(abs)
-	if rel == abs || rel == "." {
-		return false
-	}
-	parts := strings.Split(rel, "/")
-	for _, p := range parts {
-		if skippedDirs[p] {
-			return true
-		}
-	}
-	ps := w.ancestorPatterns(abs)
-	return len(ps) > 0 && gitignore.NewMatcher(ps).Match(parts, isDir)
 }

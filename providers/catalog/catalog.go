@@ -48,7 +48,7 @@ var specs = []Spec{
 	{Name: "xai", KeyVars: []string{"XAI_API_KEY"}, BaseURLVar: "XAI_BASE_URL", DefaultBaseURL: "https://api.x.ai/v1", DefaultModel: "grok-4-fast"},
 	{Name: "azure", KeyVars: []string{"AZURE_OPENAI_API_KEY"}, BaseURLVar: "AZURE_OPENAI_ENDPOINT"},
 	{Name: "openai-compatible", KeyVars: []string{"OPENAI_COMPATIBLE_API_KEY"}, KeyOptional: true, BaseURLVar: "OPENAI_COMPATIBLE_BASE_URL"},
-	{Name: "ollama", BaseURLVar: "OLLAMA_HOST", DefaultBaseURL: "http://localhost:11434", DefaultModel: "llama3.2"},
+	{Name: "ollama", KeyVars: []string{"OLLAMA_API_KEY"}, KeyOptional: true, BaseURLVar: "OLLAMA_HOST", DefaultBaseURL: "http://localhost:11434", DefaultModel: "llama3.2"},
 	{Name: "scripted"},
 }
 

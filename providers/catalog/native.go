@@ -4,9 +4,14 @@ import (
 	"fmt"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/ollama"
 )
 
 // newNative builds the providers with their own SDKs or wire protocols.
 func newNative(name, base string, s Settings) (providers.Provider, error) {
+	switch name {
+	case "ollama":
+		return ollama.New(ollama.Config{BaseURL: base, APIKey: s.APIKey, HTTPClient: s.HTTPClient, Timeouts: s.Timeouts}), nil
+	}
 	return nil, fmt.Errorf("provider %s is not available in this build", name)
 }

@@ -1,9 +1,9 @@
 // Command searchbench generates the search benchmark tree and runs
 // search_files over it, for bench/search.sh:
 //
-//	searchbench -gen DIR            write the tree into DIR
-//	searchbench -dir DIR [-content RE] [-v]
-//	                                search DIR once, print the summary line
+//	searchbench -gen DIR                  write the tree into DIR
+//	searchbench -dir DIR [-content RE]    search DIR, print the summary line
+//	            [-count] [-v] [-n N] [-cpuprofile FILE]
 package main
 
 import (
@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"runtime/pprof"
 	"strings"
 
@@ -24,36 +25,17 @@ func main() {
 	dir := flag.String("dir", "", "directory to search")
 	content := flag.String("content", treegen.BenchRegex, "regular expression to search for")
 	verbose := flag.Bool("v", false, "print the whole result")
-	profile := flag.String("cpuprofile", "", "write a CPU profile of -n searches to this file")
+	count := flag.Bool("count", false, "print only the number of matching lines")
 	n := flag.Int("n", 1, "number of searches")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the searches to this file")
 	flag.Parse()
-	if *profile != "" {
-		f, err := os.Create(*profile)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "searchbench:", err)
-			os.Exit(1)
-		}
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
-	}
-	for range *n {
-		if err := run(*gen, *dir, *content, *verbose); err != nil {
-			fmt.Fprintln(os.Stderr, "searchbench:", err)
-			os.Exit(1)
-		}
-	}
-}
-
-func unused() {
-	var gen, dir, content string
-	var verbose bool
-	if err := run(gen, dir, content, verbose); err != nil {
+	if err := run(*gen, *dir, *content, *verbose, *count, *n, *profile); err != nil {
 		fmt.Fprintln(os.Stderr, "searchbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(gen, dir, content string, verbose bool) error {
+func run(gen, dir, content string, verbose, count bool, n int, profile string) error {
 	if gen != "" {
 		return treegen.Write(gen, treegen.Default)
 	}
@@ -67,20 +49,43 @@ func run(gen, dir, content string, verbose bool) error {
 			search = t
 		}
 	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	// A max_results above any real count makes search_files scan every
 	// file, the same work as ripgrep printing every match.
 	args, _ := json.Marshal(map[string]any{"content": content, "max_results": 1 << 30})
-	res, err := search.Execute(context.Background(), args)
-	if err != nil {
-		return err
+	var res tools.Result
+	for range max(n, 1) {
+		res, err = search.Execute(context.Background(), args)
+		if err != nil {
+			return err
+		}
 	}
 	if res.IsError {
 		return fmt.Errorf("search_files: %s", res.Content)
 	}
-	if verbose {
+	summary := res.Content[strings.LastIndexByte(res.Content, '\n')+1:]
+	switch {
+	case verbose:
 		fmt.Println(res.Content)
-		return nil
+	case count:
+		// "[N matching lines in …" or "[showing the first K of N matching lines …"
+		m := regexp.MustCompile(`(\d+) matching lines`).FindStringSubmatch(summary)
+		if m == nil {
+			m = []string{"", "0"}
+		}
+		fmt.Println(m[1])
+	default:
+		fmt.Println(summary)
 	}
-	fmt.Println(res.Content[strings.LastIndexByte(res.Content, '\n')+1:])
 	return nil
 }

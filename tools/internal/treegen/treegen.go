@@ -41,7 +41,7 @@ var types = []string{"Config", "Request", "Response", "Store", "Client", "Server
 // Write creates the tree under dir, which must exist.
 func Write(dir string, s Spec) error {
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
-	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\ndist/\n*.log\n/vendor/\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, ".gitignore"), []byte("build/\ndist/\n*.log\n/vendor/\nnode_modules/\n"), 0o644); err != nil {
 		return err
 	}
 	for i := range s.Files {

@@ -1,0 +1,176 @@
+package cmd_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+// binary is the llmrt executable built once for the end-to-end tests.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "llmrt-e2e")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "llmrt")
+	build := exec.Command("go", "build", "-o", binary, "github.com/llmrt/llmrt")
+	build.Stdout, build.Stderr = os.Stdout, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build llmrt:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// cli describes one invocation of the binary.
+type cli struct {
+	args  []string
+	env   map[string]string
+	stdin io.Reader
+	dir   string
+}
+
+// outcome is what an invocation did.
+type outcome struct {
+	code           int
+	stdout, stderr string
+	took           time.Duration
+}
+
+// sandbox is an isolated home (sessions, config) and workspace.
+type sandbox struct {
+	t    *testing.T
+	home string
+	work string
+}
+
+func newSandbox(t *testing.T) *sandbox {
+	t.Helper()
+	sb := &sandbox{t: t, home: t.TempDir(), work: t.TempDir()}
+	return sb
+}
+
+// env is a minimal environment: no provider keys leak in from the host.
+func (sb *sandbox) env(extra map[string]string) []string {
+	env := []string{
+		"HOME=" + sb.home,
+		"XDG_STATE_HOME=" + filepath.Join(sb.home, "state"),
+		"XDG_CONFIG_HOME=" + filepath.Join(sb.home, "config"),
+		"PATH=" + os.Getenv("PATH"),
+		"OLLAMA_HOST=http://127.0.0.1:1",
+	}
+	for k, v := range extra {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
+
+func (sb *sandbox) command(ctx context.Context, c cli) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, binary, c.args...)
+	cmd.Env = sb.env(c.env)
+	cmd.Dir = sb.work
+	if c.dir != "" {
+		cmd.Dir = c.dir
+	}
+	if c.stdin != nil {
+		cmd.Stdin = c.stdin
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return cmd
+}
+
+// run executes the binary and waits, failing the test after a minute.
+func (sb *sandbox) run(c cli) outcome {
+	sb.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := sb.command(ctx, c)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	o := outcome{stdout: out.String(), stderr: errb.String(), took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		o.code = ee.ExitCode()
+	} else if err != nil {
+		sb.t.Fatalf("run llmrt %v: %v", c.args, err)
+	}
+	return o
+}
+
+func (sb *sandbox) write(name, content string) string {
+	sb.t.Helper()
+	p := filepath.Join(sb.work, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		sb.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		sb.t.Fatal(err)
+	}
+	return p
+}
+
+// sessions returns the session files of the sandbox.
+func (sb *sandbox) sessions() []string {
+	files, _ := filepath.Glob(filepath.Join(sb.home, "state", "llmrt", "sessions", "*.jsonl"))
+	return files
+}
+
+// fake starts a fake model server for the test.
+func fake(t *testing.T, protocol string, turns ...scripted.Turn) *fakellm.Server {
+	t.Helper()
+	s := fakellm.Start(protocol, turns...)
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Script helpers, as in the engine tests.
+
+func toolCall(name, args string) scripted.Turn {
+	raw, _ := json.Marshal(args)
+	return scripted.Turn{ToolCalls: []scripted.Call{{Name: name, Arguments: raw}}}
+}
+
+func finalAnswer(s string) scripted.Turn {
+	b, _ := json.Marshal(map[string]string{"answer": s})
+	return toolCall("final_answer", string(b))
+}
+
+func text(s string) scripted.Turn { return scripted.Turn{Text: s} }
+
+// want fails the test when o's exit code differs, showing both streams.
+func (o outcome) want(t *testing.T, code int) {
+	t.Helper()
+	if o.code != code {
+		t.Fatalf("exit code: got %d, want %d\nstdout: %s\nstderr: %s", o.code, code, o.stdout, o.stderr)
+	}
+}
+
+// bodyOf decodes a request body as JSON.
+func bodyOf(t *testing.T, r fakellm.Request) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(r.Body, &m); err != nil {
+		t.Fatalf("request body is not JSON: %v\n%s", err, r.Body)
+	}
+	return m
+}
+
+func contains(haystack, needle string) bool { return strings.Contains(haystack, needle) }

@@ -1,0 +1,154 @@
+package cmd_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+// term is a real terminal: a detached tmux session on its own server.
+type term struct {
+	t      *testing.T
+	socket string
+}
+
+// startTerm runs llmrt with args in a fresh 100x30 tmux pane. The command
+// runs through a script that sets the sandbox environment and prints the
+// exit code when llmrt ends.
+func startTerm(t *testing.T, sb *sandbox, env map[string]string, args ...string) *term {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed (.ci/run installs it); terminal tests need a real terminal")
+	}
+	var b strings.Builder
+	b.WriteString("#!/bin/sh\n")
+	for _, kv := range sb.env(env) {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	b.WriteString("export TERM=xterm-256color\nunset NO_COLOR\n")
+	fmt.Fprintf(&b, "cd '%s'\n'%s'", sb.work, binary)
+	for _, a := range args {
+		fmt.Fprintf(&b, " '%s'", strings.ReplaceAll(a, "'", `'\''`))
+	}
+	b.WriteString("\necho \"EXIT=$?\"\nsleep 60\n")
+	script := filepath.Join(sb.home, "term.sh")
+	if err := os.WriteFile(script, []byte(b.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := &term{t: t, socket: fmt.Sprintf("llmrt-test-%d", time.Now().UnixNano())}
+	tm.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", script)
+	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	return tm
+}
+
+func (tm *term) tmux(args ...string) string {
+	tm.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+// screen returns the visible pane; with escapes it keeps colour codes.
+func (tm *term) screen(escapes bool) string {
+	args := []string{"capture-pane", "-p", "-t", "main"}
+	if escapes {
+		args = append(args, "-e")
+	}
+	return tm.tmux(args...)
+}
+
+// waitFor polls the screen until it contains s.
+func (tm *term) waitFor(s string, d time.Duration) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		scr := tm.screen(false)
+		if strings.Contains(scr, s) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %q on screen:\n%s", s, scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...) }
+
+const markdownAnswer = "# Results\n\nThe build is **green** and `go vet` is clean.\n\n- first point\n- second point\n"
+
+// TestTerminalRendersMarkdown: on a terminal the answer is rendered
+// Markdown (styled, markup gone); piped, the same run prints plain text
+// with no ANSI bytes. The terminal run also proves a terminal stdin with -p
+// is not waited on.
+func TestTerminalRendersMarkdown(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, finalAnswer(markdownAnswer))
+	env := map[string]string{"OPENAI_API_KEY": "k"}
+	tm := startTerm(t, sb, env, "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "report")
+	scr := tm.waitFor("EXIT=0", 15*time.Second)
+	colored := tm.screen(true)
+	if strings.Contains(scr, "**green**") || strings.Contains(scr, "# Results") || !strings.Contains(scr, "green") {
+		t.Errorf("the terminal should show rendered Markdown, got:\n%s", scr)
+	}
+	if !strings.Contains(colored, "\x1b[") {
+		t.Errorf("rendered Markdown on a terminal should be styled")
+	}
+
+	srv2 := fake(t, fakellm.OpenAI, finalAnswer(markdownAnswer))
+	o := openaiRun(sb, srv2, "-p", "report")
+	o.want(t, 0)
+	if strings.ContainsRune(o.stdout, 0x1b) || o.stdout != markdownAnswer {
+		t.Errorf("piped output should be the plain answer without ANSI bytes, got %q", o.stdout)
+	}
+}
+
+// TestTerminalAsksWithASelectList: on a terminal, ask_user_input shows a
+// select list; arrow keys and enter answer it and the run continues.
+func TestTerminalAsksWithASelectList(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Bonjour !"))
+	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "greet")
+	tm.waitFor("Which language", 15*time.Second)
+	tm.keys("Down")
+	tm.keys("Enter")
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	if !strings.Contains(scr, "EXIT=0") || !strings.Contains(scr, "Bonjour") {
+		t.Fatalf("the run should continue after the answer:\n%s", scr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !contains(string(reqs[1].Body), `{\"answers\":{\"lang\":\"fr\"}`) {
+		t.Errorf("the model should get the chosen option: %s", reqs[len(reqs)-1].Body)
+	}
+}
+
+// TestTerminalPermissionPrompt: in ask mode on a terminal, a write asks;
+// allowing it once lets the write happen.
+func TestTerminalPermissionPrompt(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"out/hello.txt","content":"hi\n"}`), finalAnswer("written"))
+	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "write it")
+	tm.waitFor("Allow write_file", 15*time.Second)
+	tm.keys("Enter") // "Allow once" is the first choice
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	if !strings.Contains(scr, "EXIT=0") {
+		t.Fatalf("run failed:\n%s", scr)
+	}
+	if data, err := os.ReadFile(filepath.Join(sb.work, "out", "hello.txt")); err != nil || string(data) != "hi\n" {
+		t.Errorf("the approved write should have happened: %v %q", err, data)
+	}
+}
+
+var _ = scripted.Turn{}

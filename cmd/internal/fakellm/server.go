@@ -1,0 +1,245 @@
+// Package fakellm is a local HTTP server that speaks the wire protocols of
+// the real model APIs (OpenAI chat completions, Anthropic messages, Gemini
+// streamGenerateContent, Ollama /api/chat) and answers each request with
+// the next turn of a script, in the same format as the scripted provider.
+// End-to-end tests point the real llmrt binary at it with --base-url.
+//
+// A turn's error field injects faults: a status with a JSON error body and
+// an optional Retry-After; status 0 hangs up before answering (a stream
+// cut before any output); after_output streams the turn's text and then
+// breaks the connection.
+package fakellm
+
+import (
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+// Protocols the server speaks.
+const (
+	OpenAI    = "openai"
+	Anthropic = "anthropic"
+	Gemini    = "gemini"
+	Ollama    = "ollama"
+)
+
+// Request is one request the server received.
+type Request struct {
+	Method string
+	Path   string
+	Query  string
+	Header http.Header
+	Body   []byte
+	At     time.Time
+}
+
+// Server is a running fake model API.
+type Server struct {
+	URL      string
+	protocol string
+	srv      *httptest.Server
+
+	mu    sync.Mutex
+	turns []scripted.Turn
+	next  int
+	reqs  []Request
+}
+
+// Start serves turns over protocol until Close. Requests past the last
+// turn get a 500 naming the problem.
+func Start(protocol string, turns ...scripted.Turn) *Server {
+	s := &Server{protocol: protocol, turns: turns}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.URL = s.srv.URL
+	return s
+}
+
+// Close stops the server, breaking open connections.
+func (s *Server) Close() {
+	s.srv.CloseClientConnections()
+	s.srv.Close()
+}
+
+// Requests returns what the server received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.reqs...)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body, At: time.Now()})
+	if s.protocol == Ollama && r.URL.Path == "/api/version" {
+		s.mu.Unlock()
+		io.WriteString(w, `{"version":"0.0.0-fake"}`)
+		return
+	}
+	if s.next >= len(s.turns) {
+		n := s.next
+		s.mu.Unlock()
+		http.Error(w, `{"error":{"message":"fakellm: no turn `+strconv.Itoa(n+1)+` in the script"}}`, http.StatusInternalServerError)
+		return
+	}
+	t := s.turns[s.next]
+	s.next++
+	turnNo := s.next
+	s.mu.Unlock()
+
+	if t.DelayMS > 0 {
+		select {
+		case <-time.After(time.Duration(t.DelayMS) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if t.Error != nil && !t.Error.AfterOutput {
+		s.fail(w, t.Error)
+		return
+	}
+	st := &stream{w: w, flusher: w.(http.Flusher), delay: time.Duration(t.ChunkDelayMS) * time.Millisecond, done: r.Context().Done(), turn: turnNo}
+	switch s.protocol {
+	case OpenAI:
+		writeOpenAI(st, t)
+	case Anthropic:
+		writeAnthropic(st, t)
+	case Gemini:
+		writeGemini(st, t)
+	case Ollama:
+		writeOllama(st, t)
+	}
+	if st.cut {
+		hangUp(w)
+	}
+}
+
+// fail answers with an error status, or hangs up for status 0.
+func (s *Server) fail(w http.ResponseWriter, e *scripted.TurnError) {
+	if e.Status == 0 {
+		hangUp(w)
+		return
+	}
+	if e.RetryAfterMS > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa((e.RetryAfterMS+999)/1000))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.Status)
+	var body any
+	switch s.protocol {
+	case Anthropic:
+		kind := "api_error"
+		if e.Status == 529 {
+			kind = "overloaded_error"
+		}
+		body = map[string]any{"type": "error", "error": map[string]any{"type": kind, "message": e.Message}}
+	case Gemini:
+		body = []any{map[string]any{"error": map[string]any{"code": e.Status, "message": e.Message, "status": "UNAVAILABLE"}}}
+	case Ollama:
+		body = map[string]any{"error": e.Message}
+	default:
+		body = map[string]any{"error": map[string]any{"message": e.Message, "type": "server_error"}}
+	}
+	json.NewEncoder(w).Encode(body)
+}
+
+// hangUp closes the connection without completing the response.
+func hangUp(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		return
+	}
+	conn, buf, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	buf.Flush()
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
+}
+
+// stream writes protocol frames with the turn's pacing.
+type stream struct {
+	w       http.ResponseWriter
+	flusher http.Flusher
+	delay   time.Duration
+	done    <-chan struct{}
+	turn    int
+	started bool
+	cut     bool
+}
+
+// frame writes one frame and flushes it, waiting the chunk delay first.
+func (st *stream) frame(s string) {
+	if st.cut {
+		return
+	}
+	if st.delay > 0 && st.started {
+		select {
+		case <-time.After(st.delay):
+		case <-st.done:
+			st.cut = true
+			return
+		}
+	}
+	st.started = true
+	io.WriteString(st.w, s)
+	st.flusher.Flush()
+}
+
+func (st *stream) sse(event string, v any) {
+	b, _ := json.Marshal(v)
+	if event != "" {
+		st.frame("event: " + event + "\ndata: " + string(b) + "\n\n")
+		return
+	}
+	st.frame("data: " + string(b) + "\n\n")
+}
+
+// pieces splits text into word-sized deltas, as the scripted provider does.
+func pieces(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := strings.IndexByte(s[1:], ' ')
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// args returns a call's arguments as JSON text.
+func args(c scripted.Call) string {
+	raw := strings.TrimSpace(string(c.Arguments))
+	if raw == "" {
+		return "{}"
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal([]byte(raw), &s) == nil {
+		return s
+	}
+	return raw
+}
+
+func (st *stream) callID(i int, c scripted.Call) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return "call_" + strconv.Itoa(st.turn) + "_" + strconv.Itoa(i+1)
+}
