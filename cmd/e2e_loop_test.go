@@ -38,9 +38,11 @@ func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
 		{
 			provider: "xai",
 			args:     func(string) []string { return []string{"--model", "grok-test"} },
-			env:      func(u string) map[string]string { return map[string]string{"XAI_API_KEY": "xai-test", "XAI_BASE_URL": u + "/v1"} },
-			path:     "/v1/chat/completions",
-			auth:     func(h map[string][]string) bool { return strings.Join(h["Authorization"], "") == "Bearer xai-test" },
+			env: func(u string) map[string]string {
+				return map[string]string{"XAI_API_KEY": "xai-test", "XAI_BASE_URL": u + "/v1"}
+			},
+			path: "/v1/chat/completions",
+			auth: func(h map[string][]string) bool { return strings.Join(h["Authorization"], "") == "Bearer xai-test" },
 		},
 		{
 			provider: "azure",

@@ -83,7 +83,9 @@ func (tm *term) waitFor(s string, d time.Duration) string {
 	}
 }
 
-func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...) }
+func (tm *term) keys(keys ...string) {
+	tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
+}
 
 const markdownAnswer = "# Results\n\nThe build is **green** and `go vet` is clean.\n\n- first point\n- second point\n"
 
