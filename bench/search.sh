@@ -22,7 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/searchbench" ./tools/internal/searchbench
 mkdir "$tmp/tree"
 "$tmp/searchbench" -gen "$tmp/tree"
-echo "tree: $(find "$tmp/tree" -type f | wc -l) files, $(du -sh "$tmp/tree" | cut -f1); $(nproc) CPUs; $(rg --version | head -1)"
+echo "tree: $(find "$tmp/tree" -type f | wc -l) files, $(du -sh "$tmp/tree" | cut -f1); $(nproc) CPUs; $(rg --version | awk 'NR == 1')"
 
 if [[ -n ${REGEX:-} ]]; then
 	regexes=("$REGEX")

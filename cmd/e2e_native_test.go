@@ -186,3 +186,27 @@ func TestOllamaSpecifics(t *testing.T) {
 		}
 	})
 }
+
+// TestAnthropicWebSearch: with --web-search the Anthropic request carries
+// the web search server tool next to the function tools.
+func TestAnthropicWebSearch(t *testing.T) {
+	n := natives[0]
+	sb := newSandbox(t)
+	srv := fake(t, n.protocol, finalAnswer("searched"))
+	o := n.run(sb, srv, "--web-search=high", "-p", "what happened today?")
+	o.want(t, 0)
+	body := bodyOf(t, srv.Requests()[0])
+	var found bool
+	for _, tl := range body["tools"].([]any) {
+		m := tl.(map[string]any)
+		if strings.HasPrefix(m["type"].(string), "web_search") && m["name"] == "web_search" {
+			found = true
+			if m["max_uses"] != 10.0 {
+				t.Errorf("--web-search=high: max_uses %v, want 10", m["max_uses"])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("the request should carry the web search server tool: %v", body["tools"])
+	}
+}

@@ -179,6 +179,13 @@ func NetworkError(ctx context.Context, provider, endpoint string, err error) err
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e.Message = fmt.Sprintf("cannot connect to %s: connection refused (is the server running?)", endpoint)
+	case errors.Is(err, errNoResponse):
+		var nr noResponseError
+		if errors.As(err, &nr) {
+			e.Message = fmt.Sprintf("no response from %s within %s", endpoint, nr.d)
+		} else {
+			e.Message = fmt.Sprintf("no response from %s", endpoint)
+		}
 	case errors.Is(err, errIdle):
 		e.Message = fmt.Sprintf("no data from %s for %s; the stream stalled", endpoint, idleOf(err))
 	case errors.As(err, &netErr) && netErr.Timeout():

@@ -97,10 +97,16 @@ type roundTripper struct {
 func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := watch(req, rt.t, rt.base.RoundTrip)
 	if errors.Is(err, errNoResponse) {
-		err = fmt.Errorf("no response within %s: %w", rt.t.withDefaults().Response, err)
+		err = noResponseError{rt.t.withDefaults().Response}
 	}
 	return resp, err
 }
+
+// noResponseError is a response-header deadline that passed.
+type noResponseError struct{ d time.Duration }
+
+func (e noResponseError) Error() string        { return fmt.Sprintf("no response within %s", e.d) }
+func (e noResponseError) Is(target error) bool { return target == errNoResponse }
 
 // watch performs one attempt with a response-header deadline and wraps a
 // successful response's body in an idle watchdog. On failure it returns

@@ -135,6 +135,9 @@ func matchLines(content, sub string, max int) string {
 	return s
 }
 
+// excerptBudget bounds the excerpt an edit result shows.
+const excerptBudget = 4 * 1024
+
 // excerpt returns lines around an edit, numbered like read_file, so the
 // model can check the result without another read.
 func excerpt(content string, line, count int) string {
@@ -146,6 +149,10 @@ func excerpt(content string, line, count int) string {
 	}
 	var b strings.Builder
 	for i := from; i <= to; i++ {
+		if b.Len() > excerptBudget {
+			fmt.Fprintf(&b, "[… excerpt cut; read_file with offset=%d to see more]\n", i)
+			break
+		}
 		fmt.Fprintf(&b, "%6d\t%s\n", i, cutLine([]byte(strings.TrimSuffix(lines[i-1], "\r"))))
 	}
 	return strings.TrimSuffix(b.String(), "\n")

@@ -89,22 +89,8 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	timeout = min(timeout, maxShellTimeout)
 	grace := durationOr(opts.GraceKill, defaultGraceKill)
 
-	var cmd *exec.Cmd
-	if a.Args != nil {
-		cmd = exec.Command(a.Command, *a.Args...)
-	} else {
-		cmd = exec.Command("/bin/sh", "-c", a.Command)
-	}
-	cmd.Dir = absDir
-	cmd.Env = shellEnv(opts.Env)
-	// Stdin stays nil: exec connects /dev/null, so a prompt reads EOF
-	// instead of hanging. Its own process group lets us signal the whole
-	// tree, grandchildren included.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	out := newHeadTail(intOr(opts.MaxOutputBytes, defaultShellOutput))
-	// One writer for both streams: exec then uses a single pipe, which keeps
-	// stdout and stderr interleaved as the command wrote them.
-	cmd.Stdout, cmd.Stderr = out, out
+	cmd := buildCmd(a, absDir, opts, out)
 	// WaitDelay bounds Wait when a background process keeps the output pipe
 	// open after the command (or the killed group leader) has exited.
 	cmd.WaitDelay = grace
@@ -132,10 +118,12 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		}
 	}
 	res.Output, res.Truncated = out.String()
+	res.Output = cleanOutput(res.Output)
 	if res.Truncated {
 		res.OutputBytes = out.Total()
 	}
-	r := JSON(res)
+	maxOut := intOr(opts.MaxOutputBytes, defaultShellOutput)
+	r := Text(encodeShellResult(res, maxOut+1_000))
 	switch {
 	case cancelled:
 		r.IsError = true
@@ -144,6 +132,27 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		r.IsError = true
 	}
 	return r, nil
+}
+
+// buildCmd prepares the command: a shell line, or a program and its
+// arguments without a shell, writing both streams to out.
+func buildCmd(a shellArgs, dir string, opts ShellOptions, out *headTail) *exec.Cmd {
+	var cmd *exec.Cmd
+	if a.Args != nil {
+		cmd = exec.Command(a.Command, *a.Args...)
+	} else {
+		cmd = exec.Command("/bin/sh", "-c", a.Command)
+	}
+	cmd.Dir = dir
+	cmd.Env = shellEnv(opts.Env)
+	// Stdin stays nil: exec connects /dev/null, so a prompt reads EOF
+	// instead of hanging. Its own process group lets us signal the whole
+	// tree, grandchildren included.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// One writer for both streams: exec then uses a single pipe, which keeps
+	// stdout and stderr interleaved as the command wrote them.
+	cmd.Stdout, cmd.Stderr = out, out
+	return cmd
 }
 
 // superviseShell waits for the command, stopping its process group on

@@ -134,6 +134,43 @@ func TestShellCmdHugeOutput(t *testing.T) {
 	}
 }
 
+// TestShellCmdResultFits checks that output which grows when JSON-escaped
+// (quotes, control characters, colour codes) still yields a whole JSON
+// result under the engine's 32 KiB cap.
+func TestShellCmdResultFits(t *testing.T) {
+	cases := []string{
+		`head -c 100000 /dev/zero | tr '\0' '"'`,
+		`head -c 100000 /dev/zero | tr '\0' '\\'`,
+		`head -c 100000 /dev/urandom`,
+		`i=0; while [ $i -lt 3000 ]; do printf '\033[1;31m<e>&\033[0m\r\n'; i=$((i+1)); done`,
+	}
+	for _, c := range cases {
+		_, res, err := runShellTest(t, context.Background(), Options{}, map[string]any{"command": c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Content) > 32*1024 || !json.Valid([]byte(res.Content)) {
+			t.Errorf("shell_cmd(%s): %d bytes, valid JSON %v; want a valid JSON result under 32 KiB", c, len(res.Content), json.Valid([]byte(res.Content)))
+		}
+	}
+}
+
+func TestCleanOutput(t *testing.T) {
+	cases := map[string]string{
+		"\x1b[1;31merror\x1b[0m: bad\n":        "error: bad\n",
+		"10%\r50%\r100%\n":                     "10%\n50%\n100%\n",
+		"a\r\nb\r\n":                           "a\nb\n",
+		"bell\x07 nul\x00 tab\t":               "bell nul tab\t",
+		"\x1b]8;;http://x\x07link\x1b]8;;\x07": "link",
+		"<nil> & done":                         "<nil> & done",
+	}
+	for in, want := range cases {
+		if got := cleanOutput(in); got != want {
+			t.Errorf("cleanOutput(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestShellCmdBackgroundJob(t *testing.T) {
 	// A background job holding the output pipe must not hang the call.
 	sr, _, err := runShellTest(t, context.Background(), Options{Shell: ShellOptions{GraceKill: 200 * time.Millisecond}}, map[string]any{

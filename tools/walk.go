@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // WalkOptions control a workspace walk.
@@ -72,7 +70,7 @@ func (w *Workspace) walk(ctx context.Context, start string, opts WalkOptions, fn
 	} else {
 		parts = strings.Split(rel, "/")
 	}
-	var patterns []gitignore.Pattern
+	var patterns []ignoreRule
 	if !opts.NoIgnore {
 		patterns = w.ancestorPatterns(start)
 	}
@@ -99,7 +97,7 @@ type listing struct {
 	abs, rel string
 	parts    []string // rel split, for gitignore matching
 	depth    int
-	patterns []gitignore.Pattern // rules in force above this directory
+	patterns []ignoreRule // rules in force above this directory
 
 	ready   chan struct{}
 	entries []listed
@@ -131,9 +129,9 @@ func (wk *walker) list(l *listing) {
 	if !wk.opts.NoIgnore {
 		patterns = appendIgnoreFile(patterns, l.abs, wk.w.domain(l.abs))
 	}
-	var matcher gitignore.Matcher
+	var matcher *dirMatcher
 	if len(patterns) > 0 {
-		matcher = gitignore.NewMatcher(patterns)
+		matcher = newDirMatcher(patterns, l.parts)
 	}
 	absPrefix := l.abs + string(filepath.Separator)
 	if strings.HasSuffix(l.abs, string(filepath.Separator)) {
@@ -143,8 +141,6 @@ func (wk *walker) list(l *listing) {
 	if l.rel != "" {
 		relPrefix = l.rel + "/"
 	}
-	// scratch holds l.parts plus one name; the matcher does not keep it.
-	scratch := append(l.parts[:len(l.parts):len(l.parts)], "")
 	descend := wk.opts.MaxDepth == 0 || l.depth < wk.opts.MaxDepth
 	for _, e := range entries {
 		name := e.Name()
@@ -155,13 +151,12 @@ func (wk *walker) list(l *listing) {
 		if isDir && skippedDirs[name] {
 			continue
 		}
-		scratch[len(scratch)-1] = name
-		if matcher != nil && matcher.Match(scratch, isDir) {
+		if matcher != nil && matcher.match(name, isDir) {
 			continue
 		}
 		le := listed{d: e, rel: relPrefix + name, abs: absPrefix + name}
 		if isDir && descend {
-			le.sub = &listing{abs: le.abs, rel: le.rel, parts: append([]string(nil), scratch...),
+			le.sub = &listing{abs: le.abs, rel: le.rel, parts: append(l.parts[:len(l.parts):len(l.parts)], name),
 				depth: l.depth + 1, patterns: patterns}
 		}
 		l.entries = append(l.entries, le)

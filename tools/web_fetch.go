@@ -22,6 +22,9 @@ const (
 	maxFetchTimeout       = 120 * time.Second
 	defaultFetchChars     = 20_000
 	errorBodyChars        = 2_000
+	// fetchBudget bounds the bytes of page text in one result, under the
+	// engine's default 32 KiB result cap with room for the header lines.
+	fetchBudget = 28 * 1024
 )
 
 const webFetchSchema = `{
@@ -154,14 +157,13 @@ func (f *fetcher) fetch(ctx context.Context, a fetchArgs) (Result, error) {
 	pg, err := convertBody(fctx, body, resp.Header.Get("Content-Type"), final)
 	var bin errBinary
 	switch {
+	case resp.StatusCode < 200 || resp.StatusCode > 299:
+		text, _ := window(pg.text, 0, errorBodyChars) // empty when not text
+		return Errorf("HTTP %s from %s; the response said:\n%s", resp.Status, final, text), nil
 	case errors.As(err, &bin):
 		return Errorf("refused: %s returned binary content (%s, %d bytes read); web_fetch only returns text", final, bin.mediaType, len(body)), nil
 	case err != nil:
 		return Errorf("%s: %v", final, err), nil
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		text, _ := window(pg.text, 0, errorBodyChars)
-		return Errorf("HTTP %s from %s; the response said:\n%s", resp.Status, final, text), nil
 	}
 	return Text(formatPage(a, u, final, resp, pg, cut, maxBytes)), nil
 }
@@ -202,6 +204,12 @@ func formatPage(a fetchArgs, u *url.URL, final string, resp *http.Response, pg p
 		maxChars = defaultFetchChars
 	}
 	text, total := window(pg.text, a.Offset, maxChars)
+	if len(text) > fetchBudget {
+		// Many multi-byte characters: keep the result under the engine's
+		// result cap so the continuation offset below stays exact.
+		text = text[:runeBoundary(text, fetchBudget)]
+	}
+	shown := utf8.RuneCountInString(text)
 	var b strings.Builder
 	fmt.Fprintf(&b, "URL: %s\n", final)
 	if final != u.String() {
@@ -213,7 +221,7 @@ func formatPage(a fetchArgs, u *url.URL, final string, resp *http.Response, pg p
 	}
 	b.WriteString("\n")
 	b.WriteString(text)
-	end := min(a.Offset+maxChars, total)
+	end := a.Offset + shown
 	switch {
 	case a.Offset >= total && total > 0:
 		fmt.Fprintf(&b, "[offset %d is past the end of the text (%d characters)]", a.Offset, total)

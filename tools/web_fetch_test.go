@@ -33,6 +33,10 @@ func newWebServer(t *testing.T) *httptest.Server {
 		w.Header().Set("Content-Type", "text/plain; charset=iso-8859-1")
 		w.Write([]byte("caf\xe9\n"))
 	})
+	mux.HandleFunc("/cjk.txt", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprint(w, strings.Repeat("漢字", 15_000))
+	})
 	mux.HandleFunc("/image.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
 		w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
@@ -103,6 +107,8 @@ func TestWebFetch(t *testing.T) {
 		{"max_chars and offset", allowAll, map[string]any{"url": srv.URL + "/plain.txt", "max_chars": 4}, false,
 			[]string{"\n\njust\n[characters 0-4 of 10; truncated: call web_fetch with offset=4"}, nil},
 		{"offset reads on", allowAll, map[string]any{"url": srv.URL + "/plain.txt", "offset": 5}, false, []string{"\n\ntext\n"}, []string{"truncated"}},
+		{"multi-byte text within the result cap", allowAll, map[string]any{"url": srv.URL + "/cjk.txt"}, false,
+			[]string{"[characters 0-9557 of 30000; truncated: call web_fetch with offset=9557"}, nil},
 		{"body cap", small, map[string]any{"url": srv.URL + "/big.txt"}, false, []string{"larger than 1048576 bytes"}, nil},
 		{"http error", allowAll, map[string]any{"url": srv.URL + "/missing"}, true, []string{"HTTP 404 Not Found", "no such page here"}, nil},
 		{"redirect followed", allowAll, map[string]any{"url": srv.URL + "/redirect"}, false,
@@ -137,6 +143,9 @@ func TestWebFetch(t *testing.T) {
 				if strings.Contains(res.Content, w) {
 					t.Errorf("web_fetch(%v) contains %q; got:\n%.1000s", c.args, w, res.Content)
 				}
+			}
+			if len(res.Content) > 32*1024 {
+				t.Errorf("web_fetch(%v): %d bytes, want at most 32 KiB", c.args, len(res.Content))
 			}
 		})
 	}

@@ -1,0 +1,75 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
+
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/replay"
+)
+
+// BenchmarkStreamParse parses a large stream built from a real recording,
+// read from memory through the SDK's SSE decoder: its message_start, its
+// content block events repeated to about 4 MB, then its message_delta and
+// message_stop.
+func BenchmarkStreamParse(b *testing.B) {
+	for _, tt := range []struct{ name, file string }{
+		{"thinking_text", "anthropic/pydantic-ai__models.test_anthropic.test_anthropic_model_thinking_part_stream.json"},
+		{"thinking_tool", "anthropic/fantasy__AnthropicThinking.claude-sonnet-4.thinking-streaming__0.json"},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			body := bigStream(b, replay.Load(b, tt.file), 4<<20)
+			codec := providers.NewNameCodec([]string{"weather"}, providers.FunctionNameByte, 128)
+			ctx := context.Background()
+			var chunks int
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				resp := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
+				stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(resp), nil)
+				s := &streamer{endpoint: "http://bench/v1/messages", codec: codec, emit: func(providers.Chunk) { chunks++ }}
+				if err := s.read(ctx, stream); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
+		})
+	}
+}
+
+// bigStream repeats the content block events of rec until the body reaches
+// size, between its first event and its closing ones.
+func bigStream(b *testing.B, rec *replay.Recording, size int) []byte {
+	b.Helper()
+	var head, middle, tail [][]byte
+	for _, ev := range replay.Pieces(rec.Body(), rec.StreamFormat) {
+		switch s := string(ev); {
+		case strings.Contains(s, `"message_start"`):
+			head = append(head, ev)
+		case strings.Contains(s, `"message_delta"`), strings.Contains(s, `"message_stop"`):
+			tail = append(tail, ev)
+		default:
+			middle = append(middle, ev)
+		}
+	}
+	var buf bytes.Buffer
+	for _, ev := range head {
+		buf.Write(ev)
+	}
+	for buf.Len() < size {
+		for _, ev := range middle {
+			buf.Write(ev)
+		}
+	}
+	for _, ev := range tail {
+		buf.Write(ev)
+	}
+	return buf.Bytes()
+}

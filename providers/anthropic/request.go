@@ -1,0 +1,236 @@
+package anthropic
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/param"
+
+	"github.com/llmrt/llmrt/providers"
+)
+
+const (
+	// defaultMaxTokens is max_tokens when the request sets none: the API
+	// requires the field, and 8192 is accepted by every current model.
+	defaultMaxTokens = 8192
+	// thinkingCeiling caps the max_tokens derived for thinking; 32000 is
+	// the smallest output limit among models with extended thinking
+	// (Opus 4 and 4.1).
+	thinkingCeiling = 32000
+	// webSearchName is the fixed name of the web search server tool.
+	webSearchName = "web_search"
+)
+
+// thinkingBudget maps reasoning effort to budget_tokens (at least 1024, the
+// API's minimum).
+var thinkingBudget = map[providers.Effort]int64{
+	providers.EffortLow:    2048,
+	providers.EffortMedium: 8192,
+	providers.EffortHigh:   24576,
+}
+
+// emptySchema stands in for a tool without parameters; the API requires an
+// object schema.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// buildParams converts a neutral request to the wire. Warnings are for
+// options this call cannot honour; an error means the request cannot be
+// expressed at all (SPEC §4.4) and nothing is sent.
+func (p *Provider) buildParams(req *providers.Request, codec *providers.NameCodec) (sdk.MessageNewParams, []providers.Warning, error) {
+	out := sdk.MessageNewParams{Model: req.Model}
+	system, rest := providers.SplitSystem(req.Messages)
+	if system != "" {
+		out.System = []sdk.TextBlockParam{{Text: system, CacheControl: sdk.NewCacheControlEphemeralParam()}}
+	}
+	msgs, err := toWire(rest, codec)
+	if err != nil {
+		return out, nil, &providers.Error{Provider: Name, URL: p.endpoint, Message: err.Error()}
+	}
+	out.Messages = msgs
+
+	var warnings []providers.Warning
+	out.Tools, warnings = tools(req, codec)
+	if n := len(out.Tools); n > 0 {
+		setToolCache(&out.Tools[n-1])
+	}
+	if n := len(out.Messages); n > 0 {
+		setMessageCache(&out.Messages[n-1])
+	}
+
+	out.MaxTokens = int64(req.MaxTokens)
+	if out.MaxTokens <= 0 {
+		out.MaxTokens = defaultMaxTokens
+	}
+	thinking := req.ReasoningEffort != "" && req.ReasoningEffort != providers.EffortNone
+	// Adaptive thinking may skip a turn's thinking, so only budget thinking
+	// needs the turn being continued to open with a thinking block.
+	if thinking && !adaptiveOnly(req.Model) && !thinkingReplayable(out.Messages) {
+		thinking = false
+		warnings = append(warnings, providers.Warning{Code: "thinking_disabled",
+			Message: "anthropic: extended thinking is off for this call: the assistant turn being continued has no Anthropic thinking block, which the API requires once thinking is on"})
+	}
+	if thinking {
+		w := setThinking(&out, req)
+		warnings = append(warnings, w...)
+	} else if req.Temperature != nil {
+		out.Temperature = param.NewOpt(*req.Temperature)
+	}
+	return out, warnings, nil
+}
+
+// setThinking turns on extended thinking. Budget-based thinking needs
+// max_tokens above the budget; temperature cannot be set alongside it.
+// Models that deprecate budgets get adaptive thinking with the effort
+// instead (the SDK would also print a deprecation notice to stderr).
+func setThinking(out *sdk.MessageNewParams, req *providers.Request) []providers.Warning {
+	var warnings []providers.Warning
+	if req.Temperature != nil {
+		warnings = append(warnings, providers.Warning{Code: "temperature_ignored",
+			Message: "anthropic: temperature is not sent while extended thinking is on; the API rejects the combination"})
+	}
+	budget, ok := thinkingBudget[req.ReasoningEffort]
+	if !ok {
+		budget = thinkingBudget[providers.EffortMedium]
+	}
+	switch {
+	case req.MaxTokens <= 0:
+		out.MaxTokens = min(budget+defaultMaxTokens, thinkingCeiling)
+	case out.MaxTokens <= budget:
+		// Keep the room the caller asked for, for the visible answer.
+		out.MaxTokens = budget + int64(req.MaxTokens)
+	}
+	if adaptiveOnly(req.Model) {
+		out.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{Display: "summarized"}}
+		out.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(req.ReasoningEffort)}
+		return warnings
+	}
+	// Summarized thinking streams as reasoning deltas; some models default
+	// to omitting it.
+	out.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: budget, Display: "summarized"}}
+	return warnings
+}
+
+// adaptiveOnly reports models on which budget_tokens thinking is
+// deprecated in favour of adaptive thinking: Claude 4.6 and later, named
+// claude-<family>-<major>[-<minor>][-<date>], also inside Bedrock or Vertex
+// ids. Older names (claude-3-7-sonnet-...) and other servers' models keep
+// the budget, which every model with extended thinking accepts.
+func adaptiveOnly(model string) bool {
+	i := strings.Index(model, "claude-")
+	if i < 0 {
+		return false
+	}
+	fields := strings.FieldsFunc(model[i+len("claude-"):], func(r rune) bool { return r == '-' || r == '@' || r == ':' })
+	if len(fields) < 2 {
+		return false
+	}
+	if fields[0] == "mythos" && fields[1] == "preview" {
+		return true
+	}
+	if _, err := strconv.Atoi(fields[0]); err == nil {
+		return false // claude-<major>-<minor>-<family>: Claude 3.x
+	}
+	major, err := strconv.Atoi(fields[1])
+	if err != nil || len(fields[1]) > 2 {
+		return false
+	}
+	minor := 0
+	if len(fields) > 2 && len(fields[2]) <= 2 {
+		minor, _ = strconv.Atoi(fields[2])
+	}
+	return major > 4 || (major == 4 && minor >= 6)
+}
+
+// thinkingReplayable reports whether thinking may be on: when the
+// conversation ends inside a tool loop (tool results answering the last
+// assistant turn), that turn must open with a thinking block. It will not
+// when it came from another provider or from a call without thinking.
+func thinkingReplayable(msgs []sdk.MessageParam) bool {
+	n := len(msgs)
+	if n < 2 || msgs[n-2].Role != sdk.MessageParamRoleAssistant {
+		return true
+	}
+	hasResult := false
+	for _, b := range msgs[n-1].Content {
+		hasResult = hasResult || b.OfToolResult != nil
+	}
+	if !hasResult {
+		return true
+	}
+	first := msgs[n-2].Content[0]
+	return first.OfThinking != nil || first.OfRedactedThinking != nil
+}
+
+// tools converts the tool list and adds the web search server tool.
+func tools(req *providers.Request, codec *providers.NameCodec) ([]sdk.ToolUnionParam, []providers.Warning) {
+	out := make([]sdk.ToolUnionParam, 0, len(req.Tools)+1)
+	clash := false
+	for _, t := range req.Tools {
+		schema := t.Parameters
+		if len(bytes.TrimSpace(schema)) == 0 || string(schema) == "null" {
+			schema = emptySchema
+		}
+		tp := &sdk.ToolParam{
+			Name: codec.Wire(t.Name),
+			// Override sends the schema verbatim: the SDK's struct knows
+			// only properties and required, and would drop the rest.
+			InputSchema: param.Override[sdk.ToolInputSchemaParam](schema),
+		}
+		if t.Description != "" {
+			tp.Description = param.NewOpt(t.Description)
+		}
+		clash = clash || tp.Name == webSearchName
+		out = append(out, sdk.ToolUnionParam{OfTool: tp})
+	}
+	ws := req.WebSearch
+	if ws == nil {
+		return out, nil
+	}
+	if clash {
+		return out, []providers.Warning{{Code: "web_search_ignored",
+			Message: "anthropic: a tool named web_search is offered, which the web search server tool's fixed name would clash with; the request was sent without native web search"}}
+	}
+	maxUses := map[string]int64{"low": 3, "high": 10}[ws.ContextSize]
+	if maxUses == 0 {
+		maxUses = 5
+	}
+	out = append(out, sdk.ToolUnionParam{OfWebSearchTool20250305: &sdk.WebSearchTool20250305Param{MaxUses: param.NewOpt(maxUses)}})
+	return out, nil
+}
+
+// setToolCache marks the end of the tool list as a prompt-cache breakpoint:
+// tools are the most stable part of the prefix.
+func setToolCache(t *sdk.ToolUnionParam) {
+	switch {
+	case t.OfTool != nil:
+		t.OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
+	case t.OfWebSearchTool20250305 != nil:
+		t.OfWebSearchTool20250305.CacheControl = sdk.NewCacheControlEphemeralParam()
+	}
+}
+
+// setMessageCache marks the last block of the conversation as a breakpoint,
+// so the next call of a tool loop reads everything up to here from the
+// cache. Thinking blocks cannot carry one; then none is set.
+func setMessageCache(m *sdk.MessageParam) {
+	if len(m.Content) == 0 {
+		return
+	}
+	b := &m.Content[len(m.Content)-1]
+	cc := sdk.NewCacheControlEphemeralParam()
+	switch {
+	case b.OfText != nil:
+		b.OfText.CacheControl = cc
+	case b.OfImage != nil:
+		b.OfImage.CacheControl = cc
+	case b.OfDocument != nil:
+		b.OfDocument.CacheControl = cc
+	case b.OfToolUse != nil:
+		b.OfToolUse.CacheControl = cc
+	case b.OfToolResult != nil:
+		b.OfToolResult.CacheControl = cc
+	}
+}

@@ -1,0 +1,227 @@
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	sdk "github.com/anthropics/anthropic-sdk-go"
+	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
+
+	"github.com/llmrt/llmrt/providers"
+)
+
+// streamer turns one streamed reply into chunks. It lives for one call.
+type streamer struct {
+	endpoint    string
+	contentType string // of the response, for the empty-reply error
+	codec       *providers.NameCodec
+	emit        func(providers.Chunk)
+
+	started bool           // message_start seen
+	done    bool           // message_stop seen
+	stop    sdk.StopReason // from message_delta
+	usage   usage
+	blocks  []block // by content block index
+}
+
+// usage holds the API's counts; input_tokens excludes cached input.
+type usage struct{ input, cacheRead, cacheWrite, output, thinking int64 }
+
+// block is what the streamer remembers of an open content block.
+type block struct {
+	kind string // text, thinking, tool_use, or a type not passed on
+	// args reports whether a tool_use block streamed argument JSON.
+	args bool
+	// input is the tool input given in content_block_start, sent when no
+	// argument deltas follow.
+	input string
+	// signature is a thinking signature given in content_block_start,
+	// sent at the block's end unless a signature_delta came.
+	signature string
+	signed    bool
+}
+
+// read consumes the event stream until it ends, then finishes the reply.
+func (s *streamer) read(ctx context.Context, stream *ssestream.Stream[sdk.MessageStreamEventUnion]) error {
+	for stream.Next() {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		ev := stream.Current()
+		if err := s.handle(&ev); err != nil {
+			return err
+		}
+		if s.done {
+			return s.finish()
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return s.readError(ctx, err)
+	}
+	return s.finish()
+}
+
+// handle emits what one event carries.
+func (s *streamer) handle(ev *sdk.MessageStreamEventUnion) error {
+	switch ev.Type {
+	case "message_start":
+		s.started = true
+		u := ev.Message.Usage
+		s.usage = usage{input: u.InputTokens, cacheRead: u.CacheReadInputTokens,
+			cacheWrite: u.CacheCreationInputTokens, output: u.OutputTokens, thinking: u.OutputTokensDetails.ThinkingTokens}
+		s.emitUsage()
+	case "content_block_start":
+		s.blockStart(int(ev.Index), &ev.ContentBlock)
+	case "content_block_delta":
+		s.blockDelta(int(ev.Index), &ev.Delta)
+	case "content_block_stop":
+		s.blockStop(int(ev.Index))
+	case "message_delta":
+		if ev.Delta.StopReason != "" {
+			s.stop = ev.Delta.StopReason
+		}
+		// Counts are cumulative; input counts appear here too when server
+		// tools (web search) added input during the turn.
+		u := ev.Usage
+		s.usage = usage{input: pick(s.usage.input, u.InputTokens), cacheRead: pick(s.usage.cacheRead, u.CacheReadInputTokens),
+			cacheWrite: pick(s.usage.cacheWrite, u.CacheCreationInputTokens), output: pick(s.usage.output, u.OutputTokens),
+			thinking: pick(s.usage.thinking, u.OutputTokensDetails.ThinkingTokens)}
+		s.emitUsage()
+	case "message_stop":
+		s.done = true
+	case "error":
+		// An error payload under another event name than the "error" the
+		// SDK looks for. (Events with no event line at all the SDK drops.)
+		return s.eventError([]byte(ev.RawJSON()))
+	}
+	// Unknown event types are new API features this adapter does not use.
+	return nil
+}
+
+func pick(old, v int64) int64 {
+	if v != 0 {
+		return v
+	}
+	return old
+}
+
+func (s *streamer) blockStart(i int, cb *sdk.ContentBlockStartEventContentBlockUnion) {
+	if i < 0 {
+		return
+	}
+	for len(s.blocks) <= i {
+		s.blocks = append(s.blocks, block{})
+	}
+	s.blocks[i] = block{kind: cb.Type}
+	b := &s.blocks[i]
+	switch cb.Type {
+	case "text":
+		s.text(providers.ChunkText, cb.Text)
+	case "thinking":
+		s.text(providers.ChunkReasoning, cb.Thinking)
+		b.signature = cb.Signature
+	case "redacted_thinking":
+		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Redacted: cb.Data})
+	case "tool_use":
+		b.input = cb.JSON.Input.Raw()
+		s.emit(providers.Chunk{Type: providers.ChunkToolCall,
+			ToolCall: providers.ToolCallDelta{Index: i, ID: cb.ID, Name: s.codec.Name(cb.Name)}})
+	}
+	// server_tool_use and *_tool_result blocks are the API's own tools at
+	// work (web search): they are not calls for the engine to run.
+}
+
+func (s *streamer) blockDelta(i int, d *sdk.MessageStreamEventUnionDelta) {
+	if i < 0 || i >= len(s.blocks) {
+		return
+	}
+	b := &s.blocks[i]
+	switch {
+	case d.Type == "text_delta" && b.kind == "text":
+		s.text(providers.ChunkText, d.Text)
+	case d.Type == "thinking_delta" && b.kind == "thinking":
+		s.text(providers.ChunkReasoning, d.Thinking)
+	case d.Type == "signature_delta" && b.kind == "thinking" && d.Signature != "":
+		b.signed = true
+		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: d.Signature})
+	case d.Type == "input_json_delta" && b.kind == "tool_use" && d.PartialJSON != "":
+		b.args = true
+		s.emit(providers.Chunk{Type: providers.ChunkToolCall,
+			ToolCall: providers.ToolCallDelta{Index: i, Arguments: d.PartialJSON}})
+	}
+}
+
+func (s *streamer) blockStop(i int) {
+	if i < 0 || i >= len(s.blocks) {
+		return
+	}
+	b := &s.blocks[i]
+	switch {
+	case b.kind == "thinking" && !b.signed && b.signature != "":
+		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: b.signature})
+	case b.kind == "tool_use" && !b.args:
+		// A call without arguments streams none; the engine needs an
+		// object, so send the start's input, or {}.
+		args := b.input
+		if strings.TrimSpace(args) == "" || !json.Valid([]byte(args)) || args == "null" {
+			args = "{}"
+		}
+		s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, Arguments: args}})
+	}
+	b.kind = ""
+}
+
+func (s *streamer) text(t providers.ChunkType, text string) {
+	if text != "" {
+		s.emit(providers.Chunk{Type: t, Text: text})
+	}
+}
+
+// emitUsage sends running totals. InputTokens counts cached input too, as
+// providers.Usage defines it; Anthropic's input_tokens leaves it out.
+func (s *streamer) emitUsage() {
+	u := s.usage
+	s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: providers.Usage{
+		InputTokens:      int(u.input + u.cacheRead + u.cacheWrite),
+		OutputTokens:     int(u.output),
+		ReasoningTokens:  int(u.thinking),
+		CacheReadTokens:  int(u.cacheRead),
+		CacheWriteTokens: int(u.cacheWrite),
+	}})
+}
+
+// finish ends the reply with a stop chunk, or fails it: a body without a
+// message is never turned into an empty reply, and a stream that ended
+// before message_stop and before any stop_reason was cut short.
+func (s *streamer) finish() error {
+	if !s.started {
+		msg := "empty reply: the response from " + s.endpoint + " held no message"
+		if ct := s.contentType; ct != "" && !strings.Contains(ct, "event-stream") {
+			msg = "empty reply: expected an event stream from " + s.endpoint + ", got " + ct
+		}
+		return providers.StreamError(Name, s.endpoint, msg)
+	}
+	if !s.done && s.stop == "" {
+		return providers.StreamError(Name, s.endpoint,
+			"stream ended before the reply was complete ("+s.endpoint+")")
+	}
+	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.stop)})
+	return nil
+}
+
+// stopReason maps stop_reason to the neutral stop reasons.
+func stopReason(r sdk.StopReason) providers.StopReason {
+	switch r {
+	case sdk.StopReasonEndTurn, sdk.StopReasonStopSequence:
+		return providers.StopNatural
+	case sdk.StopReasonToolUse:
+		return providers.StopToolCalls
+	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+		return providers.StopLength
+	case sdk.StopReasonRefusal:
+		return providers.StopContentFilter
+	}
+	// pause_turn: a server tool paused a long turn; the reply is partial.
+	return providers.StopUnknown
+}
