@@ -34,25 +34,10 @@ func (n native) run(sb *sandbox, srv *fakellm.Server, extra ...string) outcome {
 	return sb.run(cli{args: args, env: n.env(srv.URL)})
 }
 
-// availableNatives skips providers whose adapter is not built in yet.
-func availableNatives(t *testing.T) []native {
-	var out []native
-	for _, n := range natives {
-		sb := newSandbox(t)
-		o := sb.run(cli{args: []string{"run", "--provider", n.provider, "--model", "m", "-p", "x"}, env: n.env("http://127.0.0.1:1")})
-		if strings.Contains(o.stderr, "not available in this build") {
-			t.Logf("provider %s is not built in; skipping it", n.provider)
-			continue
-		}
-		out = append(out, n)
-	}
-	return out
-}
-
 // TestNativeReadThenAnswer: a read_file → final_answer loop completes with
 // each native provider against a local server speaking its protocol.
 func TestNativeReadThenAnswer(t *testing.T) {
-	for _, n := range availableNatives(t) {
+	for _, n := range natives {
 		t.Run(n.provider, func(t *testing.T) {
 			sb := newSandbox(t)
 			sb.write("notes.txt", "the launch code is 0000\n")
@@ -75,7 +60,7 @@ func TestNativeReadThenAnswer(t *testing.T) {
 // cut before output is retried, after output it is not; an Anthropic 529
 // is retried.
 func TestNativeRetries(t *testing.T) {
-	for _, n := range availableNatives(t) {
+	for _, n := range natives {
 		t.Run(n.provider+"/429 then success", func(t *testing.T) {
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, scripted.Turn{Error: &scripted.TurnError{Status: 429, Message: "slow down", RetryAfterMS: 1000}}, finalAnswer("ok"))
@@ -120,9 +105,6 @@ func TestNativeRetries(t *testing.T) {
 	}
 	t.Run("anthropic/529 is retried", func(t *testing.T) {
 		n := natives[0]
-		if len(availableNatives(t)) == 0 || availableNatives(t)[0].provider != "anthropic" {
-			t.Skip("anthropic is not built in")
-		}
 		sb := newSandbox(t)
 		srv := fake(t, n.protocol, scripted.Turn{Error: &scripted.TurnError{Status: 529, Message: "Overloaded"}}, finalAnswer("ok"))
 		o := n.run(sb, srv, "-p", "hi")
@@ -138,7 +120,7 @@ func TestNativeRetries(t *testing.T) {
 func TestNativeReasoningEvents(t *testing.T) {
 	cases := append([]native{{"openai", fakellm.OpenAI, func(u string) map[string]string {
 		return map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": u + "/v1"}
-	}}}, availableNatives(t)...)
+	}}}, natives...)
 	for _, n := range cases {
 		t.Run(n.provider, func(t *testing.T) {
 			sb := newSandbox(t)
@@ -199,7 +181,8 @@ func TestAnthropicWebSearch(t *testing.T) {
 	var found bool
 	for _, tl := range body["tools"].([]any) {
 		m := tl.(map[string]any)
-		if strings.HasPrefix(m["type"].(string), "web_search") && m["name"] == "web_search" {
+		typ, _ := m["type"].(string)
+		if strings.HasPrefix(typ, "web_search") && m["name"] == "web_search" {
 			found = true
 			if m["max_uses"] != 10.0 {
 				t.Errorf("--web-search=high: max_uses %v, want 10", m["max_uses"])

@@ -99,7 +99,7 @@ func TestMatcherAgainstReference(t *testing.T) {
 	words := []string{"func", "Foo", "bar", "  ", "\t", "return", "err", "nil", "x := 1", "TODO:", "ünïcödé", "a.b", "(", ")", "{", "}",
 		"ſession", "SESSION", "\u212Aey", "Key", "todo:"}
 	var b strings.Builder
-	for b.Len() < 3*scanChunk {
+	for b.Len() < 2*scanChunk+scanChunk/4 {
 		n := rng.IntN(12)
 		for range n {
 			b.WriteString(words[rng.IntN(len(words))])

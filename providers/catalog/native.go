@@ -5,6 +5,7 @@ import (
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/anthropic"
+	"github.com/llmrt/llmrt/providers/google"
 	"github.com/llmrt/llmrt/providers/ollama"
 )
 
@@ -13,6 +14,8 @@ func newNative(name, base string, s Settings) (providers.Provider, error) {
 	switch name {
 	case "anthropic":
 		return anthropic.New(anthropic.Config{BaseURL: base, APIKey: s.APIKey, HTTPClient: s.HTTPClient, Timeouts: s.Timeouts}), nil
+	case "google":
+		return google.New(google.Config{BaseURL: base, APIKey: s.APIKey, HTTPClient: s.HTTPClient, Timeouts: s.Timeouts}), nil
 	case "ollama":
 		return ollama.New(ollama.Config{BaseURL: base, APIKey: s.APIKey, HTTPClient: s.HTTPClient, Timeouts: s.Timeouts}), nil
 	}
