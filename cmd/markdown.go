@@ -15,8 +15,9 @@ import (
 type mdStream struct {
 	w       io.Writer
 	r       *glamour.TermRenderer
-	pending strings.Builder
-	inFence bool
+	pending string
+	scanned int  // pending[:scanned] is whole lines already examined
+	inFence bool // whether pending[scanned:] starts inside a code fence
 	wrote   bool
 }
 
@@ -31,42 +32,40 @@ func newMDStream(w io.Writer, width int, style string) (*mdStream, error) {
 	return &mdStream{w: w, r: r}, nil
 }
 
-// Write adds streamed text, rendering every block it completes.
+// Write adds streamed text, rendering every block it completes. Each line
+// is examined once, when it is complete, so the fence state stays right
+// however the text is split.
 func (m *mdStream) Write(p []byte) (int, error) {
-	m.pending.Write(p)
-	text := m.pending.String()
+	m.pending += string(p)
 	cut := 0 // end of the last complete block
-	pos := 0
 	for {
-		nl := strings.IndexByte(text[pos:], '\n')
+		nl := strings.IndexByte(m.pending[m.scanned:], '\n')
 		if nl < 0 {
 			break
 		}
-		line := text[pos : pos+nl]
-		pos += nl + 1
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+		line := strings.TrimSpace(m.pending[m.scanned : m.scanned+nl])
+		m.scanned += nl + 1
+		switch {
+		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
 			m.inFence = !m.inFence
-			continue
-		}
-		if trimmed == "" && !m.inFence {
-			cut = pos
+		case line == "" && !m.inFence:
+			cut = m.scanned
 		}
 	}
 	if cut > 0 {
-		if err := m.render(text[:cut]); err != nil {
+		block := m.pending[:cut]
+		m.pending, m.scanned = m.pending[cut:], m.scanned-cut
+		if err := m.render(block); err != nil {
 			return len(p), err
 		}
-		m.pending.Reset()
-		m.pending.WriteString(text[cut:])
 	}
 	return len(p), nil
 }
 
 // Flush renders whatever is left.
 func (m *mdStream) Flush() error {
-	rest := m.pending.String()
-	m.pending.Reset()
+	rest := m.pending
+	m.pending, m.scanned = "", 0
 	if strings.TrimSpace(rest) == "" {
 		return nil
 	}

@@ -172,17 +172,26 @@ func (o *searchOutput) render(a searchArgs) string {
 	case len(items) == 0:
 		fmt.Fprintf(&b, "[no matches for %s]", what)
 	case a.Content == "" && (shown < o.total || cut):
-		fmt.Fprintf(&b, "[showing %d of %d files matching %s; narrow path or pattern, or raise max_results]", shown, o.total, what)
+		fmt.Fprintf(&b, "[showing %d of %s matching %s; narrow path or pattern, or raise max_results]", shown, plural(o.total, "file"), what)
 	case a.Content == "":
-		fmt.Fprintf(&b, "[%d files match %s]", o.total, what)
+		fmt.Fprintf(&b, "[%s matching %s]", plural(o.total, "file"), what)
 	case o.stopped:
 		fmt.Fprintf(&b, "[showing the first %d matching lines for %s; more exist: narrow path, pattern or content, or raise max_results (at most 2000)]", shown, what)
 	case cut:
-		fmt.Fprintf(&b, "[showing the first %d of %d matching lines (in %d files) for %s; the rest did not fit in the result: narrow path, pattern or content to see them]", shown, len(items), o.hitFile, what)
+		fmt.Fprintf(&b, "[showing the first %d of %d matching lines (in %s) for %s; the rest did not fit in the result: narrow path, pattern or content to see them]", shown, len(items), plural(o.hitFile, "file"), what)
 	default:
-		fmt.Fprintf(&b, "[%d matching lines in %d files for %s; %d files searched]", len(items), o.hitFile, what, o.files)
+		fmt.Fprintf(&b, "[%d matching %s in %s for %s; %s searched]", len(items), pluralWord(len(items), "line"), plural(o.hitFile, "file"), what, plural(o.files, "file"))
 	}
 	return b.String()
+}
+
+func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, pluralWord(n, word)) }
+
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func describeSearch(a searchArgs) string {

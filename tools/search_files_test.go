@@ -43,13 +43,13 @@ func TestSearchFilesArguments(t *testing.T) {
 		isError bool
 		want    string
 	}{
-		{map[string]any{"pattern": "*.go"}, false, "src/a.go\nsrc/b_test.go\nsrc/deep/c.go\n[3 files match pattern \"*.go\"]"},
+		{map[string]any{"pattern": "*.go"}, false, "src/a.go\nsrc/b_test.go\nsrc/deep/c.go\n[3 files matching pattern \"*.go\"]"},
 		{map[string]any{"pattern": "src/*.go"}, false, "src/a.go\nsrc/b_test.go\n[2 files"},
-		{map[string]any{"pattern": "**/deep/*.go"}, false, "src/deep/c.go\n[1 files"},
-		{map[string]any{"pattern": "*.go", "path": "src/deep"}, false, "src/deep/c.go\n[1 files"},
+		{map[string]any{"pattern": "**/deep/*.go"}, false, "src/deep/c.go\n[1 file matching"},
+		{map[string]any{"pattern": "*.go", "path": "src/deep"}, false, "src/deep/c.go\n[1 file matching"},
 		{map[string]any{"pattern": "*.go", "content": `^func [A-Z]\w*\(`}, false, "src/a.go:2: func Alpha() {}\nsrc/b_test.go:2: func TestAlpha(t *testing.T) {}\nsrc/deep/c.go:2: func Gamma() {}\n[3 matching lines in 3 files"},
 		{map[string]any{"content": "(?i)alpha", "pattern": "*.md"}, false, "docs/readme.md:1: Alpha is the first.\n"},
-		{map[string]any{"content": "Alpha", "path": "src/a.go"}, false, "src/a.go:2: func Alpha() {}\n[1 matching lines in 1 files"},
+		{map[string]any{"content": "Alpha", "path": "src/a.go"}, false, "src/a.go:2: func Alpha() {}\n[1 matching line in 1 file for"},
 		{map[string]any{"content": "nothing-like-this"}, false, "[no matches for content /nothing-like-this/]"},
 		{map[string]any{"pattern": "*.go", "max_results": 1}, false, "src/a.go\n[showing 1 of 3 files"},
 		{map[string]any{"content": "func", "max_results": 2}, false, "src/a.go:2: func Alpha() {}\nsrc/a.go:3: func beta() {}\n[showing the first 2 matching lines"},

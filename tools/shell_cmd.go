@@ -170,7 +170,7 @@ func superviseShell(ctx context.Context, pgid int, done <-chan error, out *headT
 			return res, false, err
 		case <-timer.C:
 			res.TimedOut = true
-			res.Note = fmt.Sprintf("timed out after %d ms; the process group was stopped (SIGTERM, then SIGKILL). Raise timeout_ms (max 600000) or run something shorter", timeout.Milliseconds())
+			res.Note = fmt.Sprintf("timed out after %d ms; the whole process group was stopped (SIGTERM, then SIGKILL if it lingered). Raise timeout_ms (max 600000) or run something shorter", timeout.Milliseconds())
 			return res, false, stopGroup(pgid, grace, done)
 		case <-ctx.Done():
 			res.Note = "cancelled; the process group was stopped"

@@ -79,7 +79,7 @@ func run(gen, dir, content string, verbose, count bool, n int, profile string) e
 		fmt.Println(res.Content)
 	case count:
 		// "[N matching lines in …" or "[showing the first K of N matching lines …"
-		m := regexp.MustCompile(`(\d+) matching lines`).FindStringSubmatch(summary)
+		m := regexp.MustCompile(`(\d+) matching lines?`).FindStringSubmatch(summary)
 		if m == nil {
 			m = []string{"", "0"}
 		}
