@@ -202,7 +202,10 @@ func (s *settings) request(msgs []engine.Message) engine.Request {
 	}
 }
 
-func (s *settings) toolOptions() tools.Options { return tools.Options{} }
+// toolOptions configures the built-ins from settings.
+func (s *settings) toolOptions() tools.Options {
+	return tools.Options{WebFetch: tools.WebFetchOptions{AllowPrivate: s.allowPrivateWeb}}
+}
 
 // printDenials tells a non-interactive user which calls were denied for
 // want of approval and how to allow them; progress already showed them on

@@ -11,7 +11,7 @@ const (
 	FinalAnswerTool = "final_answer"
 	BlockedTool     = "blocked"
 	// AskUserTool is the host-owned question tool (SPEC §6).
-	AskUserTool = "ask_user_input"
+	AskUserTool = tools.AskUserName
 )
 
 func isControl(name string) bool { return name == FinalAnswerTool || name == BlockedTool }

@@ -173,11 +173,29 @@ func (r Rule) Matches(tool string, args map[string]any) bool {
 		if !ok {
 			return false
 		}
-		if !matchParam(k, glob, argString(v)) {
+		if !matchParam(k, glob, paramValue(k, v, args)) {
 			return false
 		}
 	}
 	return true
+}
+
+// paramValue is the text a rule parameter is matched against. A command
+// given in exec form (command plus an args list) is matched as the whole
+// command line, so shell_cmd(command=go test *) covers both forms.
+func paramValue(key string, v any, args map[string]any) string {
+	s := argString(v)
+	if key != "command" {
+		return s
+	}
+	list, ok := args["args"].([]any)
+	if !ok {
+		return s
+	}
+	for _, a := range list {
+		s += " " + argString(a)
+	}
+	return s
 }
 
 // pathParams are matched as paths: `*` stays within a directory, `**`
@@ -226,8 +244,8 @@ func argString(v any) string {
 // path, the host of a URL; otherwise the whole tool.
 func SuggestRule(tool string, args map[string]any) Rule {
 	r := Rule{Action: RuleAllow, Tool: tool}
-	if cmd, ok := args["command"].(string); ok {
-		cmd = strings.TrimSpace(cmd)
+	if _, ok := args["command"].(string); ok {
+		cmd := strings.TrimSpace(paramValue("command", args["command"], args))
 		if prog, _, more := strings.Cut(cmd, " "); more {
 			r.Params = map[string]string{"command": prog + " *"}
 		} else if cmd != "" {

@@ -61,6 +61,8 @@ func TestRuleMatches(t *testing.T) {
 		{"write_file(path=src/**)", "write_file", map[string]any{"path": "./src/x.go"}, true},
 		{"write_file(path=src/*)", "write_file", map[string]any{"path": "src/a/b.go"}, false},
 		{"write_file(path=src/**)", "write_file", map[string]any{"path": "other/x.go"}, false},
+		{"shell_cmd(command=go test *)", "shell_cmd", map[string]any{"command": "go", "args": []any{"test", "./..."}}, true},
+		{"shell_cmd(command=go test *)", "shell_cmd", map[string]any{"command": "go", "args": []any{"build"}}, false},
 		{"mcp_github_*", "mcp_github_create_issue", nil, true},
 		{"mcp_github_*", "mcp_gitlab_x", nil, false},
 	}
@@ -85,6 +87,7 @@ func TestSuggestRule(t *testing.T) {
 		{"write_file", map[string]any{"path": "x.txt"}, "write_file(path=**)"},
 		{"shell_cmd", map[string]any{"command": "go test ./..."}, "shell_cmd(command=go *)"},
 		{"shell_cmd", map[string]any{"command": "make"}, "shell_cmd(command=make)"},
+		{"shell_cmd", map[string]any{"command": "go", "args": []any{"vet", "./..."}}, "shell_cmd(command=go *)"},
 		{"web_fetch", map[string]any{"url": "https://example.com/a/b"}, "web_fetch(url=https://example.com/*)"},
 		{"mcp_x_y", nil, "mcp_x_y"},
 	}

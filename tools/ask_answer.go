@@ -26,9 +26,11 @@ type Answer struct {
 type AskResult struct {
 	// Answers maps a question id to an option id (single-select) or a list
 	// of option ids (multiple-select).
-	Answers map[string]any    `json:"answers"`
-	Skipped bool              `json:"skipped"`
-	Other   map[string]string `json:"other"`
+	Answers map[string]any `json:"answers"`
+	// Skipped reports that the person declined to answer.
+	Skipped bool `json:"skipped"`
+	// Other maps a question id to the person's free text.
+	Other map[string]string `json:"other"`
 }
 
 // Content returns r as the JSON text of the tool message a host appends.

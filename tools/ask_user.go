@@ -60,24 +60,34 @@ const askUserSchema = `{
 type AskInput struct {
 	// Type is SingleSelect (also when empty) or MultipleSelect; it applies
 	// to every question.
-	Type      string     `json:"type,omitempty"`
-	AllowSkip bool       `json:"allowSkip,omitempty"`
+	Type string `json:"type,omitempty"`
+	// AllowSkip lets the person decline to answer at all.
+	AllowSkip bool `json:"allowSkip,omitempty"`
+	// Questions are asked in order; ids are unique.
 	Questions []Question `json:"questions"`
 }
 
 // Question is one question of an ask_user_input call.
 type Question struct {
-	Header     string   `json:"header"`
-	ID         string   `json:"id"`
-	Question   string   `json:"question"`
-	Options    []Choice `json:"options"`
-	AllowOther bool     `json:"allowOther,omitempty"`
+	// Header is a very short label shown above the question.
+	Header string `json:"header"`
+	// ID keys the answer in the tool result.
+	ID string `json:"id"`
+	// Question is the full question text.
+	Question string `json:"question"`
+	// Options are the choices, at least two, with unique ids.
+	Options []Choice `json:"options"`
+	// AllowOther offers a free-text answer besides the options.
+	AllowOther bool `json:"allowOther,omitempty"`
 }
 
 // Choice is one option of a Question.
 type Choice struct {
-	ID          string `json:"id"`
-	Label       string `json:"label"`
+	// ID is what the answer holds when this choice is picked.
+	ID string `json:"id"`
+	// Label is the text the person sees.
+	Label string `json:"label"`
+	// Description optionally explains the choice.
 	Description string `json:"description,omitempty"`
 }
 

@@ -8,9 +8,12 @@ import (
 // Options configure the built-in tools of one run. The zero value is the
 // default configuration: every field documents what zero means.
 type Options struct {
-	Shell    ShellOptions
+	// Shell configures shell_cmd.
+	Shell ShellOptions
+	// WebFetch configures web_fetch.
 	WebFetch WebFetchOptions
-	Search   SearchOptions
+	// Search configures search_files.
+	Search SearchOptions
 }
 
 // ShellOptions configure shell_cmd.
