@@ -27,7 +27,7 @@ func BenchmarkLoopIteration(b *testing.B) {
 	turns = append(turns, answer("done"))
 	step := engine.Tool{
 		Name: "step", Description: "take a step", Kind: tools.KindRead,
-		Schema: json.RawMessage(`{"type":"object","properties":{"step":{"type":"integer"},"note":{"type":"string"}},"required":["step"],"additionalProperties":false}`),
+		Schema:  json.RawMessage(`{"type":"object","properties":{"step":{"type":"integer"},"note":{"type":"string"}},"required":["step"],"additionalProperties":false}`),
 		Execute: func(context.Context, json.RawMessage) (tools.Result, error) { return tools.Text("ok"), nil },
 	}
 	sp := scripted.New()
