@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
-	"github.com/llmrt/llmrt/providers/scripted"
 )
 
 // term is a real terminal: a detached tmux session on its own server.
@@ -152,5 +151,3 @@ func TestTerminalPermissionPrompt(t *testing.T) {
 		t.Errorf("the approved write should have happened: %v %q", err, data)
 	}
 }
-
-var _ = scripted.Turn{}

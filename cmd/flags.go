@@ -19,8 +19,6 @@ type sharedFlags struct {
 	reasoningEffort          string
 	webSearch                string
 	finish                   string
-	mcpConfig                []string
-	skillsDirs               []string
 	cwd                      string
 	timeout                  time.Duration
 	budget                   int
@@ -47,13 +45,11 @@ func (s *sharedFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&s.webSearch, "web-search", "", "use the provider's web search: low, medium or high context")
 	fs.Lookup("web-search").NoOptDefVal = "medium"
 	fs.StringVar(&s.finish, "finish", "", "when a text reply may end a run: evidence (default) or text")
-	fs.StringArrayVar(&s.mcpConfig, "mcp-config", nil, "MCP server config file; repeatable")
-	fs.StringArrayVar(&s.skillsDirs, "skills-dir", nil, "extra skills directory; repeatable")
 	fs.StringVar(&s.cwd, "cwd", "", "working directory, the root the file tools are confined to")
 	fs.DurationVar(&s.timeout, "timeout", 0, "time limit for the whole run, e.g. 5m")
 	fs.IntVar(&s.budget, "budget", 0, "token budget for the run (input + output)")
 	fs.StringVar(&s.trace, "trace", "", "write a JSONL trace of the run to a file")
-	fs.BoolVar(&s.strict, "strict", false, "treat diagnostics (bad skill files, failed MCP servers, ...) as errors")
+	fs.BoolVar(&s.strict, "strict", false, "treat diagnostics (unknown config keys, ignored web search, ...) as errors")
 	fs.BoolVar(&s.noColor, "no-color", false, "disable colour and Markdown styling")
 	fs.BoolVarP(&s.quiet, "quiet", "q", false, "print nothing but the answer and errors")
 	fs.BoolVarP(&s.verbose, "verbose", "v", false, "show progress on stderr even when it is not a terminal")

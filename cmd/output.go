@@ -117,17 +117,16 @@ type jsonOutput struct {
 
 // jsonResult is the `--output json` object of SPEC §7.3.
 type jsonResult struct {
-	Status      engine.Status     `json:"status"`
-	Output      string            `json:"output"`
-	SessionID   string            `json:"session_id,omitempty"`
-	Pending     []pendingItem     `json:"pending,omitempty"`
-	Error       *engine.RunError  `json:"error,omitempty"`
-	Usage       engine.Usage      `json:"usage"`
-	Iterations  int               `json:"iterations"`
-	Warnings    []engine.Warning  `json:"warnings"`
-	Diagnostics []string          `json:"diagnostics"`
-	RunID       string            `json:"run_id,omitempty"`
-	Extra       map[string]string `json:"-"`
+	Status      engine.Status    `json:"status"`
+	Output      string           `json:"output"`
+	SessionID   string           `json:"session_id,omitempty"`
+	Pending     []pendingItem    `json:"pending,omitempty"`
+	Error       *engine.RunError `json:"error,omitempty"`
+	Usage       engine.Usage     `json:"usage"`
+	Iterations  int              `json:"iterations"`
+	Warnings    []engine.Warning `json:"warnings"`
+	Diagnostics []string         `json:"diagnostics"`
+	RunID       string           `json:"run_id,omitempty"`
 }
 
 func (j *jsonOutput) event(ev engine.Event) { j.progress.event(ev) }

@@ -316,6 +316,3 @@ func ollamaAnswers(ctx context.Context, hc *http.Client, base string) bool {
 	resp.Body.Close()
 	return resp.StatusCode == http.StatusOK
 }
-
-// describe names the provider and model for messages.
-func (s *settings) describe() string { return fmt.Sprintf("%s/%s", s.provider, s.model) }

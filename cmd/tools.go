@@ -28,8 +28,8 @@ func newToolsCmd(f *Factory, runF func(*toolsOptions) error) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "List the tools a run would offer the model",
-		Long: `List the resolved tool surface: built-ins (as selected by --tools), MCP tools and
-the control tools, with their evidence kind and source.`,
+		Long: `List the resolved tool surface: the built-ins (as selected by --tools) and the
+control tools, with their evidence kind and source.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.cmd = cmd

@@ -157,13 +157,6 @@ func assertReplayable(t *testing.T, msgs []engine.Message, pending []engine.Tool
 	}
 }
 
-// systemText returns the system text of a request, all system messages
-// joined.
-func systemText(req providers.Request) string {
-	s, _ := providers.SplitSystem(req.Messages)
-	return s
-}
-
 // lastSystem returns the text of a trailing system message, if any.
 func lastSystem(req providers.Request) string {
 	m := req.Messages[len(req.Messages)-1]

@@ -18,6 +18,9 @@ func (r *run) loop(ctx context.Context) Result {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx)
 		}
+		if b := r.req.TokenBudget; b > 0 && r.usage.Total() > b {
+			return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", r.usage.Total(), b)
+		}
 		if r.iter >= r.req.MaxIterations {
 			return r.end(StatusMaxIterations, "", &RunError{Code: CodeMaxIterations,
 				Message: fmt.Sprintf("stopped after %d model calls without finishing (the iteration limit); raise it with MaxIterations / --max-iterations", r.req.MaxIterations)}, nil)
@@ -133,6 +136,7 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 	if len(r.recent) > 4 {
 		r.recent = r.recent[1:]
 	}
+	// Over budget: the calls of this reply do not run either.
 	if b := r.req.TokenBudget; b > 0 && r.usage.Total() > b {
 		r.skipCalls(calls, OutcomeNotRun, "not run: the run's token budget is spent")
 		return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", r.usage.Total(), b), true

@@ -211,6 +211,16 @@ func TestLoopRules(t *testing.T) {
 			},
 		},
 		{
+			name: "the token budget also bounds a narrating model",
+			turns: []scripted.Turn{
+				{Text: "Thinking about it.", Usage: &providers.Usage{InputTokens: 80, OutputTokens: 30}},
+				{Text: "Still thinking.", Usage: &providers.Usage{InputTokens: 90, OutputTokens: 30}},
+				answer("never"),
+			},
+			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.TokenBudget = 100 },
+			status: engine.StatusFailed, code: engine.CodeBudgetExceeded, calls: 1,
+		},
+		{
 			name:   "invalid JSON arguments go back to the model",
 			turns:  []scripted.Turn{call("poke", `{"x": "a",`), answer("recovered")},
 			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.Tools = []engine.Tool{ct.tool("poke", "")} },

@@ -10,7 +10,6 @@
 package config
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -41,10 +40,7 @@ type File struct {
 	Finish          *string            `json:"finish"`
 	Budget          *int               `json:"budget"`
 	Timeout         *string            `json:"timeout"`
-	SkillsDirs      []string           `json:"skills_dirs"`
 	AllowPrivateWeb *bool              `json:"web_fetch_allow_private"`
-	MCPServers      json.RawMessage    `json:"mcpServers"`
-	Servers         json.RawMessage    `json:"servers"`
 	Providers       map[string]Backend `json:"providers"`
 }
 
@@ -186,13 +182,6 @@ func (c *Config) merge(f File) {
 	// Rules and skill roots accumulate across layers.
 	c.Allow = append(c.Allow, f.Allow...)
 	c.Deny = append(c.Deny, f.Deny...)
-	c.SkillsDirs = append(c.SkillsDirs, f.SkillsDirs...)
-	if f.MCPServers != nil {
-		c.MCPServers = f.MCPServers
-	}
-	if f.Servers != nil {
-		c.Servers = f.Servers
-	}
 	for name, b := range f.Providers {
 		if c.Providers == nil {
 			c.Providers = make(map[string]Backend)
@@ -201,12 +190,20 @@ func (c *Config) merge(f File) {
 	}
 }
 
+// notYet are keys of features this version does not have yet; they are
+// reported rather than silently ignored.
+var notYet = map[string]string{
+	"mcpServers":  "MCP servers are not supported by this version of llmrt",
+	"servers":     "MCP servers are not supported by this version of llmrt",
+	"skills_dirs": "skills are not supported by this version of llmrt",
+}
+
 // Known keys, for the unknown-key diagnostic.
 var known = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
-		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout skills_dirs
-		web_fetch_allow_private mcpServers servers providers $schema`) {
+		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
+		web_fetch_allow_private providers $schema`) {
 		m[k] = true
 	}
 	return m

@@ -88,6 +88,15 @@ func TestUnknownKeyIsADiagnostic(t *testing.T) {
 	}
 }
 
+func TestNotYetSupportedKeys(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, ".llmrt", "config.json"), `{"mcpServers":{"gh":{"command":"x"}}}`)
+	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": t.TempDir()})})
+	if err != nil || len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0], "MCP servers are not supported") {
+		t.Errorf("got %v %v", err, c.Diagnostics)
+	}
+}
+
 func TestBadDotEnv(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_API_KEY='unterminated\n")

@@ -31,6 +31,10 @@ func readFile(path string) (File, []string, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		if why, ok := notYet[k]; ok {
+			diags = append(diags, fmt.Sprintf("config %s:%d: key %q is ignored: %s", path, lines[k], k, why))
+			continue
+		}
 		if !known[k] {
 			diags = append(diags, fmt.Sprintf("config %s:%d: unknown key %q (ignored)", path, lines[k], k))
 			continue

@@ -69,6 +69,9 @@ func (p *Provider) buildRequest(req *providers.Request, codec *providers.NameCod
 	case NameOpenAI, NameAzure:
 		out.MaxCompletionTokens = req.MaxTokens
 	default:
+		// xAI and most compatible servers know only max_tokens; the
+		// deprecation concerns OpenAI's own reasoning models.
+		//lint:ignore SA1019 max_tokens is the field these servers read
 		out.MaxTokens = req.MaxTokens
 	}
 
