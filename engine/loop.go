@@ -58,7 +58,7 @@ func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
 	r.empties = 0
 	msg := reply.Message
 	r.uniqueCallIDs(msg.ToolCalls)
-	r.msgs = append(r.msgs, msg)
+	r.push(msg)
 	r.out.emit(Event{Type: EventAssistantMessage, Message: &msg})
 	if len(msg.ToolCalls) == 0 {
 		return r.textReply(reply)
@@ -200,7 +200,7 @@ func (r *run) record(index int, c ToolCall, o ToolOutcome) {
 func (r *run) appendOutcome(c ToolCall, o ToolOutcome) {
 	m := providers.ToolResultMessage(c, o.Content, o.IsError)
 	m.Content = append(m.Content, o.Parts...)
-	r.msgs = append(r.msgs, m)
+	r.push(m)
 }
 
 // batchKey identifies a batch of calls by name and canonical arguments

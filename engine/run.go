@@ -25,6 +25,7 @@ type run struct {
 	cancel   context.CancelFunc
 
 	msgs     []Message
+	wire     []Message // what the model sees: one merged system message, then msgs after the host's leading system ones
 	usage    Usage
 	iter     int
 	warnings []Warning
@@ -120,6 +121,7 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 		}
 	}
 	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}
+	r.initWire()
 	return r, ctx, nil
 }
 
@@ -136,11 +138,11 @@ func (r *run) warnRule(code, msg, rule string) {
 	r.out.emit(Event{Type: EventWarning, Warning: &w})
 }
 
-// providerRequest assembles the next model call: the host's leading system
-// text merged with the loop contract, the conversation, and the pending
-// recovery note as a trailing system message.
-func (r *run) providerRequest() *providers.Request {
-	msgs := make([]Message, 0, len(r.msgs)+2)
+// initWire builds the conversation as the model sees it: the host's
+// leading system text merged with the loop contract into one system
+// message, then the rest. It is kept in step with msgs by push, so
+// preparing a call costs the same at message 5 and message 500.
+func (r *run) initWire() {
 	lead := 0
 	var system string
 	for lead < len(r.msgs) && r.msgs[lead].Role == providers.RoleSystem {
@@ -148,8 +150,23 @@ func (r *run) providerRequest() *providers.Request {
 		lead++
 	}
 	_, canAsk := r.tools.get(AskUserTool)
-	msgs = append(msgs, providers.TextMessage(providers.RoleSystem, system+contract(canAsk)))
-	msgs = append(msgs, r.msgs[lead:]...)
+	r.wire = make([]Message, 0, len(r.msgs)-lead+16)
+	r.wire = append(r.wire, providers.TextMessage(providers.RoleSystem, system+contract(canAsk)))
+	r.wire = append(r.wire, r.msgs[lead:]...)
+}
+
+// push appends a message to the conversation.
+func (r *run) push(m Message) {
+	r.msgs = append(r.msgs, m)
+	r.wire = append(r.wire, m)
+}
+
+// providerRequest assembles the next model call; a pending recovery note
+// rides as a trailing system message on this call only. The note goes
+// into wire's spare capacity without extending wire, so the next push
+// overwrites it and it is never part of the conversation.
+func (r *run) providerRequest() *providers.Request {
+	msgs := r.wire
 	if r.note != "" {
 		msgs = append(msgs, providers.TextMessage(providers.RoleSystem, r.note))
 	}

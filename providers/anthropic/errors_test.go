@@ -1,13 +1,11 @@
 package anthropic
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -36,17 +34,9 @@ func TestReplayHTTPErrors(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			rec := replay.Load(t, "anthropic/"+tt.file)
 			srv := replay.Serve(t, rec)
-			_, chunks, err := run(t.Context(), providerFor(srv), simpleRequest())
-			var pe *providers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-			}
-			msg := err.Error()
-			for _, want := range []string{"anthropic: ", strings.TrimPrefix(srv.URL, "http://"), strconv.Itoa(tt.status), tt.message} {
-				if !strings.Contains(msg, want) {
-					t.Errorf("error %q: want it to contain %q", msg, want)
-				}
-			}
+			_, chunks, err := replay.Run(t.Context(), providerFor(srv), simpleRequest())
+			pe := replay.ProviderError(t, err)
+			replay.ErrorContains(t, err, "anthropic: ", strings.TrimPrefix(srv.URL, "http://"), strconv.Itoa(tt.status), tt.message)
 			if pe.StatusCode != tt.status || pe.Code != tt.code || pe.Retryable || pe.URL != srv.URL+"/v1/messages" {
 				t.Errorf("error: got status %d code %q retryable %v url %q, want %d %q false %q",
 					pe.StatusCode, pe.Code, pe.Retryable, pe.URL, tt.status, tt.code, srv.URL+"/v1/messages")
@@ -83,11 +73,8 @@ func TestStatusErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := replay.Sequence{replay.Status(tt.status, tt.body, tt.header...)}.Serve(t)
-			_, _, err := run(t.Context(), providerFor(srv), simpleRequest())
-			var pe *providers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-			}
+			_, _, err := replay.Run(t.Context(), providerFor(srv), simpleRequest())
+			pe := replay.ProviderError(t, err)
 			if pe.StatusCode != tt.status || pe.Retryable != tt.retryable || pe.RetryAfter != tt.retryAfter || !strings.Contains(pe.Message, tt.message) {
 				t.Errorf("error: got status %d retryable %v retry-after %v message %q, want %d %v %v %q",
 					pe.StatusCode, pe.Retryable, pe.RetryAfter, pe.Message, tt.status, tt.retryable, tt.retryAfter, tt.message)

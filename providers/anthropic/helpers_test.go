@@ -1,7 +1,6 @@
 package anthropic
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"strings"
@@ -172,7 +171,7 @@ func shape(t *testing.T, body []byte) []string {
 			case "redacted_thinking":
 				parts = append(parts, "redacted_thinking "+b.Data)
 			case "tool_use":
-				parts = append(parts, "tool_use "+b.ID+" "+b.Name+" "+compact(string(b.Input)))
+				parts = append(parts, "tool_use "+b.ID+" "+b.Name+" "+replay.CompactJSON(string(b.Input)))
 			case "tool_result":
 				r := "tool_result " + b.ToolUseID
 				if b.IsError {
@@ -186,35 +185,6 @@ func shape(t *testing.T, body []byte) []string {
 		lines = append(lines, m.Role+" | "+strings.Join(parts, " ; "))
 	}
 	return lines
-}
-
-func compact(s string) string {
-	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// run streams one call and assembles the reply.
-func run(ctx context.Context, p providers.Provider, req *providers.Request) (providers.Reply, []providers.Chunk, error) {
-	acc := providers.Accumulator{Provider: p.Name()}
-	var chunks []providers.Chunk
-	err := p.Stream(ctx, req, func(c providers.Chunk) {
-		chunks = append(chunks, c)
-		acc.Add(c)
-	})
-	return acc.Reply(), chunks, err
-}
-
-// reasoningText joins the reasoning blocks of a reply.
-func reasoningText(r providers.Reply) string {
-	var b strings.Builder
-	for _, x := range r.Message.Reasoning {
-		b.WriteString(x.Text)
-	}
-	return b.String()
 }
 
 func simpleRequest() *providers.Request {

@@ -141,7 +141,7 @@ func TestBaseURL(t *testing.T) {
 	for _, suffix := range []string{"", "/", "/v1", "/v1/"} {
 		srv := replay.Serve(t, replay.Load(t, simpleStream))
 		p := New(Config{BaseURL: srv.URL + suffix, Headers: map[string]string{"Anthropic-Beta": "x-1"}})
-		if _, _, err := run(t.Context(), p, simpleRequest()); err != nil {
+		if _, _, err := replay.Run(t.Context(), p, simpleRequest()); err != nil {
 			t.Fatalf("base %q: %v", suffix, err)
 		}
 		r := srv.Requests()[0]
@@ -159,7 +159,7 @@ func TestEnvironmentIgnored(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "from-env")
 	t.Setenv("ANTHROPIC_AUTH_TOKEN", "from-env")
 	srv := replay.Serve(t, replay.Load(t, simpleStream))
-	if _, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), simpleRequest()); err != nil {
+	if _, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), simpleRequest()); err != nil {
 		t.Fatalf("Stream: got %v, want the configured server to answer", err)
 	}
 	h := srv.Requests()[0].Header

@@ -10,8 +10,6 @@ import (
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
-type call struct{ id, name, args string }
-
 // TestReplayStreams replays recorded Messages streams and checks the
 // assembled reply and the request the adapter sent.
 func TestReplayStreams(t *testing.T) {
@@ -22,7 +20,7 @@ func TestReplayStreams(t *testing.T) {
 		reasoning  string // prefix of the reasoning text
 		signatures int    // reasoning blocks with a signature
 		redacted   int    // redacted_thinking blocks
-		calls      []call
+		calls      []replay.Call
 		stop       providers.StopReason
 		usage      providers.Usage
 	}{
@@ -34,31 +32,31 @@ func TestReplayStreams(t *testing.T) {
 		// Text, then two parallel calls.
 		{file: "fantasy__AnthropicCommon.claude-sonnet-4.multi_tool_streaming__0.json",
 			text: "I'll add and multiply the numbers 2 and 3 for you.", textLen: 50,
-			calls: []call{{"toolu_01UYxUYC2zRPY8wiutnF48eP", "add", `{"a": 2, "b": 3}`}, {"toolu_01VaRx1jpWCvPhi7L4kywAcd", "multiply", `{"a": 2, "b": 3}`}},
+			calls: []replay.Call{{ID: "toolu_01UYxUYC2zRPY8wiutnF48eP", Name: "add", Args: `{"a": 2, "b": 3}`}, {ID: "toolu_01VaRx1jpWCvPhi7L4kywAcd", Name: "multiply", Args: `{"a": 2, "b": 3}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 502, OutputTokens: 137}},
 		{file: "fantasy__AnthropicCommon.claude-sonnet-4.tool_streaming__0.json",
 			text: "I'll get the weather information for Florence, Ita", textLen: 61,
-			calls: []call{{"toolu_01N2eM4V43kGCDkq2Lw7ChWQ", "weather", `{"location": "Florence,Italy"}`}},
+			calls: []replay.Call{{ID: "toolu_01N2eM4V43kGCDkq2Lw7ChWQ", Name: "weather", Args: `{"location": "Florence,Italy"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 394, OutputTokens: 67}},
 		{file: "fantasy__AnthropicCommonWithCacheControl.claude-sonnet-4.tool_streaming__1.json",
 			text: "The current weather in Florence, Italy is 40°C", textLen: 152, stop: providers.StopNatural,
 			usage: providers.Usage{InputTokens: 475, OutputTokens: 43}},
 		{file: "fantasy__AnthropicObjectGeneration.claude-sonnet-4.simple_object_streaming.json",
-			calls: []call{{"toolu_01VjQqYBbz8DKsb5e7D3PPfY", "Person", `{"name": "Alice", "age": 30, "city": "Paris"}`}},
+			calls: []replay.Call{{ID: "toolu_01VjQqYBbz8DKsb5e7D3PPfY", Name: "Person", Args: `{"name": "Alice", "age": 30, "city": "Paris"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 454, OutputTokens: 67}},
 		// Two calls of a tool without parameters: no argument deltas, "{}".
 		{file: "llm-anthropic__test_anthropic.test_tools__0.json",
-			calls: []call{{"toolu_01LtHJmixrs9NcWQkK8hu8hj", "pelican_name_generator", `{}`}, {"toolu_01N8a4jWyf116qKTMqKKmjyt", "pelican_name_generator", `{}`}},
+			calls: []replay.Call{{ID: "toolu_01LtHJmixrs9NcWQkK8hu8hj", Name: "pelican_name_generator", Args: `{}`}, {ID: "toolu_01N8a4jWyf116qKTMqKKmjyt", Name: "pelican_name_generator", Args: `{}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 542, OutputTokens: 62}},
 		// Thinking with a signature, then a call.
 		{file: "fantasy__AnthropicThinking.claude-sonnet-4.thinking-streaming__0.json",
 			reasoning: "The user is asking for weather information for Florence, Italy.", signatures: 1,
-			calls: []call{{"toolu_01Js4AMfx5qpTLhwTusnvT68", "weather", `{"location": "Florence, Italy"}`}},
+			calls: []replay.Call{{ID: "toolu_01Js4AMfx5qpTLhwTusnvT68", Name: "weather", Args: `{"location": "Florence, Italy"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 424, OutputTokens: 119}},
 		// thinking_tokens in output_tokens_details.
 		{file: "llm-anthropic__test_anthropic.test_fixed_version_tool_chain_with_thinking_display_regression__0.json",
 			reasoning: "The user wants me to:\n1. Use the fixed_version tool", signatures: 1,
-			calls: []call{{"toolu_01825dXWLSoJwCst1qTsiWdb", "fixed_version", `{}`}},
+			calls: []replay.Call{{ID: "toolu_01825dXWLSoJwCst1qTsiWdb", Name: "fixed_version", Args: `{}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 598, OutputTokens: 92, ReasoningTokens: 53}},
 		{file: "pydantic-ai__models.test_anthropic.test_anthropic_model_thinking_part_stream.json",
 			text: "Here are the basic steps for safely crossing the s", textLen: 1021,
@@ -73,7 +71,7 @@ func TestReplayStreams(t *testing.T) {
 			text: "I notice that you've sent what appears to be some ", textLen: 359, redacted: 2,
 			stop: providers.StopNatural, usage: providers.Usage{InputTokens: 92, OutputTokens: 189}},
 		{file: "ruby_llm__chat_function_calling_anthropic_claude-haiku-4-5_can_use_tools_with_multi-turn_streaming_conversations__2.json",
-			calls: []call{{"toolu_01WyBDTrFVoidP92YhrB1xZ2", "weather", `{"latitude": "48.8575", "longitude": "2.3514"}`}},
+			calls: []replay.Call{{ID: "toolu_01WyBDTrFVoidP92YhrB1xZ2", Name: "weather", Args: `{"latitude": "48.8575", "longitude": "2.3514"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 819, OutputTokens: 75}},
 	}
 	for _, tt := range tests {
@@ -81,17 +79,12 @@ func TestReplayStreams(t *testing.T) {
 			rec := replay.Load(t, "anthropic/"+tt.file)
 			srv := replay.Serve(t, rec)
 			req := neutralRequest(t, rec.Request.Body)
-			reply, chunks, err := run(t.Context(), providerFor(srv), req)
+			reply, chunks, err := replay.Run(t.Context(), providerFor(srv), req)
 			if err != nil {
 				t.Fatalf("Stream: got error %v, want nil", err)
 			}
-			text := reply.Message.Text()
-			if !strings.HasPrefix(text, tt.text) || len(text) != tt.textLen {
-				t.Errorf("text: got %q (%d bytes), want prefix %q and %d bytes", text, len(text), tt.text, tt.textLen)
-			}
-			if r := reasoningText(reply); !strings.HasPrefix(r, tt.reasoning) || (tt.reasoning == "") != (r == "") {
-				t.Errorf("reasoning: got %q, want prefix %q", r, tt.reasoning)
-			}
+			replay.CheckReply(t, reply, chunks, replay.Want{Text: tt.text, TextLen: tt.textLen, Reasoning: tt.reasoning,
+				Calls: tt.calls, Stop: tt.stop, Usage: tt.usage})
 			var signed, redacted int
 			for _, r := range reply.Message.Reasoning {
 				if r.Signature != "" {
@@ -107,23 +100,7 @@ func TestReplayStreams(t *testing.T) {
 			if signed != tt.signatures || redacted != tt.redacted {
 				t.Errorf("reasoning blocks: got %d signed and %d redacted, want %d and %d", signed, redacted, tt.signatures, tt.redacted)
 			}
-			var got []call
-			for _, c := range reply.Message.ToolCalls {
-				got = append(got, call{c.ID, c.Name, c.Arguments})
-			}
-			if !slices.Equal(got, tt.calls) {
-				t.Errorf("tool calls: got %q, want %q", got, tt.calls)
-			}
-			if reply.Stop != tt.stop {
-				t.Errorf("stop: got %q, want %q", reply.Stop, tt.stop)
-			}
-			if reply.Usage != tt.usage {
-				t.Errorf("usage: got %+v, want %+v", reply.Usage, tt.usage)
-			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
-			checkFragments(t, chunks)
+			replay.CheckFragments(t, chunks, true)
 			checkSent(t, srv, rec)
 		})
 	}
@@ -134,11 +111,7 @@ func TestReplayStreams(t *testing.T) {
 // same shape as the recorded request.
 func checkSent(t *testing.T, srv *replay.Server, rec *replay.Recording) {
 	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("requests: got %d, want 1", len(reqs))
-	}
-	r := reqs[0]
+	r := srv.OnlyRequest(t)
 	if r.Path != "/v1/messages" || r.Method != "POST" {
 		t.Errorf("request: got %s %s, want POST /v1/messages", r.Method, r.Path)
 	}
@@ -153,26 +126,6 @@ func checkSent(t *testing.T, srv *replay.Server, rec *replay.Recording) {
 	}
 	if got, want := shape(t, r.Body), shape(t, []byte(rec.Request.Body)); !slices.Equal(got, want) {
 		t.Errorf("messages sent:\n got %q\nwant %q", got, want)
-	}
-}
-
-// checkFragments checks the tool call chunk contract: the first fragment
-// of each index carries the id and name, later ones only arguments.
-func checkFragments(t *testing.T, chunks []providers.Chunk) {
-	t.Helper()
-	seen := map[int]bool{}
-	for _, c := range chunks {
-		if c.Type != providers.ChunkToolCall {
-			continue
-		}
-		d := c.ToolCall
-		if !seen[d.Index] && (d.ID == "" || d.Name == "") {
-			t.Errorf("first fragment of call %d: got %+v, want id and name", d.Index, d)
-		}
-		if seen[d.Index] && (d.ID != "" || d.Name != "") {
-			t.Errorf("later fragment of call %d: got %+v, want arguments only", d.Index, d)
-		}
-		seen[d.Index] = true
 	}
 }
 
@@ -203,23 +156,14 @@ func TestReplayMultiTurn(t *testing.T) {
 			srv := replay.Serve(t, first, second)
 			p := providerFor(srv)
 			req := neutralRequest(t, first.Request.Body)
-			reply, _, err := run(t.Context(), p, req)
+			reply, _, err := replay.Run(t.Context(), p, req)
 			if err != nil {
 				t.Fatalf("first call: %v", err)
 			}
 			// Tool results in the recorded order, paired with our calls.
-			var results []string
-			for _, m := range neutralRequest(t, second.Request.Body).Messages {
-				if m.Role == providers.RoleTool {
-					results = append(results, m.Text())
-				}
-			}
-			results = results[len(results)-len(reply.Message.ToolCalls):]
-			req.Messages = append(req.Messages, reply.Message)
-			for i, c := range reply.Message.ToolCalls {
-				req.Messages = append(req.Messages, providers.ToolResultMessage(c, results[i], false))
-			}
-			if _, _, err := run(t.Context(), p, req); err != nil {
+			results := replay.ToolResults(neutralRequest(t, second.Request.Body))
+			replay.FollowUp(t, req, reply, results[len(results)-len(reply.Message.ToolCalls):])
+			if _, _, err := replay.Run(t.Context(), p, req); err != nil {
 				t.Fatalf("follow-up call: %v", err)
 			}
 			body := srv.Requests()[1].Body
@@ -248,20 +192,18 @@ func TestReplayAllStreams(t *testing.T) {
 		n++
 		t.Run(file, func(t *testing.T) {
 			srv := replay.Serve(t, rec)
-			reply, chunks, err := run(t.Context(), providerFor(srv), neutralRequest(t, rec.Request.Body))
+			reply, chunks, err := replay.Run(t.Context(), providerFor(srv), neutralRequest(t, rec.Request.Body))
 			if err != nil {
 				t.Fatalf("Stream: got %v, want nil", err)
 			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
+			replay.CheckEndsWithStop(t, chunks)
 			if reply.Empty() && len(reply.Message.Reasoning) == 0 {
 				t.Errorf("reply: got nothing, want text, reasoning or a tool call")
 			}
 			if reply.Usage.InputTokens == 0 || reply.Usage.OutputTokens == 0 {
 				t.Errorf("usage: got %+v, want input and output counts", reply.Usage)
 			}
-			checkFragments(t, chunks)
+			replay.CheckFragments(t, chunks, true)
 		})
 	}
 	if n < 29 {
@@ -274,7 +216,7 @@ func TestReplayAllStreams(t *testing.T) {
 func TestReplayNonStreamed(t *testing.T) {
 	rec := replay.Load(t, "anthropic/fantasy__AnthropicCommon.claude-sonnet-4.simple.json")
 	srv := replay.Serve(t, rec)
-	_, chunks, err := run(t.Context(), providerFor(srv), simpleRequest())
+	_, chunks, err := replay.Run(t.Context(), providerFor(srv), simpleRequest())
 	var pe *providers.Error
 	if !errors.As(err, &pe) || !strings.Contains(err.Error(), "expected an event stream from "+srv.URL+"/v1/messages") {
 		t.Errorf("error: got %v, want an empty-reply error naming the URL", err)

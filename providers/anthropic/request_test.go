@@ -17,7 +17,7 @@ import (
 func capture(t *testing.T, req *providers.Request) ([]byte, []providers.Chunk) {
 	t.Helper()
 	srv := replay.Serve(t, replay.Load(t, simpleStream))
-	_, chunks, err := run(t.Context(), providerFor(srv), req)
+	_, chunks, err := replay.Run(t.Context(), providerFor(srv), req)
 	if err != nil {
 		t.Fatalf("Stream: got %v, want nil", err)
 	}
@@ -105,7 +105,7 @@ func TestMultipartRejected(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := replay.Serve(t, replay.Load(t, simpleStream))
 			req := &providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Content: []providers.Part{tt.part}}}}
-			_, _, err := run(t.Context(), providerFor(srv), req)
+			_, _, err := replay.Run(t.Context(), providerFor(srv), req)
 			var pe *providers.Error
 			if !errors.As(err, &pe) || pe.Retryable || !strings.Contains(err.Error(), tt.want) || srv.Hits() != 0 {
 				t.Errorf("got %v (hits %d), want a non-retryable error containing %q and no request", err, srv.Hits(), tt.want)
@@ -202,10 +202,10 @@ func TestToolSchemas(t *testing.T) {
 	req := simpleRequest()
 	req.Tools = []providers.ToolSpec{{Name: "search", Description: "Search.", Parameters: json.RawMessage(schema)}, {Name: "now"}}
 	w := decodeWire(t, mustCapture(t, req))
-	if got := compact(string(w.Tools[0].InputSchema)); got != compact(schema) || w.Tools[0].Description != "Search." {
-		t.Errorf("tool 0: got %s %q, want %s %q", got, w.Tools[0].Description, compact(schema), "Search.")
+	if got := replay.CompactJSON(string(w.Tools[0].InputSchema)); got != replay.CompactJSON(schema) || w.Tools[0].Description != "Search." {
+		t.Errorf("tool 0: got %s %q, want %s %q", got, w.Tools[0].Description, replay.CompactJSON(schema), "Search.")
 	}
-	if got := compact(string(w.Tools[1].InputSchema)); got != `{"properties":{},"type":"object"}` {
+	if got := replay.CompactJSON(string(w.Tools[1].InputSchema)); got != `{"properties":{},"type":"object"}` {
 		t.Errorf("tool 1 schema: got %s, want an empty object schema", got)
 	}
 }

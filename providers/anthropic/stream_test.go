@@ -35,7 +35,7 @@ func deltaEv(stop string, output int) string {
 func stream(t *testing.T, body string, req *providers.Request) (providers.Reply, []providers.Chunk) {
 	t.Helper()
 	srv := replay.Sequence{replay.SSE(body)}.Serve(t)
-	reply, chunks, err := run(t.Context(), providerFor(srv), req)
+	reply, chunks, err := replay.Run(t.Context(), providerFor(srv), req)
 	if err != nil {
 		t.Fatalf("Stream: got %v, want nil", err)
 	}
@@ -117,7 +117,7 @@ func TestToolNameDecoding(t *testing.T) {
 	req := simpleRequest()
 	req.Tools = []providers.ToolSpec{{Name: "mcp.fs/list dir"}}
 	srv := replay.Sequence{replay.SSE(body)}.Serve(t)
-	reply, _, err := run(t.Context(), providerFor(srv), req)
+	reply, _, err := replay.Run(t.Context(), providerFor(srv), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +147,8 @@ func TestWholeBlocksInStart(t *testing.T) {
 	if !slices.Equal(reply.Message.Reasoning, wantR) {
 		t.Errorf("reasoning: got %+v, want %+v", reply.Message.Reasoning, wantR)
 	}
-	if c := reply.Message.ToolCalls; len(c) != 1 || compact(c[0].Arguments) != `{"path":"a.go"}` {
+	if c := reply.Message.ToolCalls; len(c) != 1 || replay.CompactJSON(c[0].Arguments) != `{"path":"a.go"}` {
 		t.Errorf("calls: got %+v, want read_file with the start's input", c)
 	}
-	checkFragments(t, chunks)
+	replay.CheckFragments(t, chunks, true)
 }

@@ -37,17 +37,9 @@ func TestReplayHTTPErrors(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			rec := replay.Load(t, "gemini/"+tt.file)
 			srv := replay.Serve(t, rec)
-			_, chunks, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
-			var pe *providers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-			}
-			msg := err.Error()
-			for _, want := range []string{"google: ", strings.TrimPrefix(srv.URL, "http://"), strconv.Itoa(tt.status), tt.message} {
-				if !strings.Contains(msg, want) {
-					t.Errorf("error %q: want it to contain %q", msg, want)
-				}
-			}
+			_, chunks, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
+			pe := replay.ProviderError(t, err)
+			replay.ErrorContains(t, err, "google: ", strings.TrimPrefix(srv.URL, "http://"), strconv.Itoa(tt.status), tt.message)
 			if pe.StatusCode != tt.status || pe.Code != tt.code || pe.Retryable != tt.retryable || pe.RetryAfter != tt.retryAfter {
 				t.Errorf("error fields: got status %d code %q retryable %v retry-after %v, want %d %q %v %v",
 					pe.StatusCode, pe.Code, pe.Retryable, pe.RetryAfter, tt.status, tt.code, tt.retryable, tt.retryAfter)
@@ -66,7 +58,7 @@ func TestReplayHTTPErrors(t *testing.T) {
 // variables to set.
 func TestMissingKey(t *testing.T) {
 	srv := replay.Sequence{replay.Status(200, "{}")}.Serve(t)
-	_, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), simpleRequest())
+	_, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), simpleRequest())
 	var se *providers.SetupError
 	if !errors.As(err, &se) || !strings.Contains(err.Error(), "GEMINI_API_KEY or GOOGLE_API_KEY is not set") {
 		t.Errorf("error: got %v, want a setup error naming GEMINI_API_KEY or GOOGLE_API_KEY", err)

@@ -2,11 +2,9 @@ package google
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"log"
-	"net"
 	"strings"
 	"testing"
 	"time"
@@ -21,15 +19,15 @@ const textStream = "gemini/fantasy__GoogleCommon.gemini-3-pro-preview.simple_str
 const textReply = `"Hi" in Portuguese is **"Oi"** (pronounced like "oy"). ` + "\n\n" +
 	`You can also use **"Olá"** (pronounced oh-LAH), which means "Hello".`
 
-var policy = providers.RetryPolicy{MaxAttempts: 3, BaseDelay: 5 * time.Millisecond}
-
-// retried runs one call through the retry policy against seq.
-func retried(t *testing.T, seq replay.Sequence, timeouts providers.Timeouts) (providers.Reply, *replay.Server, error) {
-	t.Helper()
-	srv := seq.Serve(t)
-	acc := providers.Accumulator{Provider: Name}
-	err := policy.Stream(t.Context(), newTestProvider(srv, timeouts), simpleRequest(), acc.Add, nil)
-	return acc.Reply(), srv, err
+// target builds this adapter for the shared fault checks.
+func target() replay.Target {
+	return replay.Target{
+		New: func(srv *replay.Server, timeouts providers.Timeouts) providers.Provider {
+			return newTestProvider(srv, timeouts)
+		},
+		Request: simpleRequest,
+		Text:    textReply,
+	}
 }
 
 func sse(events ...string) string {
@@ -50,82 +48,49 @@ const (
 func TestFaults(t *testing.T) {
 	rec := replay.Load(t, textStream)
 	array := replay.Load(t, "gemini/llm-gemini__test_gemini.test_prompt.json")
-	tests := []struct {
-		name     string
-		seq      replay.Sequence
-		timeouts providers.Timeouts
-		hits     int
-		wantErr  []string // substrings of the error; none means success
-	}{
-		{name: "persistent 500 fails after 3 attempts",
-			seq:  replay.Sequence{replay.Status(500, `{"error":{"code":500,"message":"Internal error encountered.","status":"INTERNAL"}}`)},
-			hits: 3, wantErr: []string{"google: 500 from 127.0.0.1", "Internal error encountered."}},
-		{name: "503 then success",
-			seq:  replay.Sequence{replay.Status(503, `{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`), rec},
-			hits: 2},
-		{name: "hang-up before any response is retried",
-			seq: replay.Sequence{replay.Hangup(), rec}, hits: 2},
-		{name: "cut right after the headers is retried",
-			seq: replay.Sequence{replay.Cut(rec, 0), rec}, hits: 2},
-		{name: "cut after output is not retried",
-			seq: replay.Sequence{replay.Cut(rec, 1), rec}, hits: 1, wantErr: []string{"google: stream from http://127.0.0.1", "broke off"}},
-		{name: "cut after the finish reason keeps the complete reply",
-			seq: replay.Sequence{replay.Cut(rec, 4)}, hits: 1},
-		{name: "cut inside a JSON array",
-			seq: replay.Sequence{replay.Cut(array, 2), array}, hits: 1, wantErr: []string{"broke off"}},
-		{name: "clean end without a finish reason",
-			seq: replay.Sequence{replay.SSE(sse(textEvent))}, hits: 1, wantErr: []string{"stream ended before the reply was complete"}},
-		{name: "malformed chunk is not retried",
-			seq:  replay.Sequence{replay.SSE(sse(textEvent, `{"candidates":[{"content":`))},
-			hits: 1, wantErr: []string{"invalid response from http://127.0.0.1", ":streamGenerateContent"}},
-		{name: "malformed first chunk is not retried",
-			seq: replay.Sequence{replay.SSE("data: <html>bad gateway</html>\r\n\r\n"), rec}, hits: 1, wantErr: []string{"invalid response", "<html>bad gateway"}},
-		{name: "malformed JSON array is not retried",
-			seq: replay.Sequence{replay.Status(200, `[{"candidates": [}]`), rec}, hits: 1, wantErr: []string{"invalid JSON from http://127.0.0.1"}},
-		{name: "empty body is an error, never an empty reply",
-			seq: replay.Sequence{replay.SSE("")}, hits: 3, wantErr: []string{"empty reply", "held no candidates"}},
-		{name: "empty JSON array is an error",
-			seq: replay.Sequence{replay.Status(200, `[]`)}, hits: 3, wantErr: []string{"empty reply"}},
-		{name: "in-stream overload before output is retried",
-			seq:  replay.Sequence{replay.SSE(sse(fmtEvent(503, "The model is overloaded.", "UNAVAILABLE"))), rec},
-			hits: 2},
-		{name: "in-stream invalid argument is not retried",
-			seq:  replay.Sequence{replay.SSE(sse(fmtEvent(400, "Request contains an invalid argument.", "INVALID_ARGUMENT"))), rec},
-			hits: 1, wantErr: []string{"google: 400 from 127.0.0.1", ": Request contains an invalid argument."}},
-		{name: "server that never answers",
-			seq: replay.Sequence{replay.Hang()}, timeouts: providers.Timeouts{Response: 200 * time.Millisecond},
-			hits: 3, wantErr: []string{"no response", "http://127.0.0.1", "within 200ms"}},
-		{name: "stream that stalls",
-			seq: replay.Sequence{replay.Stall(rec, 1)}, timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
-			hits: 1, wantErr: []string{"no data from http://127.0.0.1", "stalled"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reply, srv, err := retried(t, tt.seq, tt.timeouts)
-			if n := srv.Hits(); n != tt.hits {
-				t.Errorf("attempts: got %d, want %d", n, tt.hits)
-			}
-			if len(tt.wantErr) == 0 {
-				if err != nil {
-					t.Fatalf("error: got %v, want success", err)
-				}
-				if got := reply.Message.Text(); got != textReply {
-					t.Errorf("text: got %q, want %q", got, textReply)
-				}
-				return
-			}
-			var pe *providers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-			}
-			t.Logf("error: %v (retryable %v)", err, pe.Retryable)
-			for _, want := range tt.wantErr {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("error %q: want it to contain %q", err, want)
-				}
-			}
-		})
-	}
+	target().RunFaults(t, []replay.FaultCase{
+		{Name: "persistent 500 fails after 3 attempts",
+			Seq:  replay.Sequence{replay.Status(500, `{"error":{"code":500,"message":"Internal error encountered.","status":"INTERNAL"}}`)},
+			Hits: 3, WantErr: []string{"google: 500 from 127.0.0.1", "Internal error encountered."}},
+		{Name: "503 then success",
+			Seq:  replay.Sequence{replay.Status(503, `{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`), rec},
+			Hits: 2},
+		{Name: "hang-up before any response is retried",
+			Seq: replay.Sequence{replay.Hangup(), rec}, Hits: 2},
+		{Name: "cut right after the headers is retried",
+			Seq: replay.Sequence{replay.Cut(rec, 0), rec}, Hits: 2},
+		{Name: "cut after output is not retried",
+			Seq: replay.Sequence{replay.Cut(rec, 1), rec}, Hits: 1, WantErr: []string{"google: stream from http://127.0.0.1", "broke off"}},
+		{Name: "cut after the finish reason keeps the complete reply",
+			Seq: replay.Sequence{replay.Cut(rec, 4)}, Hits: 1},
+		{Name: "cut inside a JSON array",
+			Seq: replay.Sequence{replay.Cut(array, 2), array}, Hits: 1, WantErr: []string{"broke off"}},
+		{Name: "clean end without a finish reason",
+			Seq: replay.Sequence{replay.SSE(sse(textEvent))}, Hits: 1, WantErr: []string{"stream ended before the reply was complete"}},
+		{Name: "malformed chunk is not retried",
+			Seq:  replay.Sequence{replay.SSE(sse(textEvent, `{"candidates":[{"content":`))},
+			Hits: 1, WantErr: []string{"invalid response from http://127.0.0.1", ":streamGenerateContent"}},
+		{Name: "malformed first chunk is not retried",
+			Seq: replay.Sequence{replay.SSE("data: <html>bad gateway</html>\r\n\r\n"), rec}, Hits: 1, WantErr: []string{"invalid response", "<html>bad gateway"}},
+		{Name: "malformed JSON array is not retried",
+			Seq: replay.Sequence{replay.Status(200, `[{"candidates": [}]`), rec}, Hits: 1, WantErr: []string{"invalid JSON from http://127.0.0.1"}},
+		{Name: "empty body is an error, never an empty reply",
+			Seq: replay.Sequence{replay.SSE("")}, Hits: 3, WantErr: []string{"empty reply", "held no candidates"}},
+		{Name: "empty JSON array is an error",
+			Seq: replay.Sequence{replay.Status(200, `[]`)}, Hits: 3, WantErr: []string{"empty reply"}},
+		{Name: "in-stream overload before output is retried",
+			Seq:  replay.Sequence{replay.SSE(sse(fmtEvent(503, "The model is overloaded.", "UNAVAILABLE"))), rec},
+			Hits: 2},
+		{Name: "in-stream invalid argument is not retried",
+			Seq:  replay.Sequence{replay.SSE(sse(fmtEvent(400, "Request contains an invalid argument.", "INVALID_ARGUMENT"))), rec},
+			Hits: 1, WantErr: []string{"google: 400 from 127.0.0.1", ": Request contains an invalid argument."}},
+		{Name: "server that never answers",
+			Seq: replay.Sequence{replay.Hang()}, Timeouts: providers.Timeouts{Response: 200 * time.Millisecond},
+			Hits: 3, WantErr: []string{"no response", "http://127.0.0.1", "within 200ms"}},
+		{Name: "stream that stalls",
+			Seq: replay.Sequence{replay.Stall(rec, 1)}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
+			Hits: 1, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
+	})
 }
 
 func fmtEvent(code int, msg, status string) string {
@@ -146,7 +111,7 @@ func TestNoSDKLogging(t *testing.T) {
 		{replay.Stall(rec, 1)},
 		{replay.SSE(sse(textEvent, `{"candidates":[`))},
 	} {
-		_, _, _ = retried(t, h, providers.Timeouts{Idle: 100 * time.Millisecond})
+		_, _, _ = target().Retried(t, h, providers.Timeouts{Idle: 100 * time.Millisecond})
 	}
 	if buf.Len() != 0 {
 		t.Errorf("standard logger: got %q, want nothing", buf.String())
@@ -156,19 +121,7 @@ func TestNoSDKLogging(t *testing.T) {
 // TestRetryAfter: a 429 with Retry-After: 1 is retried after the server's
 // wait, not the 5ms backoff.
 func TestRetryAfter(t *testing.T) {
-	rec := replay.Load(t, textStream)
-	start := time.Now()
-	reply, srv, err := retried(t, replay.Sequence{replay.RateLimit("1"), rec}, providers.Timeouts{})
-	waited := time.Since(start)
-	if err != nil {
-		t.Fatalf("error: got %v, want success after one retry", err)
-	}
-	if n := srv.Hits(); n != 2 || reply.Message.Text() != textReply {
-		t.Errorf("got %d attempts and text %q, want 2 and the recorded reply", n, reply.Message.Text())
-	}
-	if waited < 900*time.Millisecond {
-		t.Errorf("waited %v before retrying, want at least the 1s Retry-After", waited)
-	}
+	target().CheckRetryAfter(t, replay.RateLimit("1"), replay.Load(t, textStream))
 }
 
 // TestQuotaRetryInfo: Gemini's 429 carries its wait in a RetryInfo detail,
@@ -177,7 +130,7 @@ func TestRetryAfter(t *testing.T) {
 func TestQuotaRetryInfo(t *testing.T) {
 	rec := replay.Load(t, "gemini/ruby_llm__chat_real_error_scenarios_gemini_gemini-2_5-flash_handles_context_length_exceeded_errors.json")
 	start := time.Now()
-	_, srv, err := retried(t, replay.Sequence{rec}, providers.Timeouts{})
+	_, srv, err := target().Retried(t, replay.Sequence{rec}, providers.Timeouts{})
 	var pe *providers.Error
 	if !errors.As(err, &pe) || pe.StatusCode != 429 || pe.RetryAfter != 48*time.Second || !pe.Retryable {
 		t.Fatalf("error: got %#v, want a retryable 429 with RetryAfter 48s", err)
@@ -189,55 +142,19 @@ func TestQuotaRetryInfo(t *testing.T) {
 
 // TestConnectionRefused: a closed port is a network error naming the URL.
 func TestConnectionRefused(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
+	addr := replay.ClosedAddr(t)
 	p := New(Config{BaseURL: "http://" + addr, APIKey: testKey})
-	_, _, err = run(t.Context(), p, simpleRequest())
-	want := "http://" + addr + "/v1beta/models/gemini-2.5-flash:streamGenerateContent"
-	var pe *providers.Error
-	if !errors.As(err, &pe) || !pe.Retryable || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "connection refused") {
-		t.Errorf("error: got %v, want a retryable error naming %s and 'connection refused'", err, want)
-	}
+	replay.CheckRefused(t, p, simpleRequest(), "http://"+addr+"/v1beta/models/gemini-2.5-flash:streamGenerateContent")
 }
 
 // TestCancelMidStream: cancelling while the server holds the stream open
 // returns context.Canceled at once.
 func TestCancelMidStream(t *testing.T) {
-	rec := replay.Load(t, textStream)
-	srv := replay.Sequence{replay.Stall(rec, 2)}.Serve(t)
-	p := newTestProvider(srv, providers.Timeouts{})
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		done <- p.Stream(ctx, simpleRequest(), func(c providers.Chunk) {
-			if c.Type == providers.ChunkText {
-				cancel()
-			}
-		})
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("error: got %v, want context.Canceled", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("Stream did not return after cancellation")
-	}
+	target().CheckCancelMidStream(t, replay.Stall(replay.Load(t, textStream), 2))
 }
 
 // TestCancelBeforeResponse: a deadline passing while waiting for headers
 // returns the context's error, not a network error.
 func TestCancelBeforeResponse(t *testing.T) {
-	srv := replay.Sequence{replay.Hang()}.Serve(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
-	defer cancel()
-	_, _, err := run(ctx, newTestProvider(srv, providers.Timeouts{}), simpleRequest())
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("error: got %v, want context.DeadlineExceeded", err)
-	}
+	target().CheckCancelBeforeResponse(t)
 }

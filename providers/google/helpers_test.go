@@ -1,7 +1,6 @@
 package google
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -212,32 +211,13 @@ func shape(t testing.TB, body []byte, mode idMode) []string {
 	return lines
 }
 
+// compact renders call args compactly; missing, null or invalid args read
+// "{}".
 func compact(raw json.RawMessage) string {
-	var v any
-	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {
-		return "{}"
+	if s := replay.CompactJSON(string(raw)); s != "null" && json.Valid([]byte(s)) {
+		return s
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// run streams one call and assembles the reply the way the engine does.
-func run(ctx context.Context, p providers.Provider, req *providers.Request) (providers.Reply, []providers.Chunk, error) {
-	acc := providers.Accumulator{Provider: p.Name()}
-	var chunks []providers.Chunk
-	err := p.Stream(ctx, req, func(c providers.Chunk) {
-		chunks = append(chunks, c)
-		acc.Add(c)
-	})
-	return acc.Reply(), chunks, err
-}
-
-func reasoningText(r providers.Reply) string {
-	var b strings.Builder
-	for _, x := range r.Message.Reasoning {
-		b.WriteString(x.Text)
-	}
-	return b.String()
+	return "{}"
 }
 
 func simpleRequest() *providers.Request {

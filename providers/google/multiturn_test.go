@@ -44,25 +44,13 @@ func TestReplayMultiTurn(t *testing.T) {
 			srv := replay.Serve(t, first, second)
 			p := newTestProvider(srv, providers.Timeouts{})
 			req := neutralRequest(t, first)
-			reply, _, err := run(t.Context(), p, req)
+			reply, _, err := replay.Run(t.Context(), p, req)
 			if err != nil {
 				t.Fatalf("first call: %v", err)
 			}
 			// Tool results, in the recorded order, paired with our calls.
-			var results []string
-			for _, m := range neutralRequest(t, second).Messages {
-				if m.Role == providers.RoleTool {
-					results = append(results, m.Text())
-				}
-			}
-			if len(results) != len(reply.Message.ToolCalls) {
-				t.Fatalf("tool calls: got %d, recorded follow-up answers %d", len(reply.Message.ToolCalls), len(results))
-			}
-			req.Messages = append(req.Messages, reply.Message)
-			for i, c := range reply.Message.ToolCalls {
-				req.Messages = append(req.Messages, providers.ToolResultMessage(c, results[i], false))
-			}
-			if _, _, err := run(t.Context(), p, req); err != nil {
+			replay.FollowUp(t, req, reply, replay.ToolResults(neutralRequest(t, second)))
+			if _, _, err := replay.Run(t.Context(), p, req); err != nil {
 				t.Fatalf("follow-up call: %v", err)
 			}
 			sent := srv.Requests()[1]

@@ -81,7 +81,7 @@ func TestReplayStreams(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			rec := replay.Load(t, tt.file)
 			srv := replay.Serve(t, rec)
-			reply, chunks, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), neutralRequest(t, rec))
+			reply, chunks, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), neutralRequest(t, rec))
 			if err != nil {
 				t.Fatalf("Stream: got error %v, want nil", err)
 			}
@@ -89,9 +89,7 @@ func TestReplayStreams(t *testing.T) {
 			if !strings.HasPrefix(text, tt.text) || utf8.RuneCountInString(text) != tt.textLen {
 				t.Errorf("text: got %.60q (%d runes), want prefix %q and %d runes", text, utf8.RuneCountInString(text), tt.text, tt.textLen)
 			}
-			if r := reasoningText(reply); !strings.HasPrefix(r, tt.reasoning) || (tt.reasoning == "") != (r == "") {
-				t.Errorf("reasoning: got %.60q, want prefix %q", r, tt.reasoning)
-			}
+			replay.CheckReasoning(t, reply, tt.reasoning)
 			sigs := 0
 			for _, r := range reply.Message.Reasoning {
 				if r.Signature != "" && !strings.HasPrefix(r.Signature, thoughtSigPrefix) && r.Provider == Name {
@@ -115,9 +113,7 @@ func TestReplayStreams(t *testing.T) {
 			if reply.Stop != tt.stop || reply.Usage != tt.usage {
 				t.Errorf("got stop %q usage %+v, want %q %+v", reply.Stop, reply.Usage, tt.stop, tt.usage)
 			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
+			replay.CheckEndsWithStop(t, chunks)
 			checkSent(t, srv, rec)
 		})
 	}
@@ -128,11 +124,7 @@ func TestReplayStreams(t *testing.T) {
 // the same shape as the recorded one.
 func checkSent(t *testing.T, srv *replay.Server, rec *replay.Recording) {
 	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("requests: got %d, want 1", len(reqs))
-	}
-	sent := reqs[0]
+	sent := srv.OnlyRequest(t)
 	model := neutralRequest(t, rec).Model
 	if want := "/v1beta/models/" + model + ":streamGenerateContent"; sent.Path != want {
 		t.Errorf("path: got %q, want %q", sent.Path, want)

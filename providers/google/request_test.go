@@ -23,7 +23,7 @@ func sendOne(t *testing.T, req *providers.Request, body string) (map[string]any,
 		body = okStream
 	}
 	srv := replay.Sequence{replay.SSE(body)}.Serve(t)
-	_, chunks, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), req)
+	_, chunks, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), req)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -90,16 +90,7 @@ func TestRequestOptions(t *testing.T) {
 			tt.req.Messages = []providers.Message{providers.TextMessage(providers.RoleUser, "hi")}
 			body, sent, chunks := sendOne(t, &tt.req, "")
 			gc, _ := body["generationConfig"].(map[string]any)
-			for k, v := range tt.want {
-				if !reflect.DeepEqual(gc[k], v) {
-					t.Errorf("generationConfig.%s: got %#v, want %#v", k, gc[k], v)
-				}
-			}
-			for _, k := range tt.absent {
-				if v, ok := gc[k]; ok {
-					t.Errorf("generationConfig.%s: got %#v, want it absent", k, v)
-				}
-			}
+			replay.CheckFields(t, "generationConfig.", gc, tt.want, tt.absent)
 			if !reflect.DeepEqual(body["tools"], tt.tools) {
 				t.Errorf("tools: got %#v, want %#v", body["tools"], tt.tools)
 			}
@@ -208,7 +199,7 @@ func TestToolNames(t *testing.T) {
 		providers.ToolResultMessage(call, "secret", false),
 	}}
 	srv := replay.Sequence{replay.SSE(stream)}.Serve(t)
-	reply, _, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), req)
+	reply, _, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +240,7 @@ func TestMultipart(t *testing.T) {
 	srv := replay.Sequence{replay.SSE(okStream)}.Serve(t)
 	gif := &providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Content: []providers.Part{
 		{Type: providers.PartImage, MediaType: "image/gif", Data: []byte("GIF89a"), Name: "anim.gif"}}}}}
-	_, _, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), gif)
+	_, _, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), gif)
 	var pe *providers.Error
 	if !errors.As(err, &pe) || pe.Retryable || !strings.Contains(err.Error(), `image/gif image "anim.gif"`) || srv.Hits() != 0 {
 		t.Errorf("gif: got %v after %d requests, want a non-retryable error naming the type before any request", err, srv.Hits())
@@ -261,7 +252,7 @@ func TestMultipart(t *testing.T) {
 func TestBaseURL(t *testing.T) {
 	srv := replay.Sequence{replay.SSE(okStream)}.Serve(t)
 	p := New(Config{BaseURL: srv.URL + "/proxy/gemini/", APIKey: testKey})
-	if _, _, err := run(t.Context(), p, simpleRequest()); err != nil {
+	if _, _, err := replay.Run(t.Context(), p, simpleRequest()); err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
 	if got, want := srv.Requests()[0].Path, "/proxy/gemini/v1beta/models/gemini-2.5-flash:streamGenerateContent"; got != want {

@@ -50,7 +50,7 @@ func TestStreamCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := replay.Sequence{replay.SSE(tt.body)}.Serve(t)
-			reply, _, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
+			reply, _, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
 			if err != nil {
 				t.Fatalf("Stream: %v", err)
 			}
@@ -113,7 +113,7 @@ func TestBodyFormats(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			srv := replay.Sequence{replay.Status(200, body)}.Serve(t)
-			reply, _, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
+			reply, _, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
 			if err != nil || reply.Message.Text() != "ok" || reply.Stop != providers.StopNatural {
 				t.Errorf("got %q stop %q err %v, want \"ok\", natural, nil", reply.Message.Text(), reply.Stop, err)
 			}

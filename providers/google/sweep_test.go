@@ -23,14 +23,12 @@ func TestReplayAllRecordings(t *testing.T) {
 		formats[rec.StreamFormat+"/"+rec.Host]++
 		t.Run(file, func(t *testing.T) {
 			srv := replay.Serve(t, rec)
-			reply, chunks, err := run(t.Context(), newTestProvider(srv, providers.Timeouts{}), neutralRequest(t, rec))
+			reply, chunks, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), neutralRequest(t, rec))
 			if err != nil {
 				t.Fatalf("Stream: got %v, want nil", err)
 			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
-			if reply.Empty() && reasoningText(reply) == "" {
+			replay.CheckEndsWithStop(t, chunks)
+			if reply.Empty() && replay.ReasoningText(reply) == "" {
 				t.Errorf("reply: got nothing, want text, reasoning or a tool call")
 			}
 			if reply.Usage.InputTokens == 0 {

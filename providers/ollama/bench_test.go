@@ -53,13 +53,5 @@ func BenchmarkStreamParse(b *testing.B) {
 // reaches size, then appends the done line.
 func bigStream(rec *replay.Recording, size int) []byte {
 	lines := replay.Pieces(rec.Body(), rec.StreamFormat)
-	middle, tail := lines[:len(lines)-1], lines[len(lines)-1]
-	var buf bytes.Buffer
-	for buf.Len() < size {
-		for _, l := range middle {
-			buf.Write(l)
-		}
-	}
-	buf.Write(tail)
-	return buf.Bytes()
+	return replay.Grow(nil, lines[:len(lines)-1], lines[len(lines)-1:], size)
 }

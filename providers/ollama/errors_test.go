@@ -53,17 +53,10 @@ func TestHTTPErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := replay.Sequence{tt.handler}.Serve(t)
-			_, chunks, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("hi", "weather"))
-			var pe *providers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-			}
+			_, chunks, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("hi", "weather"))
+			pe := replay.ProviderError(t, err)
 			host := strings.TrimPrefix(srv.URL, "http://")
-			for _, want := range append([]string{"ollama: " + strconv.Itoa(tt.status) + " from " + host}, tt.want...) {
-				if !strings.Contains(err.Error(), want) {
-					t.Errorf("error %q: want it to contain %q", err, want)
-				}
-			}
+			replay.ErrorContains(t, err, append([]string{"ollama: " + strconv.Itoa(tt.status) + " from " + host}, tt.want...)...)
 			if pe.StatusCode != tt.status || pe.Retryable != tt.retryable {
 				t.Errorf("error fields: got status %d retryable %v, want %d %v", pe.StatusCode, pe.Retryable, tt.status, tt.retryable)
 			}
@@ -90,7 +83,7 @@ func TestInStreamError(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := replay.Serve(t, ndjson(tt.body))
-			_, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("hi"))
+			_, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("hi"))
 			var pe *providers.Error
 			if !errors.As(err, &pe) || !strings.HasPrefix(err.Error(), "ollama: "+tt.want) || pe.Retryable != tt.retryable {
 				t.Errorf("error: got %v (retryable %v), want %q with retryable %v", err, pe != nil && pe.Retryable, tt.want, tt.retryable)

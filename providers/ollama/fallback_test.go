@@ -43,19 +43,19 @@ func TestTextToolCalls(t *testing.T) {
 	tests := []struct {
 		name   string
 		pieces []string
-		calls  []call // id is always empty: the accumulator assigns one
+		calls  []replay.Call // id is always empty: the accumulator assigns one
 		text   string
 	}{
-		{"one char per line", split(readFile, 1), []call{{"", "read_file", `{"path":"a.txt"}`}}, ""},
-		{"fenced", split("```json\n"+readFile+"\n```", 3), []call{{"", "read_file", `{"path":"a.txt"}`}}, ""},
-		{"bare fence and spaces", split("\n  ```\n"+readFile+"```  \n", 5), []call{{"", "read_file", `{"path":"a.txt"}`}}, ""},
+		{"one char per line", split(readFile, 1), []replay.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}, ""},
+		{"fenced", split("```json\n"+readFile+"\n```", 3), []replay.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}, ""},
+		{"bare fence and spaces", split("\n  ```\n"+readFile+"```  \n", 5), []replay.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}, ""},
 		{"parameters, pretty-printed", split("{\n  \"name\": \"read_file\",\n  \"parameters\": {\"path\": \"a.txt\"}\n}", 4),
-			[]call{{"", "read_file", `{"path":"a.txt"}`}}, ""},
+			[]replay.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}, ""},
 		{"arguments as a string", []string{`{"name":"read_file","arguments":"{\"path\":\"a.txt\"}"}`},
-			[]call{{"", "read_file", `{"path":"a.txt"}`}}, ""},
-		{"no arguments", []string{`{"name":"list_dir"}`}, []call{{"", "list_dir", `{}`}}, ""},
+			[]replay.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}}, ""},
+		{"no arguments", []string{`{"name":"list_dir"}`}, []replay.Call{{Name: "list_dir", Args: `{}`}}, ""},
 		{"a list of calls", split(`[`+readFile+`, {"name":"list_dir","arguments":{}}]`, 7),
-			[]call{{"", "read_file", `{"path":"a.txt"}`}, {"", "list_dir", `{}`}}, ""},
+			[]replay.Call{{Name: "read_file", Args: `{"path":"a.txt"}`}, {Name: "list_dir", Args: `{}`}}, ""},
 		{"unknown tool stays text", split(`{"name":"delete_all","arguments":{}}`, 4), nil, `{"name":"delete_all","arguments":{}}`},
 		{"JSON answer stays text", split(`{"answer": 42, "unit": "ft"}`, 2), nil, `{"answer": 42, "unit": "ft"}`},
 		{"one unknown call in a list stays text", []string{`[` + readFile + `,{"name":"nope","arguments":{}}]`}, nil,
@@ -71,14 +71,14 @@ func TestTextToolCalls(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := replay.Serve(t, ndjson(contentStream(tt.pieces...)))
 			req := userRequest("go", "read_file", "list_dir")
-			reply, chunks, err := run(t.Context(), New(Config{BaseURL: srv.URL}), req)
+			reply, chunks, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), req)
 			if err != nil {
 				t.Fatalf("Stream: %v", err)
 			}
-			var got []call
+			var got []replay.Call
 			for _, c := range chunks {
 				if c.Type == providers.ChunkToolCall {
-					got = append(got, call{c.ToolCall.ID, c.ToolCall.Name, c.ToolCall.Arguments})
+					got = append(got, replay.Call{ID: c.ToolCall.ID, Name: c.ToolCall.Name, Args: c.ToolCall.Arguments})
 				}
 			}
 			if !slices.Equal(got, tt.calls) {
@@ -109,7 +109,7 @@ func TestTextToolCallsEncodedName(t *testing.T) {
 	const name = "github.search/issues"
 	wire := providers.NewNameCodec([]string{name}, providers.FunctionNameByte, 64).Wire(name)
 	srv := replay.Serve(t, ndjson(contentStream(`{"name":"`+wire+`","arguments":{"q":"bug"}}`)))
-	reply, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", name))
+	reply, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", name))
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -125,7 +125,7 @@ func TestTextBesideNativeCall(t *testing.T) {
 		`{"message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"list_dir","arguments":{}}}]}}` + "\n" +
 		`{"message":{"role":"assistant","content":"\"arguments\":{}}"},"done":true,"done_reason":"stop"}` + "\n"
 	srv := replay.Serve(t, ndjson(body))
-	reply, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "read_file", "list_dir"))
+	reply, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "read_file", "list_dir"))
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}

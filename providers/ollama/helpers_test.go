@@ -1,7 +1,6 @@
 package ollama
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -117,26 +116,6 @@ func transcode(t testing.TB, file string, withIDs bool) *replay.Recording {
 		}
 	}
 	return ndjson(b.String())
-}
-
-// run streams one call and assembles the reply.
-func run(ctx context.Context, p providers.Provider, req *providers.Request) (providers.Reply, []providers.Chunk, error) {
-	acc := providers.Accumulator{Provider: p.Name()}
-	var chunks []providers.Chunk
-	err := p.Stream(ctx, req, func(c providers.Chunk) {
-		chunks = append(chunks, c)
-		acc.Add(c)
-	})
-	return acc.Reply(), chunks, err
-}
-
-// reasoningText joins the reasoning blocks of a reply.
-func reasoningText(r providers.Reply) string {
-	var b strings.Builder
-	for _, x := range r.Message.Reasoning {
-		b.WriteString(x.Text)
-	}
-	return b.String()
 }
 
 func userRequest(text string, tools ...string) *providers.Request {

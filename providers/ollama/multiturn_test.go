@@ -48,7 +48,7 @@ func recordedShape(b v1Body) []string {
 	for _, m := range b.Messages {
 		line := fmt.Sprintf("%s | %q | tool_call_id=%s | thinking=%q", m.Role, m.Content, m.ToolCallID, m.Reasoning)
 		for _, c := range m.ToolCalls {
-			line += " | call " + c.ID + " " + c.Function.Name + " " + compact(c.Function.Arguments)
+			line += " | call " + c.ID + " " + c.Function.Name + " " + replay.CompactJSON(c.Function.Arguments)
 		}
 		lines = append(lines, line)
 	}
@@ -68,7 +68,7 @@ func sentShape(t *testing.T, body []byte) []string {
 	for _, m := range w.Messages {
 		line := fmt.Sprintf("%s | %q | tool_call_id=%s | thinking=%q", m.Role, m.Content, m.ToolCallID, m.Thinking)
 		for _, c := range m.ToolCalls {
-			line += " | call " + c.ID + " " + c.Function.Name + " " + compact(string(c.Function.Arguments))
+			line += " | call " + c.ID + " " + c.Function.Name + " " + replay.CompactJSON(string(c.Function.Arguments))
 			names[c.ID] = c.Function.Name
 		}
 		if m.Role == "tool" && (m.ToolName == "" || m.ToolName != names[m.ToolCallID]) {
@@ -77,15 +77,6 @@ func sentShape(t *testing.T, body []byte) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-func compact(s string) string {
-	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
 }
 
 // TestReplayMultiTurn plays whole recorded conversations: each reply is
@@ -125,7 +116,7 @@ func TestReplayMultiTurn(t *testing.T) {
 				req.Messages = append(req.Messages, providers.TextMessage(providers.Role(m.Role), m.Content))
 			}
 			for i := range tt.n {
-				reply, _, err := run(t.Context(), p, req)
+				reply, _, err := replay.Run(t.Context(), p, req)
 				if err != nil {
 					t.Fatalf("call %d: %v", i, err)
 				}

@@ -3,15 +3,12 @@ package ollama
 import (
 	"encoding/json"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
-
-type call struct{ id, name, args string }
 
 // nativeRequest reads a recorded /api/chat body back into the neutral
 // request that would produce it.
@@ -65,7 +62,7 @@ func TestReplayNative(t *testing.T) {
 			rec := replay.Load(t, tt.file)
 			srv := replay.Serve(t, rec)
 			p := New(Config{BaseURL: srv.URL})
-			reply, chunks, err := run(t.Context(), p, nativeRequest(t, rec))
+			reply, chunks, err := replay.Run(t.Context(), p, nativeRequest(t, rec))
 			if err != nil {
 				t.Fatalf("Stream: got error %v, want nil", err)
 			}
@@ -79,9 +76,7 @@ func TestReplayNative(t *testing.T) {
 			if reply.Stop != tt.stop || reply.Usage != tt.usage {
 				t.Errorf("stop/usage: got %q %+v, want %q %+v", reply.Stop, reply.Usage, tt.stop, tt.usage)
 			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
+			replay.CheckEndsWithStop(t, chunks)
 			checkSentNative(t, srv, rec)
 		})
 	}
@@ -121,28 +116,28 @@ func TestReplayTranscoded(t *testing.T) {
 		text      string // prefix
 		textLen   int
 		reasoning string // prefix
-		calls     []call
+		calls     []replay.Call
 		stop      providers.StopReason
 		usage     providers.Usage
 	}{
 		{file: dir + "qwen3_can_use_tools_with_multi-turn_streaming_conversations__0.json",
-			reasoning: "Okay, the user is asking for the weather in Berlin", calls: []call{{"call_blqyt530", "weather", berlin}},
+			reasoning: "Okay, the user is asking for the weather in Berlin", calls: []replay.Call{{ID: "call_blqyt530", Name: "weather", Args: berlin}},
 			stop: providers.StopToolCalls, usage: providers.Usage{InputTokens: 195, OutputTokens: 140}},
 		{file: dir + "qwen3_can_use_tools_with_multi-turn_streaming_conversations__1.json",
 			text: "The current weather in Berlin (52.5200, 13.4050) i", textLen: 96, reasoning: "Okay, the user asked for the weather in Berlin",
 			stop: providers.StopNatural, usage: providers.Usage{InputTokens: 377, OutputTokens: 169}},
 		{file: dir + "qwen3_can_use_tools_with_multi-turn_streaming_conversations__2.json",
-			reasoning: "Okay, the user is asking for the weather in Paris", calls: []call{{"call_velv45o4", "weather", paris}},
+			reasoning: "Okay, the user is asking for the weather in Paris", calls: []replay.Call{{ID: "call_velv45o4", Name: "weather", Args: paris}},
 			stop: providers.StopToolCalls, usage: providers.Usage{InputTokens: 352, OutputTokens: 150}},
 		{file: dir + "qwen3_can_use_parallel_tool_calls__0.json",
 			reasoning: "Okay, let me tackle this user query.",
-			calls:     []call{{"call_blwig54z", "weather", berlin}, {"call_k7oscaqs", "best_language_to_learn", `{}`}},
+			calls:     []replay.Call{{ID: "call_blwig54z", Name: "weather", Args: berlin}, {ID: "call_k7oscaqs", Name: "best_language_to_learn", Args: `{}`}},
 			stop:      providers.StopToolCalls, usage: providers.Usage{InputTokens: 235, OutputTokens: 320}},
 		{file: dir + "qwen3_can_use_parallel_tool_calls__1.json",
 			text: "The current weather in Berlin (52.5200, 13.4050) i", textLen: 264, reasoning: "Okay, let me process the information.",
 			stop: providers.StopNatural, usage: providers.Usage{InputTokens: 603, OutputTokens: 269}},
 		{file: dir + "cloud_gpt-oss_120b_can_use_tools_with_multi-turn_streaming_conversations__0.json",
-			reasoning: "We need to call weather function with latitude and longitude", calls: []call{{"call_x7rn5sl5", "weather", berlin}},
+			reasoning: "We need to call weather function with latitude and longitude", calls: []replay.Call{{ID: "call_x7rn5sl5", Name: "weather", Args: berlin}},
 			stop: providers.StopToolCalls, usage: providers.Usage{InputTokens: 169, OutputTokens: 55}},
 		{file: dir + "cloud_gpt-oss_120b_can_use_tools_with_multi-turn_streaming_conversations__3.json",
 			text: "The current weather in Paris (at\u202f48.8575\u202fN", textLen: 113,
@@ -151,34 +146,19 @@ func TestReplayTranscoded(t *testing.T) {
 			text: "To unlock the magic mirror’s ability", textLen: 1719, reasoning: "Okay, so the user is asking about a magic mirror",
 			stop: providers.StopNatural, usage: providers.Usage{InputTokens: 54, OutputTokens: 1174}},
 		{file: "ollama/pydantic-ai__models.test_ollama.test_ollama_cloud_tool_output__1.json",
-			reasoning: "The conversation: user asked", calls: []call{{"call_o2vnpxrw", "final_result", `{"city":"Paris","country":"France"}`}},
+			reasoning: "The conversation: user asked", calls: []replay.Call{{ID: "call_o2vnpxrw", Name: "final_result", Args: `{"city":"Paris","country":"France"}`}},
 			stop: providers.StopToolCalls, usage: providers.Usage{InputTokens: 206, OutputTokens: 194}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
 			srv := replay.Serve(t, transcode(t, tt.file, true))
 			req := userRequest("go", "weather", "best_language_to_learn", "final_result")
-			reply, chunks, err := run(t.Context(), New(Config{BaseURL: srv.URL}), req)
+			reply, chunks, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), req)
 			if err != nil {
 				t.Fatalf("Stream: got error %v, want nil", err)
 			}
-			text := reply.Message.Text()
-			if !strings.HasPrefix(text, tt.text) || len(text) != tt.textLen {
-				t.Errorf("text: got %q (%d bytes), want prefix %q and %d bytes", text, len(text), tt.text, tt.textLen)
-			}
-			if r := reasoningText(reply); !strings.HasPrefix(r, tt.reasoning) || (tt.reasoning == "") != (r == "") {
-				t.Errorf("reasoning: got %q, want prefix %q", r, tt.reasoning)
-			}
-			var got []call
-			for _, c := range reply.Message.ToolCalls {
-				got = append(got, call{c.ID, c.Name, c.Arguments})
-			}
-			if !slices.Equal(got, tt.calls) {
-				t.Errorf("tool calls: got %q, want %q", got, tt.calls)
-			}
-			if reply.Stop != tt.stop || reply.Usage != tt.usage {
-				t.Errorf("stop/usage: got %q %+v, want %q %+v", reply.Stop, reply.Usage, tt.stop, tt.usage)
-			}
+			replay.CheckReply(t, reply, chunks, replay.Want{Text: tt.text, TextLen: tt.textLen, Reasoning: tt.reasoning,
+				Calls: tt.calls, Stop: tt.stop, Usage: tt.usage})
 			checkCallChunks(t, chunks)
 		})
 	}
@@ -206,7 +186,7 @@ func checkCallChunks(t *testing.T, chunks []providers.Chunk) {
 // calls stay apart.
 func TestReplayWithoutIDs(t *testing.T) {
 	srv := replay.Serve(t, transcode(t, "ollama/ruby_llm__chat_function_calling_ollama_qwen3_can_use_parallel_tool_calls__0.json", false))
-	reply, chunks, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "weather", "best_language_to_learn"))
+	reply, chunks, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "weather", "best_language_to_learn"))
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -237,14 +217,12 @@ func TestReplayAllRecordings(t *testing.T) {
 				handler = transcode(t, file, true)
 			}
 			srv := replay.Serve(t, handler)
-			reply, chunks, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "weather"))
+			reply, chunks, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "weather"))
 			if err != nil {
 				t.Fatalf("Stream: got %v, want nil", err)
 			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
-			if reply.Empty() && reasoningText(reply) == "" {
+			replay.CheckEndsWithStop(t, chunks)
+			if reply.Empty() && replay.ReasoningText(reply) == "" {
 				t.Errorf("reply: got nothing, want text, reasoning or a tool call")
 			}
 		})
@@ -268,12 +246,12 @@ func TestNonStreamedBody(t *testing.T) {
   "eval_count": 7
 }`
 	srv := replay.Sequence{replay.Status(200, body)}.Serve(t)
-	reply, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "read_file"))
+	reply, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", "read_file"))
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
 	c := reply.Message.ToolCalls
-	if len(c) != 1 || c[0].Name != "read_file" || c[0].Arguments != `{"path":"a.txt"}` || reasoningText(reply) != "Need the file." ||
+	if len(c) != 1 || c[0].Name != "read_file" || c[0].Arguments != `{"path":"a.txt"}` || replay.ReasoningText(reply) != "Need the file." ||
 		reply.Stop != providers.StopToolCalls || reply.Usage != (providers.Usage{InputTokens: 12, OutputTokens: 7}) {
 		t.Errorf("reply: got %+v, want one read_file call, the thinking, stop tool_calls and usage 12/7", reply)
 	}

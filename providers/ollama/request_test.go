@@ -21,7 +21,7 @@ func sendOne(t *testing.T, cfg Config, req *providers.Request) (map[string]any, 
 	t.Helper()
 	srv := replay.Serve(t, ndjson(okStream))
 	cfg.BaseURL = srv.URL
-	_, chunks, err := run(t.Context(), New(cfg), req)
+	_, chunks, err := replay.Run(t.Context(), New(cfg), req)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -56,16 +56,7 @@ func TestRequestOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.req.Messages = []providers.Message{providers.TextMessage(providers.RoleUser, "hi")}
 			body, sent, chunks := sendOne(t, Config{}, &tt.req)
-			for k, v := range tt.want {
-				if !reflect.DeepEqual(body[k], v) {
-					t.Errorf("%s: got %#v, want %#v", k, body[k], v)
-				}
-			}
-			for _, k := range tt.absent {
-				if v, ok := body[k]; ok {
-					t.Errorf("%s: got %#v, want it absent", k, v)
-				}
-			}
+			replay.CheckFields(t, "", body, tt.want, tt.absent)
 			if got := sent.Header.Get("Authorization"); got != "" {
 				t.Errorf("Authorization: got %q, want none without an API key", got)
 			}
@@ -139,7 +130,7 @@ func TestUnsupportedParts(t *testing.T) {
 	} {
 		srv := replay.Serve(t, ndjson(okStream))
 		req := &providers.Request{Model: "llava", Messages: []providers.Message{{Role: providers.RoleUser, Content: []providers.Part{part}}}}
-		_, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), req)
+		_, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), req)
 		var pe *providers.Error
 		if !errors.As(err, &pe) || pe.Retryable || !strings.Contains(err.Error(), "ollama takes images only") || !strings.Contains(err.Error(), part.Name) {
 			t.Errorf("%s: got %v, want a non-retryable error saying ollama takes images only", part.Name, err)
@@ -171,7 +162,7 @@ func TestToolNameCodec(t *testing.T) {
 		},
 		Tools: []providers.ToolSpec{{Name: name, Description: "d"}},
 	}
-	reply, _, err := run(t.Context(), New(Config{BaseURL: srv.URL}), req)
+	reply, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), req)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}

@@ -50,14 +50,5 @@ func bigStream(b *testing.B, rec *replay.Recording, size int) []byte {
 			middle = append(middle, ev)
 		}
 	}
-	var buf bytes.Buffer
-	for buf.Len() < size {
-		for _, ev := range middle {
-			buf.Write(ev)
-		}
-	}
-	for _, ev := range tail {
-		buf.Write(ev)
-	}
-	return buf.Bytes()
+	return replay.Grow(nil, middle, tail, size)
 }

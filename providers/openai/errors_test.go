@@ -1,13 +1,11 @@
 package openai
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -46,17 +44,9 @@ func TestReplayHTTPErrors(t *testing.T) {
 			rec := replay.Load(t, tt.file)
 			srv := replay.Serve(t, rec)
 			p := providerFor(tt.name, srv, rec)
-			_, chunks, err := run(t.Context(), p, simpleRequest())
-			var pe *providers.Error
-			if !errors.As(err, &pe) {
-				t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-			}
-			msg := err.Error()
-			for _, want := range []string{tt.name + ": ", strings.TrimPrefix(strings.TrimPrefix(srv.URL, "http://"), "https://"), strconv.Itoa(tt.status), tt.message} {
-				if !strings.Contains(msg, want) {
-					t.Errorf("error %q: want it to contain %q", msg, want)
-				}
-			}
+			_, chunks, err := replay.Run(t.Context(), p, simpleRequest())
+			pe := replay.ProviderError(t, err)
+			replay.ErrorContains(t, err, tt.name+": ", strings.TrimPrefix(strings.TrimPrefix(srv.URL, "http://"), "https://"), strconv.Itoa(tt.status), tt.message)
 			if pe.StatusCode != tt.status || pe.Retryable != tt.retryable || pe.RetryAfter != tt.retryAfter {
 				t.Errorf("error fields: got status %d retryable %v retry-after %v, want %d %v %v",
 					pe.StatusCode, pe.Retryable, pe.RetryAfter, tt.status, tt.retryable, tt.retryAfter)
@@ -74,11 +64,8 @@ func TestReplayInStreamError(t *testing.T) {
 	rec := replay.Load(t, "openai-compatible/pydantic-ai__models.test_groq.test_tool_use_failed_error_streaming__0.json")
 	srv := replay.Serve(t, rec)
 	p := providerFor("openai-compatible", srv, rec)
-	reply, _, err := run(t.Context(), p, neutralRequest(t, rec.Request.Body))
-	var pe *providers.Error
-	if !errors.As(err, &pe) {
-		t.Fatalf("error: got %T %v, want *providers.Error", err, err)
-	}
+	reply, _, err := replay.Run(t.Context(), p, neutralRequest(t, rec.Request.Body))
+	pe := replay.ProviderError(t, err)
 	const want = "Tool call validation failed: tool call validation failed: parameters for tool get_something_by_name did not match schema"
 	if !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "openai-compatible: ") {
 		t.Errorf("error: got %q, want it to name the provider and contain %q", err, want)
@@ -86,7 +73,7 @@ func TestReplayInStreamError(t *testing.T) {
 	if pe.Code != "tool_use_failed" || pe.Retryable {
 		t.Errorf("error fields: got code %q retryable %v, want tool_use_failed false", pe.Code, pe.Retryable)
 	}
-	if r := reasoningText(reply); !strings.HasPrefix(r, "We need to call the tool") {
+	if r := replay.ReasoningText(reply); !strings.HasPrefix(r, "We need to call the tool") {
 		t.Errorf("reasoning streamed before the error: got %q, want prefix %q", r, "We need to call the tool")
 	}
 }

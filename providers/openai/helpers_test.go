@@ -1,7 +1,6 @@
 package openai
 
 import (
-	"context"
 	"encoding/json"
 	"net/url"
 	"strings"
@@ -109,40 +108,11 @@ func shape(t *testing.T, body []byte) []string {
 			line += " | tool_call_id=" + m.ToolCallID
 		}
 		for _, c := range m.ToolCalls {
-			line += " | call " + c.ID + " " + c.Function.Name + " " + compact(c.Function.Arguments)
+			line += " | call " + c.ID + " " + c.Function.Name + " " + replay.CompactJSON(c.Function.Arguments)
 		}
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-func compact(s string) string {
-	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// run streams one call and assembles the reply.
-func run(ctx context.Context, p providers.Provider, req *providers.Request) (providers.Reply, []providers.Chunk, error) {
-	acc := providers.Accumulator{Provider: p.Name()}
-	var chunks []providers.Chunk
-	err := p.Stream(ctx, req, func(c providers.Chunk) {
-		chunks = append(chunks, c)
-		acc.Add(c)
-	})
-	return acc.Reply(), chunks, err
-}
-
-// reasoningText joins the reasoning blocks of a reply.
-func reasoningText(r providers.Reply) string {
-	var b strings.Builder
-	for _, x := range r.Message.Reasoning {
-		b.WriteString(x.Text)
-	}
-	return b.String()
 }
 
 func simpleRequest() *providers.Request {

@@ -9,8 +9,6 @@ import (
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
-type call struct{ id, name, args string }
-
 // TestReplayStreams replays recorded streams of every provider this adapter
 // serves and checks the assembled reply and what the adapter sent.
 func TestReplayStreams(t *testing.T) {
@@ -20,30 +18,30 @@ func TestReplayStreams(t *testing.T) {
 		text      string // prefix of the reply text
 		textLen   int
 		reasoning string // prefix of the reasoning text
-		calls     []call
+		calls     []replay.Call
 		stop      providers.StopReason
 		usage     providers.Usage
 	}{
 		{file: "openai/fantasy__OpenAICommon.openai-gpt-4o-mini.simple_streaming.json", name: "openai",
 			text: "Olá!", textLen: 5, stop: providers.StopNatural, usage: providers.Usage{InputTokens: 20, OutputTokens: 2}},
 		{file: "openai/fantasy__OpenAICommon.openai-gpt-4o-mini.multi_tool_streaming__0.json", name: "openai",
-			calls: []call{{"call_cclGbjTQkZDEnnHrRiU0n7NO", "add", `{"a": 2, "b": 3}`}, {"call_Nob2SzTcxIjro1HvSBPQS6XG", "multiply", `{"a": 2, "b": 3}`}},
+			calls: []replay.Call{{ID: "call_cclGbjTQkZDEnnHrRiU0n7NO", Name: "add", Args: `{"a": 2, "b": 3}`}, {ID: "call_Nob2SzTcxIjro1HvSBPQS6XG", Name: "multiply", Args: `{"a": 2, "b": 3}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 106, OutputTokens: 50}},
 		{file: "openai/fantasy__OpenAICommon.openai-gpt-5.tool_streaming__0.json", name: "openai",
-			calls: []call{{"call_eKRQDHJdZUhEXo1K1cobzFrl", "weather", `{"location":"Florence, Italy"}`}},
+			calls: []replay.Call{{ID: "call_eKRQDHJdZUhEXo1K1cobzFrl", Name: "weather", Args: `{"location":"Florence, Italy"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 145, OutputTokens: 89, ReasoningTokens: 64}},
 		{file: "openai/simonw-llm__test_tools.test_tool_use_basic__0.json", name: "openai",
-			calls: []call{{"call_1EYWDzueHEp8OsB8jJSEp7WB", "multiply", `{"a":1231,"b":2331}`}},
+			calls: []replay.Call{{ID: "call_1EYWDzueHEp8OsB8jJSEp7WB", Name: "multiply", Args: `{"a":1231,"b":2331}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 54, OutputTokens: 20}},
 		// Azure /openai/v1 endpoint.
 		{file: "azure/fantasy__AzureCommon.azure-gpt-5-mini.simple_streaming.json", name: "azure",
 			text: "Oi!", textLen: 3, stop: providers.StopNatural, usage: providers.Usage{InputTokens: 19, OutputTokens: 76, ReasoningTokens: 64}},
 		{file: "azure/fantasy__AzureCommon.azure-gpt-5-mini.tool_streaming__0.json", name: "azure",
-			calls: []call{{"call_tWA8BJziGlCyhQEXhEHn6eXK", "weather", `{"location":"Florence, Italy"}`}},
+			calls: []replay.Call{{ID: "call_tWA8BJziGlCyhQEXhEHn6eXK", Name: "weather", Args: `{"location":"Florence, Italy"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 145, OutputTokens: 154, ReasoningTokens: 128}},
 		// Azure AI Foundry /models endpoint.
 		{file: "azure/ruby_llm__chat_function_calling_azure_grok-4-1-fast-non-reasoning_can_use_tools_without_parameters_in_multi-turn_streami__0.json", name: "azure",
-			calls: []call{{"call_39096608", "best_language_to_learn", `{}`}},
+			calls: []replay.Call{{ID: "call_39096608", Name: "best_language_to_learn", Args: `{}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 205, OutputTokens: 18, CacheReadTokens: 159}},
 		{file: "azure/ruby_llm__chat_with_extended_thinking_azure_gpt-5-nano_streams_thinking_content_when_available.json", name: "azure",
 			text: "- The question to ask: \"Will your answer", textLen: 842,
@@ -53,22 +51,22 @@ func TestReplayStreams(t *testing.T) {
 			text: "Olá!", textLen: 5, stop: providers.StopNatural,
 			usage: providers.Usage{InputTokens: 165, OutputTokens: 131, ReasoningTokens: 129, CacheReadTokens: 164}},
 		{file: "xai/fantasy__OpenAICompatibleCommon.xai-grok-4-fast.multi_tool_streaming__0.json", name: "xai",
-			calls: []call{{"call_55070233", "add", `{"a":2,"b":3}`}, {"call_12016531", "multiply", `{"a":2,"b":3}`}},
+			calls: []replay.Call{{ID: "call_55070233", Name: "add", Args: `{"a":2,"b":3}`}, {ID: "call_12016531", Name: "multiply", Args: `{"a":2,"b":3}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 432, OutputTokens: 204, ReasoningTokens: 136, CacheReadTokens: 153}},
 		{file: "xai/fantasy__OpenAICompatibleThinking.xai-grok-3-mini.thinking-streaming__0.json", name: "xai",
 			reasoning: "First, the user is asking for the weather in Florence, Italy",
-			calls:     []call{{"call_45048949", "weather", `{"location":"Florence, Italy"}`}},
+			calls:     []replay.Call{{ID: "call_45048949", Name: "weather", Args: `{"location":"Florence, Italy"}`}},
 			stop:      providers.StopToolCalls, usage: providers.Usage{InputTokens: 288, OutputTokens: 340, ReasoningTokens: 313, CacheReadTokens: 287}},
 		{file: "xai/fantasy__OpenAICompatibleCommon.xai-grok-code-fast.tool_streaming__0.json", name: "xai",
 			reasoning: "The user asked for the weather in Florence, Italy.",
-			calls:     []call{{"call_53816330", "weather", `{"location":"Florence,Italy"}`}},
+			calls:     []replay.Call{{ID: "call_53816330", Name: "weather", Args: `{"location":"Florence,Italy"}`}},
 			stop:      providers.StopToolCalls, usage: providers.Usage{InputTokens: 390, OutputTokens: 103, ReasoningTokens: 77, CacheReadTokens: 384}},
 		// Groq: usage only in x_groq / top level, reasoning in "reasoning".
 		{file: "openai-compatible/fantasy__OpenAICompatibleCommon.groq-kimi-k2.simple_streaming.json", name: "openai-compatible",
 			text: "Olá!", textLen: 5, stop: providers.StopNatural, usage: providers.Usage{InputTokens: 20, OutputTokens: 4}},
 		{file: "openai-compatible/pydantic-ai__models.test_groq.test_tool_use_failed_error_streaming__1.json", name: "openai-compatible",
 			reasoning: `We need to call the function with correct parameter "name".`,
-			calls:     []call{{"fc_bfb39741-3748-4def-9886-a93fc9c64a90", "get_something_by_name", `{"name":"example"}`}},
+			calls:     []replay.Call{{ID: "fc_bfb39741-3748-4def-9886-a93fc9c64a90", Name: "get_something_by_name", Args: `{"name":"example"}`}},
 			stop:      providers.StopToolCalls, usage: providers.Usage{InputTokens: 304, OutputTokens: 49, ReasoningTokens: 23}},
 		// DeepSeek: reasoning_content, then content.
 		{file: "openai-compatible/pydantic-ai__models.test_deepseek.test_deepseek_model_thinking_stream.json", name: "openai-compatible",
@@ -81,20 +79,20 @@ func TestReplayStreams(t *testing.T) {
 		// OpenRouter: ": OPENROUTER PROCESSING" comments, reasoning + reasoning_details.
 		{file: "openai-compatible/fantasy__OpenRouterCommon.glm.tool_streaming__0.json", name: "openai-compatible",
 			reasoning: "The user wants to know the weather in Florence, Italy.",
-			calls:     []call{{"call_9400b8b3405c4d74b5b97e12", "weather", `{"location":"Florence, Italy"}`}},
+			calls:     []replay.Call{{ID: "call_9400b8b3405c4d74b5b97e12", Name: "weather", Args: `{"location":"Florence, Italy"}`}},
 			stop:      providers.StopToolCalls, usage: providers.Usage{InputTokens: 173, OutputTokens: 33, ReasoningTokens: 19, CacheReadTokens: 128}},
 		{file: "openai-compatible/fantasy__OpenRouterCommon.openai.multi_tool_streaming__0.json", name: "openai-compatible",
-			calls: []call{{"call_8I6muAnyFaBjKyotk1gPRTwU", "add", `{"a":2,"b":3}`}, {"call_pKAAv6bKX2qLYJ85RW4Hxqfp", "multiply", `{"a":2,"b":3}`}},
+			calls: []replay.Call{{ID: "call_8I6muAnyFaBjKyotk1gPRTwU", Name: "add", Args: `{"a":2,"b":3}`}, {ID: "call_pKAAv6bKX2qLYJ85RW4Hxqfp", Name: "multiply", Args: `{"a":2,"b":3}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 109, OutputTokens: 54}},
 		{file: "openai-compatible/langchaingo__openai.TestOpenRouterStreaming__0.json", name: "openai-compatible",
 			text: "test response", textLen: 13, stop: providers.StopNatural, usage: providers.Usage{InputTokens: 586, OutputTokens: 3}},
 		{file: "openai-compatible/fantasy__OpenAICompatibleThinking.llama-cpp-gpt-oss.thinking-streaming__0.json", name: "openai-compatible",
 			reasoning: "We need to call function 'weather'",
-			calls:     []call{{"1wNpqrejg1FCTjf6xq8JRCGKgWZO74AL", "weather", `{"location":"Florence, Italy"}`}},
+			calls:     []replay.Call{{ID: "1wNpqrejg1FCTjf6xq8JRCGKgWZO74AL", Name: "weather", Args: `{"location":"Florence, Italy"}`}},
 			stop:      providers.StopToolCalls, usage: providers.Usage{InputTokens: 139, OutputTokens: 42}},
 		{file: "openai-compatible/fantasy__OpenAICompatibleCommon.zai-glm-4-7-flash.tool_streaming__0.json", name: "openai-compatible",
 			text: "I'll get the current weather", textLen: 69, reasoning: "The user is asking for the weather in Florence, Italy.",
-			calls: []call{{"call_3532c842716b4c72a7dd7498", "weather", `{"location":"Florence,Italy"}`}},
+			calls: []replay.Call{{ID: "call_3532c842716b4c72a7dd7498", Name: "weather", Args: `{"location":"Florence,Italy"}`}},
 			stop:  providers.StopToolCalls, usage: providers.Usage{InputTokens: 173, OutputTokens: 93, ReasoningTokens: 65, CacheReadTokens: 172}},
 	}
 	for _, tt := range tests {
@@ -104,34 +102,13 @@ func TestReplayStreams(t *testing.T) {
 			p := providerFor(tt.name, srv, rec)
 			req := neutralRequest(t, rec.Request.Body)
 
-			reply, chunks, err := run(t.Context(), p, req)
+			reply, chunks, err := replay.Run(t.Context(), p, req)
 			if err != nil {
 				t.Fatalf("Stream: got error %v, want nil", err)
 			}
-			text := reply.Message.Text()
-			if !strings.HasPrefix(text, tt.text) || len(text) != tt.textLen {
-				t.Errorf("text: got %q (%d bytes), want prefix %q and %d bytes", text, len(text), tt.text, tt.textLen)
-			}
-			if r := reasoningText(reply); !strings.HasPrefix(r, tt.reasoning) || (tt.reasoning == "") != (r == "") {
-				t.Errorf("reasoning: got %q, want prefix %q", r, tt.reasoning)
-			}
-			var got []call
-			for _, c := range reply.Message.ToolCalls {
-				got = append(got, call{c.ID, c.Name, c.Arguments})
-			}
-			if !slices.Equal(got, tt.calls) {
-				t.Errorf("tool calls: got %q, want %q", got, tt.calls)
-			}
-			if reply.Stop != tt.stop {
-				t.Errorf("stop: got %q, want %q", reply.Stop, tt.stop)
-			}
-			if reply.Usage != tt.usage {
-				t.Errorf("usage: got %+v, want %+v", reply.Usage, tt.usage)
-			}
-			if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-				t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-			}
-			checkFragments(t, chunks)
+			replay.CheckReply(t, reply, chunks, replay.Want{Text: tt.text, TextLen: tt.textLen, Reasoning: tt.reasoning,
+				Calls: tt.calls, Stop: tt.stop, Usage: tt.usage})
+			replay.CheckFragments(t, chunks, false)
 			checkSent(t, tt.name, srv, rec)
 		})
 	}
@@ -142,11 +119,7 @@ func TestReplayStreams(t *testing.T) {
 // the same shape as the recorded request.
 func checkSent(t *testing.T, name string, srv *replay.Server, rec *replay.Recording) {
 	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) != 1 {
-		t.Fatalf("requests: got %d, want 1", len(reqs))
-	}
-	sent := reqs[0]
+	sent := srv.OnlyRequest(t)
 	wantPath := strings.TrimPrefix(rec.Request.URL, "https://"+rec.Host)
 	wantPath = strings.TrimPrefix(wantPath, "http://"+rec.Host)
 	wantPath, wantQuery, _ := strings.Cut(wantPath, "?")
@@ -203,25 +176,13 @@ func TestReplayMultiTurn(t *testing.T) {
 			srv := replay.Serve(t, first, second)
 			p := providerFor(tt.name, srv, first)
 			req := neutralRequest(t, first.Request.Body)
-			reply, _, err := run(t.Context(), p, req)
+			reply, _, err := replay.Run(t.Context(), p, req)
 			if err != nil {
 				t.Fatalf("first call: %v", err)
 			}
 			// Tool results, in the recorded order, paired with our calls.
-			var results []string
-			for _, m := range neutralRequest(t, second.Request.Body).Messages {
-				if m.Role == providers.RoleTool {
-					results = append(results, m.Text())
-				}
-			}
-			if len(results) != len(reply.Message.ToolCalls) {
-				t.Fatalf("tool calls: got %d, recorded follow-up answers %d", len(reply.Message.ToolCalls), len(results))
-			}
-			req.Messages = append(req.Messages, reply.Message)
-			for i, c := range reply.Message.ToolCalls {
-				req.Messages = append(req.Messages, providers.ToolResultMessage(c, results[i], false))
-			}
-			if _, _, err := run(t.Context(), p, req); err != nil {
+			replay.FollowUp(t, req, reply, replay.ToolResults(neutralRequest(t, second.Request.Body)))
+			if _, _, err := replay.Run(t.Context(), p, req); err != nil {
 				t.Fatalf("follow-up call: %v", err)
 			}
 			sent := srv.Requests()[1]
@@ -252,14 +213,14 @@ func TestReplayNonStreamed(t *testing.T) {
 			rec := replay.Load(t, tt.file)
 			srv := replay.Serve(t, rec)
 			p := providerFor(tt.name, srv, rec)
-			reply, _, err := run(t.Context(), p, neutralRequest(t, rec.Request.Body))
+			reply, _, err := replay.Run(t.Context(), p, neutralRequest(t, rec.Request.Body))
 			if err != nil {
 				t.Fatalf("Stream: got %v, want nil", err)
 			}
 			if !strings.HasPrefix(reply.Message.Text(), tt.text) || (tt.text == "") != (reply.Message.Text() == "") {
 				t.Errorf("text: got %q, want prefix %q", reply.Message.Text(), tt.text)
 			}
-			if got := reasoningText(reply) != ""; got != tt.reasoning {
+			if got := replay.ReasoningText(reply) != ""; got != tt.reasoning {
 				t.Errorf("reasoning present: got %v, want %v", got, tt.reasoning)
 			}
 			if len(reply.Message.ToolCalls) != tt.calls || reply.Stop != tt.stop || reply.Usage.InputTokens == 0 {
@@ -291,7 +252,7 @@ func TestReplayAllChatRecordings(t *testing.T) {
 			}
 			t.Run(file, func(t *testing.T) {
 				srv := replay.Serve(t, rec)
-				reply, chunks, err := run(t.Context(), providerFor(dir, srv, rec), neutralRequest(t, rec.Request.Body))
+				reply, chunks, err := replay.Run(t.Context(), providerFor(dir, srv, rec), neutralRequest(t, rec.Request.Body))
 				if file == inStreamError {
 					if err == nil {
 						t.Fatal("error: got nil, want the in-stream error")
@@ -301,13 +262,11 @@ func TestReplayAllChatRecordings(t *testing.T) {
 				if err != nil {
 					t.Fatalf("Stream: got %v, want nil", err)
 				}
-				if last := chunks[len(chunks)-1]; last.Type != providers.ChunkStop {
-					t.Errorf("last chunk: got type %d, want ChunkStop", last.Type)
-				}
-				if reply.Empty() && reasoningText(reply) == "" {
+				replay.CheckEndsWithStop(t, chunks)
+				if reply.Empty() && replay.ReasoningText(reply) == "" {
 					t.Errorf("reply: got nothing, want text, reasoning or a tool call")
 				}
-				checkFragments(t, chunks)
+				replay.CheckFragments(t, chunks, false)
 			})
 		}
 	}

@@ -25,7 +25,7 @@ func sendOne(t *testing.T, cfg Config, req *providers.Request) (map[string]any, 
 	t.Helper()
 	srv := replay.Sequence{replay.SSE(okStream)}.Serve(t)
 	cfg.BaseURL = srv.URL + "/v1"
-	_, chunks, err := run(t.Context(), New(cfg), req)
+	_, chunks, err := replay.Run(t.Context(), New(cfg), req)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -67,16 +67,7 @@ func TestRequestOptions(t *testing.T) {
 				cfg.APIKey = "" // keyless local server: no Authorization header
 			}
 			body, sent, chunks := sendOne(t, cfg, &tt.req)
-			for k, v := range tt.want {
-				if !reflect.DeepEqual(body[k], v) {
-					t.Errorf("%s: got %#v, want %#v", k, body[k], v)
-				}
-			}
-			for _, k := range tt.absent {
-				if v, ok := body[k]; ok {
-					t.Errorf("%s: got %#v, want it absent", k, v)
-				}
-			}
+			replay.CheckFields(t, "", body, tt.want, tt.absent)
 			if got := sent.Header.Get("Authorization"); tt.name != "azure" && got != tt.authHeader {
 				t.Errorf("Authorization: got %q, want %q", got, tt.authHeader)
 			}
@@ -174,7 +165,7 @@ func TestUnsupportedDocument(t *testing.T) {
 	req := &providers.Request{Model: "m", Messages: []providers.Message{{Role: providers.RoleUser, Content: []providers.Part{
 		{Type: providers.PartDocument, MediaType: "application/zip", Data: []byte("PK"), Name: "x.zip"},
 	}}}}
-	_, _, err := run(t.Context(), p, req)
+	_, _, err := replay.Run(t.Context(), p, req)
 	var pe *providers.Error
 	if !errors.As(err, &pe) || pe.Retryable || !strings.Contains(err.Error(), "application/zip") {
 		t.Errorf("error: got %v, want a non-retryable *providers.Error naming application/zip", err)
@@ -210,7 +201,7 @@ data: [DONE]
 		},
 		Tools: []providers.ToolSpec{{Name: name, Description: "d"}},
 	}
-	reply, _, err := run(t.Context(), p, req)
+	reply, _, err := replay.Run(t.Context(), p, req)
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
@@ -242,7 +233,7 @@ func TestMissingBaseURL(t *testing.T) {
 		"azure":             "azure: AZURE_OPENAI_ENDPOINT is not set",
 		"openai-compatible": "openai-compatible: OPENAI_COMPATIBLE_BASE_URL or LLMRT_BASE_URL is not set",
 	} {
-		_, _, err := run(t.Context(), New(Config{Name: name}), simpleRequest())
+		_, _, err := replay.Run(t.Context(), New(Config{Name: name}), simpleRequest())
 		var se *providers.SetupError
 		if !errors.As(err, &se) || err.Error() != want {
 			t.Errorf("%s without a base URL: got %v, want SetupError %q", name, err, want)

@@ -8,27 +8,6 @@ import (
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
-// checkFragments asserts the tool call fragment contract: the first
-// fragment of each index carries the name and the ID (a legacy
-// function_call has none), later ones only arguments.
-func checkFragments(t *testing.T, chunks []providers.Chunk) {
-	t.Helper()
-	seen := map[int]bool{}
-	for _, c := range chunks {
-		if c.Type != providers.ChunkToolCall {
-			continue
-		}
-		d := c.ToolCall
-		if !seen[d.Index] && d.Name == "" {
-			t.Errorf("first fragment of call %d: got %+v, want its name", d.Index, d)
-		}
-		if seen[d.Index] && (d.ID != "" || d.Name != "") {
-			t.Errorf("later fragment of call %d: got %+v, want arguments only", d.Index, d)
-		}
-		seen[d.Index] = true
-	}
-}
-
 // TestToolCallFragments: interleaved parallel calls are kept apart by
 // index, and a server sending no index gets one per new call ID.
 func TestToolCallFragments(t *testing.T) {
@@ -48,16 +27,13 @@ data: [DONE]
 
 `
 	srv := replay.Sequence{replay.SSE(stream)}.Serve(t)
-	reply, chunks, err := run(t.Context(), New(Config{Name: "openai", BaseURL: srv.URL}), simpleRequest())
+	reply, chunks, err := replay.Run(t.Context(), New(Config{Name: "openai", BaseURL: srv.URL}), simpleRequest())
 	if err != nil {
 		t.Fatalf("Stream: %v", err)
 	}
-	checkFragments(t, chunks)
-	var got []call
-	for _, c := range reply.Message.ToolCalls {
-		got = append(got, call{c.ID, c.Name, c.Arguments})
-	}
-	want := []call{{"a", "add", `{"a":1}`}, {"b", "mul", `{"b":2}`}, {"c", "x", "{}"}}
+	replay.CheckFragments(t, chunks, false)
+	got := replay.Calls(reply)
+	want := []replay.Call{{ID: "a", Name: "add", Args: `{"a":1}`}, {ID: "b", Name: "mul", Args: `{"b":2}`}, {ID: "c", Name: "x", Args: "{}"}}
 	if !slices.Equal(got, want) || reply.Stop != providers.StopToolCalls {
 		t.Errorf("got calls %q stop %q, want %q stop tool_calls", got, reply.Stop, want)
 	}

@@ -195,6 +195,29 @@ func Pieces(body []byte, format string) [][]byte {
 	return pieces
 }
 
+// Grow builds a large body for a parsing benchmark from the pieces of a
+// recording: head, then middle repeated until the body reaches size, then
+// tail. An empty middle is not repeated.
+func Grow(head, middle, tail [][]byte, size int) []byte {
+	var buf bytes.Buffer
+	for _, p := range head {
+		buf.Write(p)
+	}
+	n := 0
+	for _, p := range middle {
+		n += len(p)
+	}
+	for n > 0 && buf.Len() < size {
+		for _, p := range middle {
+			buf.Write(p)
+		}
+	}
+	for _, p := range tail {
+		buf.Write(p)
+	}
+	return buf.Bytes()
+}
+
 func canonical(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {

@@ -126,3 +126,40 @@ func TestHangEndsAtCleanup(t *testing.T) {
 		t.Fatal("the hung request outlived the test's cleanup")
 	}
 }
+
+func TestCompactJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"b": 2, "a": [1, 2]}`: `{"a":[1,2],"b":2}`,
+		` null `:                `null`,
+		`{"a":`:                 `{"a":`, // not JSON: unchanged
+		``:                      ``,
+	} {
+		if got := CompactJSON(in); got != want {
+			t.Errorf("CompactJSON(%q): got %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGrow(t *testing.T) {
+	p := func(s ...string) [][]byte {
+		var out [][]byte
+		for _, x := range s {
+			out = append(out, []byte(x))
+		}
+		return out
+	}
+	tests := []struct {
+		head, middle, tail [][]byte
+		size               int
+		want               string
+	}{
+		{p("H"), p("ab", "c"), p("T"), 6, "HabcabcT"},
+		{nil, p("xy"), p("T"), 1, "xyT"},
+		{p("H"), nil, p("T"), 100, "HT"}, // nothing to repeat: no endless loop
+	}
+	for _, tt := range tests {
+		if got := string(Grow(tt.head, tt.middle, tt.tail, tt.size)); got != tt.want {
+			t.Errorf("Grow(%q, %q, %q, %d): got %q, want %q", tt.head, tt.middle, tt.tail, tt.size, got, tt.want)
+		}
+	}
+}

@@ -113,6 +113,17 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// OnlyRequest returns the one request the server received, failing t at
+// once unless it received exactly one.
+func (s *Server) OnlyRequest(t testing.TB) Request {
+	t.Helper()
+	reqs := s.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("requests: got %d, want 1", len(reqs))
+	}
+	return reqs[0]
+}
+
 // Hits returns how many requests the server has received.
 func (s *Server) Hits() int {
 	s.mu.Lock()
