@@ -192,13 +192,3 @@ func simpleRequest() *providers.Request {
 		providers.TextMessage(providers.RoleUser, "Hello"),
 	}}
 }
-
-// sent returns the body of the n-th request srv received, decoded.
-func sent(t *testing.T, srv *replay.Server, n int) wireRequest {
-	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) <= n {
-		t.Fatalf("requests: got %d, want at least %d", len(reqs), n+1)
-	}
-	return decodeWire(t, reqs[n].Body)
-}
