@@ -41,8 +41,8 @@ func TestEventSequence(t *testing.T) {
 	req.Tools = []engine.Tool{ct.tool("peek", tools.KindRead)}
 	evs := collect(t, h, req)
 	got := strings.Join(types(evs), " ")
-	want := "run_start model_start reasoning_delta reasoning_delta reasoning_delta text_delta tool_call_delta tool_call_delta usage assistant_message " +
-		"tool_start tool_result model_start tool_call_delta answer_delta tool_call_delta answer_delta assistant_message tool_result completed"
+	want := "run_start model_start reasoning_delta reasoning_delta reasoning_delta text_delta tool_call_delta usage assistant_message " +
+		"tool_start tool_result model_start tool_call_delta answer_delta tool_call_delta answer_delta tool_call_delta answer_delta assistant_message tool_result completed"
 	if got != want {
 		t.Errorf("event types:\n got %s\nwant %s", got, want)
 	}

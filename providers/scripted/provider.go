@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/llmrt/llmrt/providers"
 )
@@ -110,13 +111,20 @@ func (t Turn) play(ctx context.Context, script string, emit func(providers.Chunk
 		if id == "" {
 			id = fmt.Sprintf("call_%d_%d", t.index+1, i+1)
 		}
-		args := c.arguments()
-		half := len(args) / 2
-		emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, ID: id, Name: c.Name, Arguments: args[:half]}})
-		if err := sleep(ctx, t.ChunkDelayMS); err != nil {
-			return err
+		// Arguments stream in small pieces, as real models send them, so
+		// hosts see answer_delta events arrive word by word.
+		for j, piece := range argPieces(c.arguments()) {
+			if j > 0 {
+				if err := sleep(ctx, t.ChunkDelayMS); err != nil {
+					return err
+				}
+			}
+			d := providers.ToolCallDelta{Index: i, Arguments: piece}
+			if j == 0 {
+				d.ID, d.Name = id, c.Name
+			}
+			emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: d})
 		}
-		emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, Arguments: args[half:]}})
 	}
 	if t.Usage != nil {
 		emit(providers.Chunk{Type: providers.ChunkUsage, Usage: *t.Usage})
@@ -135,6 +143,22 @@ func (e *TurnError) providerError(script string) error {
 		Retryable:  e.Status == 0 || providers.RetryableStatus(e.Status),
 		RetryAfter: time.Duration(e.RetryAfterMS) * time.Millisecond,
 	}
+}
+
+// argPieces splits argument JSON into pieces of about 16 bytes, cutting
+// only at rune boundaries.
+func argPieces(s string) []string {
+	const size = 16
+	var out []string
+	for len(s) > size {
+		cut := size
+		for cut < len(s) && !utf8.RuneStart(s[cut]) {
+			cut++
+		}
+		out = append(out, s[:cut])
+		s = s[cut:]
+	}
+	return append(out, s)
 }
 
 // pieces splits text into word-sized deltas, keeping every byte.
