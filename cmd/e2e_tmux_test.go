@@ -44,7 +44,11 @@ func startTerm(t *testing.T, sb *sandbox, env map[string]string, args ...string)
 	}
 	tm := &term{t: t, socket: fmt.Sprintf("llmrt-test-%d", time.Now().UnixNano())}
 	tm.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", script)
-	t.Cleanup(func() { exec.Command("tmux", "-L", tm.socket, "kill-server").Run() })
+	sock := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
+		os.Remove(sock)
+	})
 	return tm
 }
 
