@@ -58,7 +58,7 @@ func TestAccumulator(t *testing.T) {
 
 func TestNameCodec(t *testing.T) {
 	names := []string{"read_file", "mcp.github/create issue", "mcp_github_create_issue", "ünïcode", strings.Repeat("x", 80), strings.Repeat("x", 70)}
-	c := NewNameCodec(names, FunctionNameByte, 64)
+	c := NewNameCodec(names, FunctionNames)
 	seen := map[string]bool{}
 	for _, n := range names {
 		w := c.Wire(n)
@@ -244,5 +244,34 @@ func TestTimeouts(t *testing.T) {
 	}
 	if ne := NetworkError(ctx, "p", srv.URL+"/hang", err); !strings.Contains(ne.Error(), "no response from") {
 		t.Errorf("network error: %v", ne)
+	}
+}
+
+// TestNameRuleFirst: a rule on the first byte (Gemini: a letter or '_')
+// prefixes names that would start badly, keeping the mapping one-to-one.
+func TestNameRuleFirst(t *testing.T) {
+	rule := NameRule{Byte: FunctionNameByte, First: func(b byte) bool { return b == '_' || (b >= 'a' && b <= 'z') }, MaxLen: 12}
+	names := []string{"1st_tool", "_1st_tool", "ok", "-dash", "123456789012"}
+	c := NewNameCodec(names, rule)
+	seen := map[string]bool{}
+	for _, n := range names {
+		w := c.Wire(n)
+		if !rule.valid(w) || seen[w] || c.Name(w) != n {
+			t.Errorf("%q → %q: invalid, duplicate or not reversible", n, w)
+		}
+		seen[w] = true
+	}
+	if c.Wire("ok") != "ok" {
+		t.Errorf("valid names pass through")
+	}
+	r := &Request{Tools: []ToolSpec{{Name: "a.b"}}, Messages: []Message{
+		{Role: RoleAssistant, ToolCalls: []ToolCall{{Name: "old.tool"}}},
+		{Role: RoleTool, ToolName: "gone.tool"},
+	}}
+	rc := ToolNameCodec(r, FunctionNames)
+	for _, n := range []string{"a.b", "old.tool", "gone.tool"} {
+		if w := rc.Wire(n); w == n || rc.Name(w) != n {
+			t.Errorf("ToolNameCodec should cover %q, got %q", n, w)
+		}
 	}
 }

@@ -5,6 +5,26 @@ import (
 	"encoding/hex"
 )
 
+// NameRule says which tool names an API accepts on the wire.
+type NameRule struct {
+	// Byte reports whether a byte may appear in a name.
+	Byte func(byte) bool
+	// First, when set, reports whether a byte may start a name; names that
+	// would start otherwise get a leading '_', which First must accept.
+	First func(byte) bool
+	// MaxLen bounds names (0 = no bound).
+	MaxLen int
+}
+
+// FunctionNameByte is the character set OpenAI, Anthropic and Gemini accept
+// in function names: [A-Za-z0-9_-].
+func FunctionNameByte(b byte) bool {
+	return b == '_' || b == '-' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+}
+
+// FunctionNames is the rule of most chat APIs: [A-Za-z0-9_-]{1,64}.
+var FunctionNames = NameRule{Byte: FunctionNameByte, MaxLen: 64}
+
 // NameCodec maps tool names to names an API accepts and back (SPEC §4.6).
 // Names that are already valid pass through unchanged; others have invalid
 // characters replaced by '_' and, when that collides or is too long, a short
@@ -14,9 +34,27 @@ type NameCodec struct {
 	fromWire map[string]string
 }
 
-// NewNameCodec builds a codec for names. valid reports whether a byte may
-// appear in a wire name; maxLen bounds wire names (0 = no bound).
-func NewNameCodec(names []string, valid func(byte) bool, maxLen int) *NameCodec {
+// ToolNameCodec builds a codec for every tool name a request mentions: the
+// offered tools, the calls in its history and the tool results, so names
+// stay consistent on the wire across the whole conversation.
+func ToolNameCodec(req *Request, rule NameRule) *NameCodec {
+	names := make([]string, 0, len(req.Tools))
+	for _, t := range req.Tools {
+		names = append(names, t.Name)
+	}
+	for _, m := range req.Messages {
+		for _, c := range m.ToolCalls {
+			names = append(names, c.Name)
+		}
+		if m.ToolName != "" {
+			names = append(names, m.ToolName)
+		}
+	}
+	return NewNameCodec(names, rule)
+}
+
+// NewNameCodec builds a codec for names under rule.
+func NewNameCodec(names []string, rule NameRule) *NameCodec {
 	c := &NameCodec{toWire: make(map[string]string, len(names)), fromWire: make(map[string]string, len(names))}
 	// Valid names claim their own spelling first so they are never renamed.
 	var rest []string
@@ -24,7 +62,7 @@ func NewNameCodec(names []string, valid func(byte) bool, maxLen int) *NameCodec 
 		if _, dup := c.toWire[n]; dup {
 			continue
 		}
-		if isValidName(n, valid, maxLen) {
+		if rule.valid(n) {
 			c.toWire[n], c.fromWire[n] = n, n
 		} else {
 			rest = append(rest, n)
@@ -34,12 +72,12 @@ func NewNameCodec(names []string, valid func(byte) bool, maxLen int) *NameCodec 
 		if _, dup := c.toWire[n]; dup {
 			continue
 		}
-		w := sanitizeName(n, valid)
-		if _, taken := c.fromWire[w]; taken || (maxLen > 0 && len(w) > maxLen) || w == "" {
+		w := rule.sanitize(n)
+		if _, taken := c.fromWire[w]; taken || (rule.MaxLen > 0 && len(w) > rule.MaxLen) {
 			sum := sha256.Sum256([]byte(n))
 			suffix := "_" + hex.EncodeToString(sum[:4])
-			if maxLen > 0 && len(w)+len(suffix) > maxLen {
-				w = w[:maxLen-len(suffix)]
+			if rule.MaxLen > 0 && len(w)+len(suffix) > rule.MaxLen {
+				w = w[:rule.MaxLen-len(suffix)]
 			}
 			w += suffix
 		}
@@ -64,30 +102,30 @@ func (c *NameCodec) Name(wire string) string {
 	return wire
 }
 
-// FunctionNameByte is the character set OpenAI, Anthropic and Gemini accept
-// in function names: [A-Za-z0-9_-].
-func FunctionNameByte(b byte) bool {
-	return b == '_' || b == '-' || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
-}
-
-func isValidName(n string, valid func(byte) bool, maxLen int) bool {
-	if n == "" || (maxLen > 0 && len(n) > maxLen) {
+func (r NameRule) valid(n string) bool {
+	if n == "" || (r.MaxLen > 0 && len(n) > r.MaxLen) {
+		return false
+	}
+	if r.First != nil && !r.First(n[0]) {
 		return false
 	}
 	for i := 0; i < len(n); i++ {
-		if !valid(n[i]) {
+		if !r.Byte(n[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func sanitizeName(n string, valid func(byte) bool) string {
+func (r NameRule) sanitize(n string) string {
 	b := []byte(n)
 	for i := range b {
-		if !valid(b[i]) {
+		if !r.Byte(b[i]) {
 			b[i] = '_'
 		}
+	}
+	if len(b) == 0 || (r.First != nil && !r.First(b[0])) {
+		b = append([]byte{'_'}, b...)
 	}
 	return string(b)
 }

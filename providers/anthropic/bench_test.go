@@ -26,7 +26,7 @@ func BenchmarkStreamParse(b *testing.B) {
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			body := bigStream(b, replay.Load(b, tt.file), 4<<20)
-			codec := providers.NewNameCodec([]string{"weather"}, providers.FunctionNameByte, 128)
+			codec := providers.NewNameCodec([]string{"weather"}, nameRule)
 			ctx := context.Background()
 			var chunks int
 			b.SetBytes(int64(len(body)))

@@ -89,7 +89,7 @@ func (p *Provider) Name() string { return Name }
 // Stream makes one streamed Messages call and emits its reply as chunks,
 // ending with a ChunkStop. See providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
-	codec := nameCodec(req)
+	codec := providers.ToolNameCodec(req, nameRule)
 	params, warnings, err := p.buildParams(req, codec)
 	if err != nil {
 		return err
@@ -112,18 +112,5 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	return s.read(ctx, stream)
 }
 
-// nameCodec encodes the names of the offered tools and of the tools called
-// earlier in the conversation, so history stays consistent on the wire.
-// Anthropic accepts ^[a-zA-Z0-9_-]{1,128}$.
-func nameCodec(req *providers.Request) *providers.NameCodec {
-	names := make([]string, 0, len(req.Tools))
-	for _, t := range req.Tools {
-		names = append(names, t.Name)
-	}
-	for _, m := range req.Messages {
-		for _, c := range m.ToolCalls {
-			names = append(names, c.Name)
-		}
-	}
-	return providers.NewNameCodec(names, providers.FunctionNameByte, 128)
-}
+// nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.
+var nameRule = providers.NameRule{Byte: providers.FunctionNameByte, MaxLen: 128}

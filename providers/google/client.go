@@ -109,7 +109,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	case req.Model == "":
 		return fail("no model given", nil)
 	}
-	names := newToolNames(req)
+	names := providers.ToolNameCodec(req, nameRule)
 	contents, err := p.buildContents(req, names)
 	if err != nil {
 		return fail(err.Error(), err)

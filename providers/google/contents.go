@@ -14,7 +14,7 @@ import (
 // their text, thought signatures and functionCall parts, and each run of
 // tool messages to one user content of functionResponse parts.
 type contentsBuilder struct {
-	names  *toolNames
+	names  *providers.NameCodec
 	strict bool // the model needs a signature on each turn's first call
 
 	out       []*genai.Content
@@ -24,7 +24,7 @@ type contentsBuilder struct {
 	responses, media []*genai.Part
 }
 
-func (p *Provider) buildContents(req *providers.Request, names *toolNames) ([]*genai.Content, error) {
+func (p *Provider) buildContents(req *providers.Request, names *providers.NameCodec) ([]*genai.Content, error) {
 	b := &contentsBuilder{names: names, strict: strictSignatures(req.Model), callNames: map[string]string{}}
 	_, msgs := providers.SplitSystem(req.Messages)
 	for i, m := range msgs {

@@ -27,7 +27,7 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // buildConfig converts the request options. Warnings are for options the
 // call cannot honour.
-func (p *Provider) buildConfig(req *providers.Request, names *toolNames) (*genai.GenerateContentConfig, []providers.Warning) {
+func (p *Provider) buildConfig(req *providers.Request, names *providers.NameCodec) (*genai.GenerateContentConfig, []providers.Warning) {
 	cfg := &genai.GenerateContentConfig{
 		// The SDK's automatic continuation re-sends a broken stream; retries
 		// belong to providers.RetryPolicy.

@@ -170,7 +170,7 @@ func TestToolNames(t *testing.T) {
 	for _, n := range names {
 		tools = append(tools, providers.ToolSpec{Name: n})
 	}
-	codec := newToolNames(&providers.Request{Tools: tools})
+	codec := providers.ToolNameCodec(&providers.Request{Tools: tools}, nameRule)
 	seen := map[string]string{}
 	for _, n := range names {
 		w := codec.Wire(n)

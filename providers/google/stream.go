@@ -14,7 +14,7 @@ import (
 // streamer turns the responses of one call into chunks. It lives for one
 // call.
 type streamer struct {
-	names *toolNames
+	names *providers.NameCodec
 	emit  func(providers.Chunk)
 
 	responses int // responses received

@@ -33,7 +33,7 @@ func BenchmarkStreamParse(b *testing.B) {
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			body := tt.body()
-			codec := providers.NewNameCodec([]string{"write_file", "weather"}, providers.FunctionNameByte, 64)
+			codec := providers.NewNameCodec([]string{"write_file", "weather"}, providers.FunctionNames)
 			ctx := context.Background()
 			var chunks int
 			b.SetBytes(int64(len(body)))

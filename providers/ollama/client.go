@@ -69,7 +69,7 @@ func (p *Provider) BaseURL() string { return p.base }
 // ending with a ChunkStop. See providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
 	endpoint := p.base + "/api/chat"
-	codec := nameCodec(req)
+	codec := providers.ToolNameCodec(req, providers.FunctionNames)
 	body, warnings, err := buildRequest(req, codec)
 	if err != nil {
 		return &providers.Error{Provider: Name, URL: endpoint, Message: err.Error(), Err: err}
@@ -149,24 +149,4 @@ func baseURL(raw string) string {
 		out = strings.TrimSuffix(out, suffix)
 	}
 	return out
-}
-
-// nameCodec encodes the names of the offered tools and of the tools called
-// earlier in the conversation, so history stays consistent on the wire.
-// Ollama itself accepts any name, but the models' tool-call formats (and
-// the parsers Ollama runs on them) are built for identifier-like names.
-func nameCodec(req *providers.Request) *providers.NameCodec {
-	names := make([]string, 0, len(req.Tools))
-	for _, t := range req.Tools {
-		names = append(names, t.Name)
-	}
-	for _, m := range req.Messages {
-		for _, c := range m.ToolCalls {
-			names = append(names, c.Name)
-		}
-		if m.Role == providers.RoleTool && m.ToolName != "" {
-			names = append(names, m.ToolName)
-		}
-	}
-	return providers.NewNameCodec(names, providers.FunctionNameByte, 64)
 }

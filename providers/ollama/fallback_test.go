@@ -107,7 +107,7 @@ func TestTextToolCalls(t *testing.T) {
 // offered; the call comes back under the tool's own name.
 func TestTextToolCallsEncodedName(t *testing.T) {
 	const name = "github.search/issues"
-	wire := providers.NewNameCodec([]string{name}, providers.FunctionNameByte, 64).Wire(name)
+	wire := providers.NewNameCodec([]string{name}, providers.FunctionNames).Wire(name)
 	srv := replay.Serve(t, ndjson(contentStream(`{"name":"`+wire+`","arguments":{"q":"bug"}}`)))
 	reply, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", name))
 	if err != nil {

@@ -145,7 +145,7 @@ func TestUnsupportedParts(t *testing.T) {
 // in tools, history and results, and decoded in the streamed calls.
 func TestToolNameCodec(t *testing.T) {
 	const name = "github.search/issues"
-	wire := providers.NewNameCodec([]string{name}, providers.FunctionNameByte, 64).Wire(name)
+	wire := providers.NewNameCodec([]string{name}, providers.FunctionNames).Wire(name)
 	if wire == name {
 		t.Fatalf("codec left %q unchanged", name)
 	}

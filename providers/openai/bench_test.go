@@ -20,7 +20,7 @@ func BenchmarkStreamParse(b *testing.B) {
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			body := bigStream(b, replay.Load(b, tt.file), 4<<20)
-			codec := providers.NewNameCodec([]string{"add", "multiply"}, providers.FunctionNameByte, 64)
+			codec := providers.NewNameCodec([]string{"add", "multiply"}, providers.FunctionNames)
 			ctx := context.Background()
 			var chunks int
 			b.SetBytes(int64(len(body)))

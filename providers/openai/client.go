@@ -92,7 +92,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		return p.missingBaseURL()
 	}
 	endpoint := p.endpoint(req.Model)
-	codec := nameCodec(req)
+	codec := providers.ToolNameCodec(req, providers.FunctionNames)
 	body, warnings, err := p.buildRequest(req, codec, endpoint)
 	if err != nil {
 		return err
@@ -181,21 +181,6 @@ func (p *Provider) missingBaseURL() error {
 		return &providers.SetupError{Provider: p.cfg.Name, Vars: []string{"OPENAI_COMPATIBLE_BASE_URL", "LLMRT_BASE_URL"}}
 	}
 	return &providers.SetupError{Provider: p.cfg.Name, Message: "no base URL configured"}
-}
-
-// nameCodec encodes the names of the offered tools and of the tools called
-// earlier in the conversation, so history stays consistent on the wire.
-func nameCodec(req *providers.Request) *providers.NameCodec {
-	names := make([]string, 0, len(req.Tools))
-	for _, t := range req.Tools {
-		names = append(names, t.Name)
-	}
-	for _, m := range req.Messages {
-		for _, c := range m.ToolCalls {
-			names = append(names, c.Name)
-		}
-	}
-	return providers.NewNameCodec(names, providers.FunctionNameByte, 64)
 }
 
 // isJSONBody reports whether the response is a whole JSON document rather

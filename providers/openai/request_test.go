@@ -179,7 +179,7 @@ func TestUnsupportedDocument(t *testing.T) {
 // and decoded in the streamed calls.
 func TestToolNameCodec(t *testing.T) {
 	const name = "github.search/issues"
-	codec := providers.NewNameCodec([]string{name}, providers.FunctionNameByte, 64)
+	codec := providers.NewNameCodec([]string{name}, providers.FunctionNames)
 	wire := codec.Wire(name)
 	if wire == name {
 		t.Fatalf("codec left %q unchanged", name)
