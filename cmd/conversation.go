@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -116,7 +117,7 @@ func (opts *runOptions) promptText() (string, error) {
 // a resumed session with answers and an optional new prompt. Nothing is
 // written before every input has been checked, so a bad answer leaves the
 // session untouched.
-func (opts *runOptions) conversation(s *settings, sess *session.Session) (*conversation, error) {
+func (opts *runOptions) conversation(ctx context.Context, s *settings, sess *session.Session) (*conversation, error) {
 	conv := &conversation{errOut: opts.f.IO.ErrOut}
 	prompt, err := opts.promptText()
 	if err != nil {
@@ -133,7 +134,7 @@ func (opts *runOptions) conversation(s *settings, sess *session.Session) (*conve
 		}
 		fresh = append(fresh, user)
 	} else {
-		if fresh, err = opts.resumeMessages(sess, prompt); err != nil {
+		if fresh, err = opts.resumeMessages(ctx, sess, prompt); err != nil {
 			return nil, err
 		}
 		conv.messages = sess.Messages
@@ -147,8 +148,9 @@ func (opts *runOptions) conversation(s *settings, sess *session.Session) (*conve
 }
 
 // resumeMessages checks the answers and prompt for a resumed session and
-// returns the messages to append.
-func (opts *runOptions) resumeMessages(sess *session.Session, prompt string) ([]engine.Message, error) {
+// returns the messages to append. Pending questions with no answers given
+// are asked now on a terminal.
+func (opts *runOptions) resumeMessages(ctx context.Context, sess *session.Session, prompt string) ([]engine.Message, error) {
 	var fresh []engine.Message
 	a, given, err := opts.flagAnswer()
 	if err != nil {
@@ -160,8 +162,10 @@ func (opts *runOptions) resumeMessages(sess *session.Session, prompt string) ([]
 		if fresh, err = resolveAnswers(sess.Pending, a); err != nil {
 			return nil, err
 		}
-	case len(sess.Pending) > 0 && opts.f.IO.Interactive():
-		// Asked once the run starts, like a question in a live run.
+	case len(sess.Pending) > 0 && opts.canAsk():
+		if fresh, err = opts.askInteractive(ctx, sess.Pending); err != nil {
+			return nil, err
+		}
 	case len(sess.Pending) > 0:
 		printPending(opts.f.IO.ErrOut, id, pendingItems(sess.Pending))
 		return nil, usageErrorf("session %s is waiting for answers; pass --answer QUESTION=OPTION or --answers JSON", id)

@@ -155,3 +155,23 @@ func TestTerminalPermissionPrompt(t *testing.T) {
 		t.Errorf("the approved write should have happened: %v %q", err, data)
 	}
 }
+
+// TestTerminalResumeAsksPendingQuestions: a run paused without a terminal
+// and resumed on one without --answer asks its pending question there.
+func TestTerminalResumeAsksPendingQuestions(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello!"))
+	openaiRun(sb, srv, "-p", "greet").want(t, 3)
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--resume", id)
+	tm.waitFor("Which language", 15*time.Second)
+	tm.keys("Enter") // English
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	if !strings.Contains(scr, "EXIT=0") || !strings.Contains(scr, "Hello!") {
+		t.Fatalf("the resumed run should ask, then finish:\n%s", scr)
+	}
+	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), `{\"answers\":{\"lang\":\"en\"}`) {
+		t.Errorf("the model should get the answer")
+	}
+}

@@ -105,20 +105,11 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	conv, err := opts.conversation(s, sess)
+	conv, err := opts.conversation(ctx, s, sess)
 	if err != nil {
 		return err
 	}
 	defer conv.close()
-	if sess != nil && len(sess.Pending) > 0 && len(conv.messages) == len(sess.Messages) {
-		// Pending questions with no answers given: ask them now.
-		answers, err := opts.askInteractive(ctx, sess.Pending)
-		if err != nil {
-			return err
-		}
-		conv.messages = append(conv.messages, answers...)
-		conv.add(answers...)
-	}
 	if so, ok := out.(*streamOutput); ok {
 		so.sessionID = conv.id
 	}
@@ -144,7 +135,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		if err != nil {
 			return err
 		}
-		if res.Status != engine.StatusToolCalls || !o.Interactive() || opts.output == "stream-json" {
+		if res.Status != engine.StatusToolCalls || !opts.canAsk() {
 			break
 		}
 		answers, err := opts.askInteractive(ctx, res.PendingCalls)
@@ -168,6 +159,12 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		printDenials(o.ErrOut, res.Warnings)
 	}
 	return resultError(ctx, s, res)
+}
+
+// canAsk reports whether questions can be put to a person: on a terminal,
+// unless the output is a stream of events for a program.
+func (opts *runOptions) canAsk() bool {
+	return opts.f.IO.Interactive() && opts.output != "stream-json"
 }
 
 func (opts *runOptions) progress() *progress {
