@@ -70,16 +70,12 @@ func (c *conversation) close() {
 	}
 }
 
-func (opts *runOptions) store() *session.Store {
-	return &session.Store{Dir: session.DefaultDir(opts.f.Getenv)}
-}
-
 // loadSession loads the session named by --resume or found by --continue.
 func (opts *runOptions) loadSession(workDir string) (*session.Session, error) {
 	if opts.resume == "" && !opts.cont {
 		return nil, nil
 	}
-	st := opts.store()
+	st := opts.f.Sessions()
 	id := opts.resume
 	if opts.cont {
 		sum, err := st.Latest(workDir)
@@ -214,7 +210,7 @@ func (opts *runOptions) openRecords(conv *conversation, s *settings, sess *sessi
 	if opts.noSession {
 		return nil
 	}
-	st := opts.store()
+	st := opts.f.Sessions()
 	if st.Dir == "" {
 		fmt.Fprintln(opts.f.IO.ErrOut, "llmrt: warning: no home directory; this run is not saved")
 		return nil

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/engine/session"
 )
 
 // version is set at build time with -ldflags "-X github.com/llmrt/llmrt/cmd.version=...".
@@ -20,7 +21,6 @@ type Factory struct {
 
 	mu      sync.Mutex
 	configs map[string]*config.Config
-	closers []func()
 }
 
 // NewFactory returns a Factory for the given streams and environment.
@@ -29,40 +29,23 @@ func NewFactory(io *IO, getenv func(string) string) *Factory {
 }
 
 // Config loads the configuration layers for a working directory, once.
-func (f *Factory) Config(dir string, extra []string) (*config.Config, error) {
+func (f *Factory) Config(dir string) (*config.Config, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	key := dir
-	for _, e := range extra {
-		key += "\x00" + e
-	}
-	if c, ok := f.configs[key]; ok {
+	if c, ok := f.configs[dir]; ok {
 		return c, nil
 	}
-	c, err := config.Load(config.Options{Dir: dir, Getenv: f.Getenv, ExtraFiles: extra})
+	c, err := config.Load(config.Options{Dir: dir, Getenv: f.Getenv})
 	if err != nil {
 		return nil, err
 	}
-	f.configs[key] = c
+	f.configs[dir] = c
 	return c, nil
 }
 
-// OnClose registers cleanup run when the command ends.
-func (f *Factory) OnClose(fn func()) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.closers = append(f.closers, fn)
-}
-
-// Close runs the registered cleanups, newest first.
-func (f *Factory) Close() {
-	f.mu.Lock()
-	closers := f.closers
-	f.closers = nil
-	f.mu.Unlock()
-	for i := len(closers) - 1; i >= 0; i-- {
-		closers[i]()
-	}
+// Sessions returns the store saved sessions live in (SPEC §7.4).
+func (f *Factory) Sessions() *session.Store {
+	return &session.Store{Dir: session.DefaultDir(f.Getenv)}
 }
 
 // Version returns the build's version.

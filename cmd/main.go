@@ -28,7 +28,6 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	err := root.ExecuteContext(ctx)
-	defer f.Close()
 	if err == nil {
 		return exitOK
 	}

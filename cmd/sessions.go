@@ -21,7 +21,7 @@ func newSessionsCmd(f *Factory) *cobra.Command {
 		Short: "List saved sessions",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			st := &session.Store{Dir: session.DefaultDir(f.Getenv)}
+			st := f.Sessions()
 			list, err := st.List()
 			if err != nil {
 				return err
@@ -57,7 +57,7 @@ func newSessionsShowCmd(f *Factory) *cobra.Command {
 		Short: "Show a saved session's conversation",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st := &session.Store{Dir: session.DefaultDir(f.Getenv)}
+			st := f.Sessions()
 			s, err := st.Load(args[0])
 			if errors.Is(err, session.ErrNotFound) {
 				return withHint(usageErrorf("no session %q", args[0]), "list saved sessions with llmrt sessions")

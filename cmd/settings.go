@@ -60,7 +60,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 			dir = d
 		}
 	}
-	cfg, err := f.Config(dir, nil)
+	cfg, err := f.Config(dir)
 	if err != nil {
 		return nil, err
 	}

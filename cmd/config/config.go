@@ -68,8 +68,6 @@ type Options struct {
 	Dir string
 	// Getenv reads the process environment.
 	Getenv func(string) string
-	// ExtraFiles are loaded after the project config (e.g. --config).
-	ExtraFiles []string
 }
 
 // FileError is a config file that cannot be used.
@@ -113,11 +111,9 @@ func Load(o Options) (*Config, error) {
 		o.Getenv = os.Getenv
 	}
 	c := &Config{getenv: o.Getenv}
-	paths := []string{UserPath(o.Getenv), filepath.Join(o.Dir, ".llmrt", "config.json")}
-	paths = append(paths, o.ExtraFiles...)
-	for i, p := range paths {
+	for _, p := range []string{UserPath(o.Getenv), filepath.Join(o.Dir, ".llmrt", "config.json")} {
 		f, diags, err := readFile(p)
-		if errors.Is(err, fs.ErrNotExist) && i < 2 {
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {

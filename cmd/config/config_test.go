@@ -106,11 +106,3 @@ func TestBadDotEnv(t *testing.T) {
 		t.Fatalf("got %v, want an error naming .env", err)
 	}
 }
-
-func TestExtraFilesAreRequired(t *testing.T) {
-	dir := t.TempDir()
-	_, err := Load(Options{Dir: dir, Getenv: env(nil), ExtraFiles: []string{filepath.Join(dir, "missing.json")}})
-	if err == nil || !strings.Contains(err.Error(), "missing.json") {
-		t.Fatalf("got %v, want an error naming the missing file", err)
-	}
-}
