@@ -91,13 +91,13 @@ func (p *Provider) turn(req *providers.Request) (*Script, int, error) {
 }
 
 func (t Turn) play(ctx context.Context, script string, emit func(providers.Chunk)) error {
-	for _, piece := range pieces(t.Reasoning) {
+	for _, piece := range Words(t.Reasoning) {
 		if err := sleep(ctx, t.ChunkDelayMS); err != nil {
 			return err
 		}
 		emit(providers.Chunk{Type: providers.ChunkReasoning, Text: piece})
 	}
-	for _, piece := range pieces(t.Text) {
+	for _, piece := range Words(t.Text) {
 		if err := sleep(ctx, t.ChunkDelayMS); err != nil {
 			return err
 		}
@@ -113,7 +113,7 @@ func (t Turn) play(ctx context.Context, script string, emit func(providers.Chunk
 		}
 		// Arguments stream in small pieces, as real models send them, so
 		// hosts see answer_delta events arrive word by word.
-		for j, piece := range argPieces(c.arguments()) {
+		for j, piece := range argPieces(c.ArgumentText()) {
 			if j > 0 {
 				if err := sleep(ctx, t.ChunkDelayMS); err != nil {
 					return err
@@ -161,8 +161,9 @@ func argPieces(s string) []string {
 	return append(out, s)
 }
 
-// pieces splits text into word-sized deltas, keeping every byte.
-func pieces(s string) []string {
+// Words splits text into the word-sized deltas a turn streams as, keeping
+// every byte; servers replaying scripts over a wire protocol use it too.
+func Words(s string) []string {
 	if s == "" {
 		return nil
 	}

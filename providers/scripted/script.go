@@ -81,8 +81,9 @@ func Parse(data []byte, name string) (*Script, error) {
 	return &s, nil
 }
 
-// arguments returns the wire text of a call's arguments.
-func (c Call) arguments() string {
+// ArgumentText returns the call's arguments as the text a model would
+// send: a JSON value as written, a string verbatim (possibly invalid JSON).
+func (c Call) ArgumentText() string {
 	raw := bytes.TrimSpace(c.Arguments)
 	if len(raw) == 0 {
 		return "{}"

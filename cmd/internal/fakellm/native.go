@@ -31,7 +31,7 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 	}
 	if t.Reasoning != "" {
 		var ds []map[string]any
-		for _, p := range pieces(t.Reasoning) {
+		for _, p := range scripted.Words(t.Reasoning) {
 			ds = append(ds, map[string]any{"type": "thinking_delta", "thinking": p})
 		}
 		ds = append(ds, map[string]any{"type": "signature_delta", "signature": "fake-signature"})
@@ -39,7 +39,7 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 	}
 	if t.Text != "" {
 		var ds []map[string]any
-		for _, p := range pieces(t.Text) {
+		for _, p := range scripted.Words(t.Text) {
 			ds = append(ds, map[string]any{"type": "text_delta", "text": p})
 		}
 		if t.Error != nil {
@@ -53,7 +53,7 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 		block(map[string]any{"type": "text", "text": ""}, ds)
 	}
 	for i, c := range t.ToolCalls {
-		a := args(c)
+		a := c.ArgumentText()
 		half := len(a) / 2
 		block(map[string]any{"type": "tool_use", "id": "toolu_" + st.callID(i, c), "name": c.Name, "input": map[string]any{}},
 			[]map[string]any{{"type": "input_json_delta", "partial_json": a[:half]}, {"type": "input_json_delta", "partial_json": a[half:]}})
@@ -81,10 +81,10 @@ func writeGemini(st *stream, t scripted.Turn) {
 		st.sse("", map[string]any{"candidates": []any{cand}, "modelVersion": "fake",
 			"usageMetadata": map[string]any{"promptTokenCount": in, "candidatesTokenCount": out, "totalTokenCount": in + out}})
 	}
-	for _, p := range pieces(t.Reasoning) {
+	for _, p := range scripted.Words(t.Reasoning) {
 		chunk([]any{map[string]any{"text": p, "thought": true}}, "")
 	}
-	for _, p := range pieces(t.Text) {
+	for _, p := range scripted.Words(t.Text) {
 		chunk([]any{map[string]any{"text": p}}, "")
 	}
 	if t.Error != nil {
@@ -94,7 +94,7 @@ func writeGemini(st *stream, t scripted.Turn) {
 	var calls []any
 	for _, c := range t.ToolCalls {
 		var a any
-		if json.Unmarshal([]byte(args(c)), &a) != nil {
+		if json.Unmarshal([]byte(c.ArgumentText()), &a) != nil {
 			a = map[string]any{}
 		}
 		calls = append(calls, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": a}})
@@ -119,10 +119,10 @@ func writeOllama(st *stream, t scripted.Turn) {
 		b, _ := json.Marshal(m)
 		st.frame(string(b) + "\n")
 	}
-	for _, p := range pieces(t.Reasoning) {
+	for _, p := range scripted.Words(t.Reasoning) {
 		line(map[string]any{"role": "assistant", "content": "", "thinking": p}, false, nil)
 	}
-	for _, p := range pieces(t.Text) {
+	for _, p := range scripted.Words(t.Text) {
 		line(map[string]any{"role": "assistant", "content": p}, false, nil)
 	}
 	if t.Error != nil {
@@ -133,7 +133,7 @@ func writeOllama(st *stream, t scripted.Turn) {
 		var calls []any
 		for _, c := range t.ToolCalls {
 			var a any
-			if json.Unmarshal([]byte(args(c)), &a) != nil {
+			if json.Unmarshal([]byte(c.ArgumentText()), &a) != nil {
 				a = map[string]any{}
 			}
 			calls = append(calls, map[string]any{"function": map[string]any{"name": c.Name, "arguments": a}})

@@ -11,10 +11,10 @@ func writeOpenAI(st *stream, t scripted.Turn) {
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
 	}
 	st.sse("", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
-	for _, p := range pieces(t.Reasoning) {
+	for _, p := range scripted.Words(t.Reasoning) {
 		st.sse("", chunk(map[string]any{"reasoning_content": p}, nil))
 	}
-	for _, p := range pieces(t.Text) {
+	for _, p := range scripted.Words(t.Text) {
 		st.sse("", chunk(map[string]any{"content": p}, nil))
 	}
 	if t.Error != nil { // after_output: break off mid-reply
@@ -22,7 +22,7 @@ func writeOpenAI(st *stream, t scripted.Turn) {
 		return
 	}
 	for i, c := range t.ToolCalls {
-		a := args(c)
+		a := c.ArgumentText()
 		half := len(a) / 2
 		st.sse("", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": i, "id": st.callID(i, c), "type": "function",
 			"function": map[string]any{"name": c.Name, "arguments": a[:half]}}}}, nil))

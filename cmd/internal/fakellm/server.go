@@ -17,7 +17,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -208,33 +207,6 @@ func (st *stream) sse(event string, v any) {
 		return
 	}
 	st.frame("data: " + string(b) + "\n\n")
-}
-
-// pieces splits text into word-sized deltas, as the scripted provider does.
-func pieces(s string) []string {
-	var out []string
-	for len(s) > 0 {
-		i := strings.IndexByte(s[1:], ' ')
-		if i < 0 {
-			return append(out, s)
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
-}
-
-// args returns a call's arguments as JSON text.
-func args(c scripted.Call) string {
-	raw := strings.TrimSpace(string(c.Arguments))
-	if raw == "" {
-		return "{}"
-	}
-	var s string
-	if raw[0] == '"' && json.Unmarshal([]byte(raw), &s) == nil {
-		return s
-	}
-	return raw
 }
 
 func (st *stream) callID(i int, c scripted.Call) string {
