@@ -20,6 +20,7 @@ type recorder struct {
 	p    providers.Provider
 	mu   sync.Mutex
 	reqs []providers.Request
+	errs []error // what each call returned
 }
 
 func (r *recorder) Name() string { return r.p.Name() }
@@ -30,7 +31,20 @@ func (r *recorder) Stream(ctx context.Context, req *providers.Request, emit func
 	cp.Messages = append([]providers.Message(nil), req.Messages...)
 	r.reqs = append(r.reqs, cp)
 	r.mu.Unlock()
-	return r.p.Stream(ctx, req, emit)
+	err := r.p.Stream(ctx, req, emit)
+	r.mu.Lock()
+	r.errs = append(r.errs, err)
+	r.mu.Unlock()
+	return err
+}
+
+func (r *recorder) lastErr() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.errs) == 0 {
+		return nil
+	}
+	return r.errs[len(r.errs)-1]
 }
 
 func (r *recorder) calls() int {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -128,6 +129,11 @@ func TestStoppingTheStreamCancelsTheRun(t *testing.T) {
 	}
 	if n != 1 {
 		t.Fatalf("expected to stop after the first delta")
+	}
+	// The range loop returns only once the run has ended, so the provider
+	// has already returned: with the context's error, not a full reply.
+	if err := h.rec.lastErr(); !errors.Is(err, context.Canceled) {
+		t.Errorf("the provider call should end cancelled, got %v", err)
 	}
 }
 
