@@ -242,3 +242,18 @@ func TestSigtermStopsChildren(t *testing.T) {
 		t.Errorf("the session should record the cancelled run")
 	}
 }
+
+// TestTimeoutFromOutside: --timeout ends a stuck run with exit 1 and says
+// it timed out (an interruption would be 130).
+func TestTimeoutFromOutside(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, scripted.Turn{DelayMS: 20_000, Text: "too late"})
+	o := openaiRun(sb, srv, "--timeout", "500ms", "-p", "hi")
+	o.want(t, 1)
+	if !contains(o.stderr, "timed out") || !contains(o.stderr, "--timeout 500ms") {
+		t.Errorf("stderr: %s", o.stderr)
+	}
+	if o.took > 10*time.Second {
+		t.Errorf("took %s", o.took)
+	}
+}
