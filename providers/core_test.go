@@ -275,3 +275,21 @@ func TestNameRuleFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestPartMIMEAndDocumentText(t *testing.T) {
+	png := Part{Type: PartImage, Data: []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")}
+	if got := png.MIME(); got != "image/png" {
+		t.Errorf("sniffed: %s", got)
+	}
+	declared := Part{Type: PartDocument, MediaType: "Text/Markdown; charset=utf-8", Data: []byte("# hi"), Name: "notes.md"}
+	if got := declared.MIME(); got != "text/markdown" {
+		t.Errorf("declared: %s", got)
+	}
+	if text, ok := declared.DocumentText(); !ok || text != "notes.md:\n# hi" {
+		t.Errorf("document text: %q %v", text, ok)
+	}
+	pdf := Part{Type: PartDocument, MediaType: "application/pdf", Data: []byte("%PDF-1.4")}
+	if _, ok := pdf.DocumentText(); ok {
+		t.Errorf("a PDF is not a text document")
+	}
+}

@@ -1,6 +1,9 @@
 package providers
 
-import "strings"
+import (
+	"net/http"
+	"strings"
+)
 
 // Role is the author of a message.
 type Role string
@@ -32,6 +35,30 @@ type Part struct {
 	Data      []byte   `json:"data,omitempty"`
 	// Name is an optional file name for images and documents.
 	Name string `json:"name,omitempty"`
+}
+
+// MIME returns the part's media type without parameters, in lower case:
+// the declared one, or one sniffed from its bytes.
+func (p Part) MIME() string {
+	mt := p.MediaType
+	if mt == "" {
+		mt = http.DetectContentType(p.Data)
+	}
+	mt, _, _ = strings.Cut(mt, ";")
+	return strings.ToLower(strings.TrimSpace(mt))
+}
+
+// DocumentText returns a text document (text/*) as the text adapters
+// inline for APIs without text documents: its name, if any, on the first
+// line, then its content. ok is false for other parts.
+func (p Part) DocumentText() (text string, ok bool) {
+	if p.Type != PartDocument || !strings.HasPrefix(p.MIME(), "text/") {
+		return "", false
+	}
+	if p.Name != "" {
+		return p.Name + ":\n" + string(p.Data), true
+	}
+	return string(p.Data), true
 }
 
 // TextPart returns a text part.

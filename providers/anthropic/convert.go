@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 
@@ -163,7 +162,7 @@ func partBlock(part providers.Part) (*sdk.ContentBlockParamUnion, error) {
 		b := sdk.NewTextBlock(part.Text)
 		return &b, nil
 	case providers.PartImage:
-		mt := mediaType(part)
+		mt := part.MIME()
 		if !slices.Contains(imageTypes, mt) {
 			return nil, fmt.Errorf("cannot send %s: the Messages API takes %s", describe(mt, "image", part.Name), strings.Join(imageTypes, ", "))
 		}
@@ -179,7 +178,7 @@ func partBlock(part providers.Part) (*sdk.ContentBlockParamUnion, error) {
 // documents, the two document sources the API takes inline.
 func documentBlock(part providers.Part) (*sdk.ContentBlockParamUnion, error) {
 	doc := &sdk.DocumentBlockParam{}
-	switch mt := mediaType(part); {
+	switch mt := part.MIME(); {
 	case mt == "application/pdf":
 		doc.Source.OfBase64 = &sdk.Base64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(part.Data)}
 	case strings.HasPrefix(mt, "text/"):
@@ -191,17 +190,6 @@ func documentBlock(part providers.Part) (*sdk.ContentBlockParamUnion, error) {
 		doc.Title = param.NewOpt(part.Name)
 	}
 	return &sdk.ContentBlockParamUnion{OfDocument: doc}, nil
-}
-
-// mediaType is the part's declared media type, or one sniffed from its
-// bytes.
-func mediaType(part providers.Part) string {
-	mt := part.MediaType
-	if mt == "" {
-		mt = http.DetectContentType(part.Data)
-	}
-	mt, _, _ = strings.Cut(mt, ";")
-	return strings.ToLower(strings.TrimSpace(mt))
 }
 
 // describe names a part in an error: "image/bmp image shot.bmp".

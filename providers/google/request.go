@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"google.golang.org/genai"
@@ -145,7 +144,7 @@ func userParts(parts []providers.Part) ([]*genai.Part, error) {
 
 // mediaPart converts an image or document to the part Gemini takes for it.
 func mediaPart(part providers.Part) (*genai.Part, error) {
-	mt := mediaType(part)
+	mt := part.MIME()
 	switch {
 	case part.Type == providers.PartImage:
 		switch mt {
@@ -156,22 +155,10 @@ func mediaPart(part providers.Part) (*genai.Part, error) {
 	case mt == "application/pdf":
 		return &genai.Part{InlineData: &genai.Blob{MIMEType: mt, Data: part.Data}}, nil
 	case strings.HasPrefix(mt, "text/"):
-		text := string(part.Data)
-		if part.Name != "" {
-			text = part.Name + ":\n" + text
-		}
+		text, _ := part.DocumentText()
 		return &genai.Part{Text: text}, nil
 	}
 	return nil, fmt.Errorf("cannot send a %s document %q: Gemini takes PDFs, text and images", mt, part.Name)
-}
-
-func mediaType(part providers.Part) string {
-	if part.MediaType != "" {
-		mt, _, _ := strings.Cut(part.MediaType, ";")
-		return strings.ToLower(strings.TrimSpace(mt))
-	}
-	mt, _, _ := strings.Cut(http.DetectContentType(part.Data), ";")
-	return mt
 }
 
 // signature decodes a stored signature: base64 as the API sends it, or the

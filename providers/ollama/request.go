@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
@@ -197,29 +196,17 @@ func content(parts []providers.Part) (string, [][]byte, error) {
 		case providers.PartImage:
 			images = append(images, part.Data)
 		case providers.PartDocument:
-			mt := mediaType(part)
-			if !strings.HasPrefix(mt, "text/") {
-				return "", nil, fmt.Errorf("cannot send the %s document %q: ollama takes images only; convert it to text or images first", mt, part.Name)
+			doc, ok := part.DocumentText()
+			if !ok {
+				return "", nil, fmt.Errorf("cannot send the %s document %q: ollama takes images only; convert it to text or images first", part.MIME(), part.Name)
 			}
 			if text.Len() > 0 {
 				text.WriteString("\n\n")
 			}
-			if part.Name != "" {
-				text.WriteString(part.Name + ":\n")
-			}
-			text.Write(part.Data)
+			text.WriteString(doc)
 		default:
 			return "", nil, fmt.Errorf("unknown content part type %q", part.Type)
 		}
 	}
 	return text.String(), images, nil
-}
-
-func mediaType(part providers.Part) string {
-	if part.MediaType != "" {
-		mt, _, _ := strings.Cut(part.MediaType, ";")
-		return strings.ToLower(strings.TrimSpace(mt))
-	}
-	mt, _, _ := strings.Cut(http.DetectContentType(part.Data), ";")
-	return mt
 }

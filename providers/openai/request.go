@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	goopenai "github.com/sashabaranov/go-openai"
@@ -188,7 +187,7 @@ func userContent(parts []providers.Part) (any, error) {
 // documentPart sends PDFs as file parts and text documents inline; the
 // Chat Completions API takes no other document type.
 func documentPart(part providers.Part) (contentPart, error) {
-	mt := mediaType(part)
+	mt := part.MIME()
 	switch {
 	case mt == "application/pdf":
 		name := part.Name
@@ -197,24 +196,12 @@ func documentPart(part providers.Part) (contentPart, error) {
 		}
 		return contentPart{Type: "file", File: &fileData{Filename: name, FileData: dataURL(part)}}, nil
 	case strings.HasPrefix(mt, "text/"):
-		text := string(part.Data)
-		if part.Name != "" {
-			text = part.Name + ":\n" + text
-		}
+		text, _ := part.DocumentText()
 		return contentPart{Type: "text", Text: text}, nil
 	}
 	return contentPart{}, fmt.Errorf("cannot send a %s document %q: the Chat Completions API takes PDFs, text and images", mt, part.Name)
 }
 
-func mediaType(part providers.Part) string {
-	if part.MediaType != "" {
-		mt, _, _ := strings.Cut(part.MediaType, ";")
-		return strings.ToLower(strings.TrimSpace(mt))
-	}
-	mt, _, _ := strings.Cut(http.DetectContentType(part.Data), ";")
-	return mt
-}
-
 func dataURL(part providers.Part) string {
-	return "data:" + mediaType(part) + ";base64," + base64.StdEncoding.EncodeToString(part.Data)
+	return "data:" + part.MIME() + ";base64," + base64.StdEncoding.EncodeToString(part.Data)
 }
