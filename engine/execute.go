@@ -158,7 +158,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 		return
 	}
 	info := r.callInfo(p, false)
-	pctx := tools.WithProgress(ctx, func(pr tools.Progress) {
+	pctx := tools.WithProgress(tools.WithWorkspace(ctx, r.ws), func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})
 	res, err := safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))

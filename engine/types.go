@@ -119,11 +119,8 @@ type Warning struct {
 }
 
 // Diagnostic is a configuration problem found while preparing a run (a
-// skill that does not parse, an MCP server that did not start). SPEC §7.5.
-type Diagnostic struct {
-	Source  string `json:"source"`
-	Message string `json:"message"`
-}
+// skill that does not parse, an MCP server that did not start).
+type Diagnostic = tools.Diagnostic
 
 // Result is the outcome of Complete, and the payload of Stream's terminal
 // event.
