@@ -24,6 +24,7 @@ const (
 	EventToolResult        EventType = "tool_result"
 	EventToolError         EventType = "tool_error"
 	EventPermissionRequest EventType = "permission_request"
+	EventQuestion          EventType = "question"
 	EventUsage             EventType = "usage"
 	EventWarning           EventType = "warning"
 
@@ -76,6 +77,8 @@ type Event struct {
 	Progress *tools.Progress `json:"progress,omitempty"`
 	// Permission is the question of permission_request.
 	Permission *PermissionRequest `json:"permission,omitempty"`
+	// Question is the ask_user_input call of a question event.
+	Question *Question `json:"question,omitempty"`
 	// Usage is the run's running token total on usage events.
 	Usage *Usage `json:"usage,omitempty"`
 	// Warning is set on warning events.

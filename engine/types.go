@@ -51,6 +51,12 @@ type Request struct {
 	// WorkDir confines the file tools; empty means the process directory.
 	WorkDir    string
 	Permission Permission
+	// Asker answers ask_user_input calls inline. Without it (and without
+	// AskViaEvents) such calls pause the run with status tool_calls.
+	Asker Asker
+	// AskViaEvents makes ask_user_input calls wait for a QuestionReply
+	// sent on the Reply channel of the question event.
+	AskViaEvents bool
 
 	// MaxIterations bounds model calls (default 24).
 	MaxIterations int
