@@ -40,7 +40,9 @@ func modelRequests(srv *fakellm.Server) int {
 
 // sendsCallsWhole reports whether the protocol has no separate tool-call
 // header: the first chunk of a call carries its arguments.
-func sendsCallsWhole(n native) bool { return n.protocol == fakellm.Gemini || n.protocol == fakellm.Ollama }
+func sendsCallsWhole(n native) bool {
+	return n.protocol == fakellm.Gemini || n.protocol == fakellm.Ollama
+}
 
 // TestStreamCutAfterCallHeader: a stream cut right after its first tool
 // call chunk (nothing shown to the user) is restarted once, and the run
