@@ -56,10 +56,13 @@ func TestStreamCutAfterCallHeader(t *testing.T) {
 			sb.write("notes.txt", "the code is 7\n")
 			read := toolCall("read_file", `{"path":"notes.txt"}`)
 			srv := fake(t, n.protocol, cutTurn(read, true, 0), finalAnswer("The code is 7."))
-			o := n.run(sb, srv, "-p", "What is the code?")
+			o := n.run(sb, srv, "--verbose", "-p", "What is the code?")
 			o.want(t, 0)
 			if o.stdout != "The code is 7.\n" || modelRequests(srv) != 2 {
 				t.Errorf("got stdout %q after %d requests, want one answer after 2", o.stdout, modelRequests(srv))
+			}
+			if !contains(o.stderr, "restarting the reply from its beginning") || !contains(o.stderr, "attempt 2 of 3") {
+				t.Errorf("--verbose should report the restart: %s", o.stderr)
 			}
 		})
 		if sendsCallsWhole(n) {

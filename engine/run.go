@@ -235,7 +235,7 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 		case providers.ChunkWarning:
 			if c.Warning.Code == providers.WarnStreamRestarted {
 				answers, names = nil, make(map[int]string)
-				r.warnEvery(WarningStreamRestarted, "the reply stream broke off before any answer text: "+c.Warning.Message)
+				r.warnEvery(WarningStreamRestarted, c.Warning.Message)
 				return
 			}
 			r.warn(c.Warning.Code, c.Warning.Message)
