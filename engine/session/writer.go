@@ -19,7 +19,8 @@ type Writer struct {
 	mu     sync.Mutex
 	f      *os.File
 	id     string
-	noSync bool  // benchmarks only: measures what the per-line sync costs
+	noSync bool // benchmarks only: measures what the per-line sync costs
+	redact func([]byte) []byte
 	err    error // first write failure; sticky, see writeLine
 }
 
@@ -34,8 +35,9 @@ func (w *Writer) WriteMessage(m engine.Message) error {
 }
 
 // WriteEvent records what ev adds to the session: the message of
-// assistant_message, the tool message of tool_result and tool_error (built
-// exactly as the engine builds it), and an end line for a terminal event.
+// assistant_message, the tool message of tool_result and tool_error (the
+// event's Message when the engine sets it, else built the way the engine
+// builds it), and an end line for a terminal event.
 // Other events (deltas, usage, warnings, tool_start, …) carry nothing the
 // conversation keeps and are ignored, as are events of sub-runs (a
 // ParentID): their messages are not part of this conversation.
@@ -52,6 +54,9 @@ func (w *Writer) WriteEvent(ev engine.Event) error {
 	case ev.Type == engine.EventToolResult || ev.Type == engine.EventToolError:
 		if ev.Call == nil || ev.Outcome == nil {
 			return fmt.Errorf("session: %s event without a call or outcome", ev.Type)
+		}
+		if ev.Message != nil {
+			return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: ev.Message})
 		}
 		m := toolMessage(*ev.Call, *ev.Outcome)
 		return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: &m})
@@ -90,6 +95,9 @@ func (w *Writer) writeLine(l line) error {
 	b, err := json.Marshal(l)
 	if err != nil {
 		return fmt.Errorf("session: encode %s line: %w", l.Type, err)
+	}
+	if w.redact != nil {
+		b = w.redact(b)
 	}
 	b = append(b, '\n')
 	w.mu.Lock()
