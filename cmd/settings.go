@@ -41,6 +41,14 @@ type settings struct {
 
 	allowPrivateWeb bool
 	diagnostics     []string
+
+	// Host behaviour from the shared flags.
+	quiet, verbose, strict bool
+	tracePath              string
+	// recorded are the options a session keeps so that resuming it
+	// behaves like the run it continues.
+	recorded session.Options
+	resumed  session.Options // what a resumed session recorded
 }
 
 // autoProviders are tried, in order, when no provider is set (SPEC §7.2).
@@ -82,8 +90,9 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	}
 	s.provider = str("provider", sf.provider, "LLMRT_PROVIDER", cfg.Provider)
 	s.model = str("model", sf.model, "LLMRT_MODEL", cfg.Model)
+	sameProvider := false
 	if resumed != nil && !changed("provider") && resumed.Provider != "" {
-		s.provider = resumed.Provider
+		s.provider, sameProvider = resumed.Provider, true
 		if !changed("model") {
 			s.model = resumed.Model
 		}
@@ -95,16 +104,47 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		if err := s.pickBackend(cmd, sf); err != nil {
 			return nil, err
 		}
+		// A resumed session goes back to the endpoint it ran against.
+		if sameProvider && !changed("base-url") && resumed.BaseURL != "" {
+			s.backend.BaseURL = resumed.BaseURL
+		}
 	}
+	s.quiet, s.verbose, s.strict, s.tracePath = sf.quiet, sf.verbose, sf.strict, sf.trace
+	f.secrets.add(knownKeys(cfg.Getenv)...)
+	f.secrets.add(s.backend.APIKey)
 	if err := s.applyRunFlags(cmd, sf); err != nil {
 		return nil, err
 	}
+	if err := s.applyToolFlags(cmd, sf); err != nil {
+		return nil, err
+	}
+	if resumed != nil && resumed.Options != nil {
+		if err := s.applyResumed(changed, *resumed.Options); err != nil {
+			return nil, err
+		}
+	}
+	s.record(changed, sf)
 	if s.webSearch != nil && needModel {
 		if why, ignored := webSearchIgnored[s.provider]; ignored {
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
-	return s, s.applyToolFlags(cmd, sf)
+	return s, nil
+}
+
+// knownKeys returns the values of every provider key variable set in the
+// environment or .env, for redaction.
+func knownKeys(getenv func(string) string) []string {
+	var vals []string
+	for _, name := range catalog.Names() {
+		spec, _ := catalog.Lookup(name)
+		for _, v := range spec.KeyVars {
+			if val := strings.TrimSpace(getenv(v)); val != "" {
+				vals = append(vals, val)
+			}
+		}
+	}
+	return vals
 }
 
 // webSearchIgnored lists providers whose runs cannot use native web search

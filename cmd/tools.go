@@ -128,18 +128,19 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 		return err
 	}
 	defer rt.Close()
-	req := s.request(nil)
-	ro := &runOptions{f: opts.f, shared: opts.shared}
-	req.Permission.Approver = ro.approver(s)
+	h := newHost(opts.f.IO, s, nil, opts.f.secrets)
 	call := providers.ToolCall{ID: "cli", Name: opts.name, Arguments: opts.args}
 	var denied []engine.Warning
-	out := rt.ExecuteToolCallWith(ctx, call, req, func(ev engine.Event) {
+	out, cause := h.call(ctx, rt, call, s.request(nil), func(ev engine.Event) {
 		if ev.Type == engine.EventWarning {
 			denied = append(denied, *ev.Warning)
 		}
 	})
+	if cause != nil {
+		return stoppedError(cause, "")
+	}
 	if !opts.shared.quiet {
-		printDenials(opts.f.IO.ErrOut, denied)
+		printDenials(h.errOut, denied)
 	}
 	if out.Code == string(engine.CodeInvalidRequest) {
 		return usageErrorf("%s", out.Content)
