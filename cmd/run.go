@@ -179,4 +179,3 @@ func printDenials(w io.Writer, warnings []engine.Warning) {
 		}
 	}
 }
-

@@ -60,8 +60,8 @@ func (s *settings) applyResumed(changed func(string) bool, o session.Options) er
 func (s *settings) record(changed func(string) bool, sf *sharedFlags) {
 	o := session.Options{
 		Finish: s.finish, Permission: s.permission.Mode,
-		Allow: append(append([]string(nil), s.resumed.Allow...), sf.allow...),
-		Deny:  append(append([]string(nil), s.resumed.Deny...), sf.deny...),
+		Allow:         append(append([]string(nil), s.resumed.Allow...), sf.allow...),
+		Deny:          append(append([]string(nil), s.resumed.Deny...), sf.deny...),
 		MaxIterations: s.maxIter, MaxTokens: s.maxTokens, Budget: s.budget,
 		ReasoningEffort: string(s.effort), Temperature: s.temperature,
 	}
