@@ -22,6 +22,10 @@ type plan struct {
 	args    map[string]any
 	outcome *ToolOutcome // decided without running (or after running)
 	pending bool         // host-owned: the host answers it
+	ask     bool         // ask_user_input put to the request's Asker inline
+	// answered holds the question ids a person answered inline, for the
+	// post-answer rules.
+	answered map[string]bool
 }
 
 // executeBatch runs a reply's calls (SPEC §3.6): each is validated; read
@@ -42,7 +46,7 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 		if p.outcome != nil || p.pending {
 			continue
 		}
-		if !p.tool.Kind.Mutating() {
+		if !p.tool.Kind.Mutating() && !p.ask {
 			if denied := r.denyRule(p); denied != nil {
 				p.outcome = denied
 				r.emitOutcome(p)
@@ -69,6 +73,7 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 			continue
 		}
 		r.appendOutcome(p.call, *p.outcome)
+		r.noteAnswer(p)
 		r.noteEvidence(p)
 	}
 	return pending
@@ -101,6 +106,9 @@ func (r *run) plan(i int, c ToolCall) *plan {
 		return p
 	}
 	p.pending = t.Execute == nil
+	if p.pending && t.Name == AskUserTool && r.canAsk() {
+		p.pending, p.ask = false, true
+	}
 	return p
 }
 
@@ -161,7 +169,13 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	pctx := tools.WithProgress(tools.WithWorkspace(ctx, r.ws), func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})
-	res, err := safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
+	var res tools.Result
+	var err error
+	if p.ask {
+		res, err = r.askUser(pctx, p)
+	} else {
+		res, err = safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
+	}
 	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError}
 	switch {
 	case ctx.Err() != nil && (err != nil || res.IsError):
