@@ -20,7 +20,7 @@ func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {
 
 // CompleteWith is Complete that also hands every event to observe, from
 // the run's goroutines, one at a time. observe must not block for long.
-func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe func(Event)) (Result, error) {
+func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe Sink) (Result, error) {
 	sink := func(ev Event) bool {
 		if observe != nil {
 			observe(ev)
@@ -114,12 +114,16 @@ func (rt *Runtime) ResolveTools(ctx context.Context, req Request) ([]ToolInfo, e
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ToolInfo, len(ts.list))
-	for i, t := range ts.list {
+	return toolInfos(ts.list), nil
+}
+
+func toolInfos(list []tools.Tool) []ToolInfo {
+	out := make([]ToolInfo, len(list))
+	for i, t := range list {
 		out[i] = ToolInfo{Name: t.Name, Description: t.Description, Kind: t.Kind, Source: t.Source,
 			HostOwned: t.Execute == nil && t.Source != tools.SourceControl, Schema: t.Schema}
 	}
-	return out, nil
+	return out
 }
 
 // ExecuteToolCall runs one call outside the loop, with the same argument
@@ -130,9 +134,11 @@ func (rt *Runtime) ExecuteToolCall(ctx context.Context, call ToolCall, req Reque
 }
 
 // ExecuteToolCallWith is ExecuteToolCall that reports the call's events
-// (tool_start, tool_progress, permission_request, warning, tool_result or
-// tool_error) to observe.
-func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req Request, observe func(Event)) ToolOutcome {
+// (tool_start, tool_progress, permission_request, question, warning,
+// tool_result or tool_error) to observe. The call takes the same path as a
+// mutating call of a run: validation, deny rules and permission policy,
+// then its executor.
+func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req Request, observe Sink) ToolOutcome {
 	sink := func(ev Event) bool {
 		if observe != nil {
 			observe(ev)
@@ -144,25 +150,7 @@ func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req R
 		return ToolOutcome{Content: err.Error(), IsError: true, Code: string(CodeInvalidRequest)}
 	}
 	defer r.cancel()
-	p := r.plan(0, call)
-	switch {
-	case p.outcome != nil:
-	case p.pending:
-		p.outcome = &ToolOutcome{Content: call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
-	case p.tool.Kind.Mutating():
-		if ok, o := r.authorize(runCtx, p); !ok {
-			p.outcome = o
-			r.emitOutcome(p)
-			break
-		}
-		r.runGroup(runCtx, []*plan{p})
-	default:
-		if o := r.denyRule(p); o != nil {
-			p.outcome = o
-			r.emitOutcome(p)
-			break
-		}
-		r.runGroup(runCtx, []*plan{p})
-	}
+	p := r.plan(0, call, "")
+	r.exec(runCtx, p)
 	return *p.outcome
 }

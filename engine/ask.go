@@ -60,6 +60,8 @@ func (r *run) askUser(ctx context.Context, p *plan) (tools.Result, error) {
 	if err != nil { // validated already; kept for safety
 		return tools.Errorf("invalid ask_user_input arguments: %v", err), nil
 	}
+	r.askMu.Lock()
+	defer r.askMu.Unlock()
 	q := Question{CallID: p.call.ID, Input: in}
 	var reply chan QuestionReply
 	if r.req.Asker == nil {

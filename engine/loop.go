@@ -193,14 +193,16 @@ func (r *run) record(index int, c ToolCall, o ToolOutcome) {
 	if o.IsError {
 		t = EventToolError
 	}
-	r.out.emit(Event{Type: t, Call: &CallInfo{Index: index, ID: c.ID, Name: c.Name}, Outcome: &o})
-	r.appendOutcome(c, o)
+	m := toolMessage(c, o)
+	r.out.emit(Event{Type: t, Call: &CallInfo{Index: index, ID: c.ID, Name: c.Name}, Outcome: &o, Message: &m})
+	r.push(m)
 }
 
-func (r *run) appendOutcome(c ToolCall, o ToolOutcome) {
+// toolMessage is the tool message that carries an outcome to the model.
+func toolMessage(c ToolCall, o ToolOutcome) Message {
 	m := providers.ToolResultMessage(c, o.Content, o.IsError)
 	m.Content = append(m.Content, o.Parts...)
-	r.push(m)
+	return m
 }
 
 // batchKey identifies a batch of calls by name and canonical arguments

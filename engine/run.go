@@ -14,7 +14,8 @@ import (
 )
 
 // run is the state of one Complete or Stream call. Only the loop goroutine
-// touches it, except through the emitter, which tool goroutines share.
+// touches it, except through the emitter, which tool goroutines share, and
+// the permission state, which calls made by running tools share (permMu).
 type run struct {
 	rt       *Runtime
 	req      Request
@@ -23,6 +24,7 @@ type run struct {
 	tools    *toolset
 	out      *emitter
 	cancel   context.CancelFunc
+	looping  bool // a loop run, not a call outside the loop
 
 	msgs     []Message
 	wire     []Message // what the model sees: one merged system message, then msgs after the host's leading system ones
@@ -37,8 +39,10 @@ type run struct {
 	empties   int  // consecutive empty replies
 	recent    []string
 	repeats   int
+	permMu    sync.Mutex // guards rules and usedOnce; serialises decisions
 	rules     []Rule
 	usedOnce  map[int]bool
+	askMu     sync.Mutex      // puts questions to a person one at a time
 	answered  map[string]bool // question ids the user answered just before this run
 	postNoted bool
 	callIDs   map[string]bool // every tool call id in the conversation
@@ -77,6 +81,20 @@ func (e *emitter) setIter(n int) {
 	e.mu.Unlock()
 }
 
+// forward delivers an event of a sub-run as it is, keeping its run id,
+// parent id and iteration.
+func (e *emitter) forward(ev Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped {
+		return
+	}
+	if !e.sink(ev) {
+		e.stopped = true
+		e.cancel()
+	}
+}
+
 func newRunID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -107,7 +125,7 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	r := &run{
-		rt: rt, req: req, provider: p, ws: ws, tools: ts, cancel: cancel,
+		rt: rt, req: req, provider: p, ws: ws, tools: ts, cancel: cancel, looping: needModel,
 		msgs:     append([]Message(nil), req.Messages...),
 		rules:    append([]Rule(nil), req.Permission.Rules...),
 		usedOnce: make(map[int]bool),
