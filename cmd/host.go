@@ -78,7 +78,7 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 // approver and the asker, applies --timeout, and hands every event to rec
 // and then to sink. cause is why the run's context ended (a signal, the
 // time limit, a person cancelling at a prompt), nil when it did not.
-func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, rec *recorder, sink func(engine.Event)) (res engine.Result, cause error, err error) {
+func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, rec *recorder, sink engine.Sink) (res engine.Result, cause error, err error) {
 	if h.s.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, h.s.timeout)
@@ -88,7 +88,7 @@ func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, 
 	defer stop(nil)
 	req.Permission.Approver = h.approver(stop)
 	req.Asker = h.asker(stop)
-	res, err = rt.CompleteWith(ctx, req, fanOut(rec.event, sink))
+	res, err = rt.CompleteWith(ctx, req, engine.FanOut(rec.event, sink))
 	if ctx.Err() != nil {
 		cause = context.Cause(ctx)
 	}
@@ -97,7 +97,7 @@ func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, 
 
 // call runs one tool call outside any model run, under the same
 // permissions, with the approver wired; see run for cause.
-func (h *host) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCall, req engine.Request, sink func(engine.Event)) (out engine.ToolOutcome, cause error) {
+func (h *host) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCall, req engine.Request, sink engine.Sink) (out engine.ToolOutcome, cause error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	req.Permission.Approver = h.approver(stop)
@@ -106,17 +106,6 @@ func (h *host) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCal
 		cause = context.Cause(ctx)
 	}
 	return out, cause
-}
-
-// fanOut hands each event to every non-nil sink, in order.
-func fanOut(sinks ...func(engine.Event)) func(engine.Event) {
-	return func(ev engine.Event) {
-		for _, s := range sinks {
-			if s != nil {
-				s(ev)
-			}
-		}
-	}
 }
 
 // errStopped is the cancellation cause when a person stopped the run at a
