@@ -73,7 +73,7 @@ func TestTerminalQuestionIsOneRun(t *testing.T) {
 // submitted with nothing chosen is asked again, not sent to the model.
 func TestTerminalIncompleteAnswerIsAskedAgain(t *testing.T) {
 	sb := newSandbox(t)
-	multi := `{"type":"multiple_select","questions":[{"header":"Checks","id":"checks","question":"Which checks should run?",` +
+	multi := `{"type":"multiple-select","questions":[{"header":"Checks","id":"checks","question":"Which checks should run?",` +
 		`"options":[{"id":"vet","label":"go vet"},{"id":"test","label":"go test"}]}]}`
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", multi), finalAnswer("ran them"))
 	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},

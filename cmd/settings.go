@@ -90,9 +90,8 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	}
 	s.provider = str("provider", sf.provider, "LLMRT_PROVIDER", cfg.Provider)
 	s.model = str("model", sf.model, "LLMRT_MODEL", cfg.Model)
-	sameProvider := false
 	if resumed != nil && !changed("provider") && resumed.Provider != "" {
-		s.provider, sameProvider = resumed.Provider, true
+		s.provider = resumed.Provider
 		if !changed("model") {
 			s.model = resumed.Model
 		}
@@ -105,7 +104,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 			return nil, err
 		}
 		// A resumed session goes back to the endpoint it ran against.
-		if sameProvider && !changed("base-url") && resumed.BaseURL != "" {
+		if resumed != nil && resumed.Provider == s.provider && !changed("base-url") && resumed.BaseURL != "" {
 			s.backend.BaseURL = resumed.BaseURL
 		}
 	}
