@@ -43,12 +43,12 @@ func TestTerminalQuestionIsOneRun(t *testing.T) {
 	}
 	data, _ := os.ReadFile(outFile)
 	var got struct {
-		Status     string         `json:"status"`
-		Output     string         `json:"output"`
-		Iterations int            `json:"iterations"`
+		Status     string          `json:"status"`
+		Output     string          `json:"output"`
+		Iterations int             `json:"iterations"`
 		Usage      providers.Usage `json:"usage"`
-		RunID      string         `json:"run_id"`
-		SessionID  string         `json:"session_id"`
+		RunID      string          `json:"run_id"`
+		SessionID  string          `json:"session_id"`
 	}
 	if err := json.Unmarshal(data, &got); err != nil {
 		t.Fatalf("stdout is not one JSON object: %v\n%s", err, data)

@@ -92,7 +92,7 @@ func stateHomeWarning(getenv func(string) string) string {
 // meta describes a new session of runs with the host's settings: where
 // it ran and the options that shaped it, never a key.
 func (h *host) meta(title string) session.Meta {
-	opts := h.s.recorded
+	opts := h.s.sessionOptions()
 	return session.Meta{
 		Provider: h.s.provider, Model: h.s.model, BaseURL: h.s.backend.BaseURL,
 		WorkDir: h.s.workDir, Title: title, Version: Version(), Options: &opts,

@@ -45,8 +45,8 @@ type settings struct {
 	// Host behaviour from the shared flags.
 	quiet, verbose, strict bool
 	tracePath              string
-	// recorded are the options a session keeps so that resuming it
-	// behaves like the run it continues.
+	// recorded are the written options a session keeps so that resuming
+	// it behaves like the run it continues; see sessionOptions.
 	recorded session.Options
 	resumed  session.Options // what a resumed session recorded
 }

@@ -55,22 +55,28 @@ func (s *settings) applyResumed(changed func(string) bool, o session.Options) er
 	return nil
 }
 
-// record keeps the options that shaped this run for its session. Rules
-// from a resumed session stay recorded with those given now.
+// record keeps the written forms of the options a session stores as
+// text (rules and the tool selection), the ones given now added to those
+// of a resumed session.
 func (s *settings) record(changed func(string) bool, sf *sharedFlags) {
-	o := session.Options{
-		Finish: s.finish, Permission: s.permission.Mode,
-		Allow:         append(append([]string(nil), s.resumed.Allow...), sf.allow...),
-		Deny:          append(append([]string(nil), s.resumed.Deny...), sf.deny...),
-		MaxIterations: s.maxIter, MaxTokens: s.maxTokens, Budget: s.budget,
-		ReasoningEffort: string(s.effort), Temperature: s.temperature,
+	s.recorded = session.Options{
+		Allow: append(append([]string(nil), s.resumed.Allow...), sf.allow...),
+		Deny:  append(append([]string(nil), s.resumed.Deny...), sf.deny...),
+		Tools: pick(changed("tools"), sf.tools, s.cfg.Tools),
 	}
-	o.Tools = pick(changed("tools"), sf.tools, s.cfg.Tools)
-	if o.Tools == "" {
-		o.Tools = s.resumed.Tools
+	if s.recorded.Tools == "" {
+		s.recorded.Tools = s.resumed.Tools
 	}
+}
+
+// sessionOptions returns the options a new session records.
+func (s *settings) sessionOptions() session.Options {
+	o := s.recorded
+	o.Finish, o.Permission = s.finish, s.permission.Mode
+	o.MaxIterations, o.MaxTokens, o.Budget = s.maxIter, s.maxTokens, s.budget
+	o.ReasoningEffort, o.Temperature = string(s.effort), s.temperature
 	if s.webSearch != nil {
 		o.WebSearch = s.webSearch.ContextSize
 	}
-	s.recorded = o
+	return o
 }
