@@ -69,8 +69,8 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{
-		Providers: map[string]providers.Provider{h.s.provider: p},
-		Tools:     h.s.toolOptions(),
+		Providers:      map[string]providers.Provider{h.s.provider: p},
+		BuiltinOptions: h.s.toolOptions(),
 	})
 }
 

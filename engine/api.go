@@ -75,7 +75,10 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	if err != nil {
 		return Response{}, err
 	}
-	ts, err := rt.resolveTools(&req, nil, false)
+	if err := rt.Start(ctx); err != nil {
+		return Response{}, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, nil, false)
 	if err != nil {
 		return Response{}, err
 	}
@@ -84,7 +87,7 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
 		ReasoningEffort: req.ReasoningEffort, WebSearch: req.WebSearch,
 	}
-	acc := providers.Accumulator{Provider: req.Provider}
+	acc := providers.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
 	if err != nil {
 		return Response{}, err
@@ -110,11 +113,39 @@ type ToolInfo struct {
 // ResolveTools returns the exact tool surface a Complete run of req would
 // offer the model, control tools included.
 func (rt *Runtime) ResolveTools(ctx context.Context, req Request) ([]ToolInfo, error) {
-	ts, err := rt.resolveTools(&req, nil, true)
+	if err := rt.Start(ctx); err != nil {
+		return nil, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, nil, true)
 	if err != nil {
 		return nil, err
 	}
 	return toolInfos(ts.list), nil
+}
+
+// Diagnostics returns the problems a run of req would report in
+// Result.Diagnostics before its first model call: the request's own
+// (Request.Diagnostics), sources that did not start or list their tools,
+// and source tools left out of the surface. A host's --strict reads them
+// to refuse a run before it starts. It starts the runtime if needed; the
+// error is misuse, as for Complete.
+func (rt *Runtime) Diagnostics(ctx context.Context, req Request) ([]Diagnostic, error) {
+	if err := rt.Start(ctx); err != nil {
+		return nil, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	var out []Diagnostic
+	seen := make(map[Diagnostic]bool)
+	for _, d := range append(append([]Diagnostic(nil), req.Diagnostics...), ts.diags...) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out, nil
 }
 
 func toolInfos(list []tools.Tool) []ToolInfo {

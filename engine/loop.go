@@ -26,6 +26,7 @@ func (r *run) loop(ctx context.Context) Result {
 				Message: fmt.Sprintf("stopped after %d model calls without finishing (the iteration limit); raise it with MaxIterations / --max-iterations", r.req.MaxIterations)}, nil)
 		}
 		r.iter++
+		r.refreshTools(ctx)
 		preq := r.providerRequest()
 		r.note = ""
 		reply, err := r.callModel(ctx, preq)
