@@ -226,25 +226,33 @@ func (h *host) progress() *progress {
 	return &progress{w: h.errOut, color: h.io.ErrColor, verbose: h.s.verbose}
 }
 
-// checkStrict reports the diagnostics found while preparing the run: as
-// warnings, or with --strict as a usage error before anything runs.
-func (h *host) checkStrict(rt *engine.Runtime) error {
-	diags := h.diagnostics(engine.Result{})
-	if h.s.strict && len(diags) > 0 {
-		return usageErrorf("--strict: %s", strings.Join(diags, "; "))
+// checkStrict reports the problems found preparing a run of req, the
+// command's own (carried in req.Diagnostics) and the runtime's (tool
+// sources): as warnings, or with --strict as a usage error before the
+// first model call.
+func (h *host) checkStrict(ctx context.Context, rt *engine.Runtime, req engine.Request) error {
+	diags, err := rt.Diagnostics(ctx, req)
+	if err != nil {
+		return err
 	}
-	for _, d := range diags {
-		h.warnf("%s", d)
+	lines := make([]string, len(diags))
+	for i, d := range diags {
+		lines[i] = diagnosticText(d)
+	}
+	if h.s.strict && len(lines) > 0 {
+		return usageErrorf("--strict: %s", strings.Join(lines, "; "))
+	}
+	for _, l := range lines {
+		h.warnf("%s", l)
 	}
 	return nil
 }
 
-// diagnostics lists the configuration problems of a run: the command's
-// own and those the runtime reported in res.
-func (h *host) diagnostics(res engine.Result) []string {
-	out := append([]string(nil), h.s.diagnostics...)
-	for _, d := range res.Diagnostics {
-		out = append(out, diagnosticText(d))
+// diagnostics lists the problems of a finished run for the output.
+func diagnostics(res engine.Result) []string {
+	out := make([]string, len(res.Diagnostics))
+	for i, d := range res.Diagnostics {
+		out[i] = diagnosticText(d)
 	}
 	return out
 }

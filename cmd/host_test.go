@@ -12,6 +12,7 @@ import (
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
 )
 
@@ -185,4 +186,51 @@ func TestRedactor(t *testing.T) {
 			t.Errorf("redact(%q): got %q, want %q", tc.in, got, tc.want)
 		}
 	}
+}
+
+// diagSource is a tool source with nothing to offer but a problem.
+type diagSource struct{}
+
+func (diagSource) Tools(context.Context) ([]tools.Tool, error) { return nil, nil }
+func (diagSource) Diagnostics() []tools.Diagnostic {
+	return []tools.Diagnostic{{Source: "mcp:files", Message: "did not start"}}
+}
+
+// TestStrictReadsEveryDiagnostic: --strict refuses a run on the command's
+// own diagnostics and on the runtime's; without it both are warnings and
+// both reach Result.Diagnostics.
+func TestStrictReadsEveryDiagnostic(t *testing.T) {
+	for _, strict := range []bool{true, false} {
+		h, errb := testHost(t, `{"turns":[{"tool_calls":[{"name":"final_answer","arguments":{"answer":"ok"}}]}]}`, "sk-unused-secret")
+		h.s.strict = strict
+		h.s.diagnostics = []string{`config.json: unknown key "modle"`}
+		rt, err := engine.New(engine.Config{Providers: map[string]providers.Provider{"scripted": mustProvider(t, h)}, Sources: []engine.ToolSource{diagSource{}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = h.checkStrict(context.Background(), rt, h.s.request(nil))
+		if strict {
+			code, msg, _ := classify(err)
+			if code != exitUsage || !strings.Contains(msg, "modle") || !strings.Contains(msg, "mcp:files: did not start") {
+				t.Errorf("strict: got exit %d %q, want 2 naming both diagnostics", code, msg)
+			}
+			continue
+		}
+		if err != nil || !strings.Contains(errb.String(), "warning: mcp:files: did not start") {
+			t.Errorf("got %v and stderr %q, want warnings", err, errb.String())
+		}
+		res, err := rt.Complete(context.Background(), h.s.request([]engine.Message{providers.TextMessage(providers.RoleUser, "x")}))
+		if got := strings.Join(diagnostics(res), "; "); err != nil || !strings.Contains(got, "modle") || !strings.Contains(got, "mcp:files") {
+			t.Errorf("Result.Diagnostics: got %q (%v), want both", got, err)
+		}
+	}
+}
+
+func mustProvider(t *testing.T, h *host) providers.Provider {
+	t.Helper()
+	p, err := catalog.New(h.s.provider, h.s.backend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -82,7 +82,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		return err
 	}
 	defer rt.Close()
-	if err := h.checkStrict(rt); err != nil {
+	if err := h.checkStrict(ctx, rt, h.s.request(nil)); err != nil {
 		return err
 	}
 	msgs, rec, err := opts.start(ctx, h, sess)
@@ -97,7 +97,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	info := runInfo{sessionID: rec.id, diagnostics: h.diagnostics(res)}
+	info := runInfo{sessionID: rec.id, diagnostics: diagnostics(res)}
 	if res.Status == engine.StatusToolCalls {
 		info.pending = pendingItems(parsePending(res.PendingCalls))
 		if opts.output == "text" || opts.output == "" {
@@ -161,7 +161,18 @@ func (s *settings) request(msgs []engine.Message) engine.Request {
 		Temperature: s.temperature, MaxTokens: s.maxTokens, ReasoningEffort: s.effort,
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,
+		Diagnostics: s.engineDiagnostics(),
 	}
+}
+
+// engineDiagnostics hands the command's diagnostics to the engine, which
+// reports them with its own in Result.Diagnostics.
+func (s *settings) engineDiagnostics() []engine.Diagnostic {
+	out := make([]engine.Diagnostic, len(s.diagnostics))
+	for i, d := range s.diagnostics {
+		out[i] = engine.Diagnostic{Message: d}
+	}
+	return out
 }
 
 // toolOptions configures the built-ins from settings.

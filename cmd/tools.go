@@ -129,6 +129,9 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 	}
 	defer rt.Close()
 	h := newHost(opts.f.IO, s, nil, opts.f.secrets)
+	if err := h.checkStrict(ctx, rt, s.request(nil)); err != nil {
+		return err
+	}
 	call := providers.ToolCall{ID: "cli", Name: opts.name, Arguments: opts.args}
 	var denied []engine.Warning
 	out, cause := h.call(ctx, rt, call, s.request(nil), func(ev engine.Event) {
