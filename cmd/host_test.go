@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
@@ -233,4 +234,29 @@ func mustProvider(t *testing.T, h *host) providers.Provider {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestStoppedMessages: every way of stopping is exit 130 (a timeout is a
+// failure, exit 1), says how it stopped and how to resume.
+func TestStoppedMessages(t *testing.T) {
+	s := &settings{timeout: 2 * time.Second}
+	cancelled := engine.Result{Status: engine.StatusCancelled, Error: &engine.RunError{Code: engine.CodeCancelled, Message: "the run was cancelled"}}
+	cases := []struct {
+		cause error
+		id    string
+		code  int
+		msg   string
+		hint  string
+	}{
+		{errSignal{os.Interrupt}, "S1", exitCancelled, "interrupted (signal: interrupt); session S1 is saved", "resume with: llmrt run --resume S1"},
+		{errStopped{at: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
+		{context.DeadlineExceeded, "S1", exitFailed, "the run timed out after --timeout 2s; session S1 is saved", "resume with: llmrt run --resume S1"},
+		{errStopped{at: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
+	}
+	for _, tc := range cases {
+		code, msg, hint := classify(resultError(s, cancelled, tc.cause, tc.id))
+		if code != tc.code || msg != tc.msg || hint != tc.hint {
+			t.Errorf("cause %v: got %d %q %q, want %d %q %q", tc.cause, code, msg, hint, tc.code, tc.msg, tc.hint)
+		}
+	}
 }

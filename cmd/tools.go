@@ -140,7 +140,7 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 		}
 	})
 	if cause != nil {
-		return stoppedError(cause, "")
+		return &exitError{code: exitCancelled, err: fmt.Errorf("%s was not run: %v", opts.name, cause)}
 	}
 	if !opts.shared.quiet {
 		printDenials(h.errOut, denied)
