@@ -260,3 +260,15 @@ func TestStoppedMessages(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRedactLine measures the redactor on a typical session line
+// with three known keys and none present (the common case).
+func BenchmarkRedactLine(b *testing.B) {
+	r := &redactor{}
+	r.add("sk-proj-aaaaaaaaaaaaaaaaaaaaaaaa", "sk-ant-bbbbbbbbbbbbbbbbbbbbbbbbbbb", "AIzaccccccccccccccccccccccccccccc")
+	line := []byte(`{"type":"message","message":{"role":"tool","content":[{"type":"text","text":"` + strings.Repeat("some file content ", 60) + `"}]}}`)
+	b.SetBytes(int64(len(line)))
+	for b.Loop() {
+		r.bytes(line)
+	}
+}
