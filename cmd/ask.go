@@ -81,7 +81,7 @@ func printPending(w io.Writer, sessionID string, items []pendingItem) {
 	if sessionID != "" {
 		fmt.Fprintf(w, "\nresume with: llmrt run --resume %s %s\n", sessionID, example)
 	} else {
-		fmt.Fprintln(w, "\nthis run was not saved (--no-session), so it cannot be resumed")
+		fmt.Fprintln(w, "\nthis run was not saved, so it cannot be resumed")
 	}
 }
 

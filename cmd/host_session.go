@@ -41,7 +41,7 @@ func loadSession(st *session.Store, errOut func(string), id string, latest bool,
 
 // sessionDirHint says how to fix a session directory that cannot be used.
 func sessionDirHint(dir string) string {
-	return fmt.Sprintf("make %s writable, or set XDG_STATE_HOME to a directory you own; --no-session runs without saving", dir)
+	return fmt.Sprintf("make sure %s can be created and written, or set XDG_STATE_HOME to a directory you own; --no-session runs without saving", dir)
 }
 
 // open starts recording a run: the --trace file when asked for, and the
