@@ -191,10 +191,14 @@ func TestStoreRedactAndOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a.WriteEvent(engine.Event{Type: engine.EventToolResult, Call: &engine.CallInfo{ID: "c1", Name: "read_file"}, Outcome: &engine.ToolOutcome{Content: "sk-secret"}})
+	result := providers.ToolResultMessage(engine.ToolCall{ID: "c1", Name: "read_file"}, "sk-secret", false)
+	a.WriteEvent(engine.Event{Type: engine.EventToolResult, Call: &engine.CallInfo{ID: "c1", Name: "read_file"}, Outcome: &engine.ToolOutcome{Content: "sk-secret"}, Message: &result})
+	// A result that does not join the conversation (a call made by a
+	// running tool) carries no message and is not recorded.
+	a.WriteEvent(engine.Event{Type: engine.EventToolResult, Call: &engine.CallInfo{ID: "c2", Name: "read_file"}, Outcome: &engine.ToolOutcome{Content: "nested"}})
 	a.Close()
 	data, _ := os.ReadFile(filepath.Join(store.Dir, w.ID()+".jsonl"))
-	if strings.Contains(string(data), "sk-secret") || strings.Count(string(data), "[X]") != 3 {
+	if strings.Contains(string(data), "sk-secret") || strings.Count(string(data), "[X]") != 3 || strings.Contains(string(data), "nested") {
 		t.Errorf("got %s, want the secret replaced in the title, the prompt and the result", data)
 	}
 	s, err := store.Load(w.ID())
