@@ -62,7 +62,7 @@ func TestReplayKeepsSignatureUnderAnotherKey(t *testing.T) {
 	}
 	defer rt.Close()
 	weather := engine.Tool{Name: "weather", Description: "Get weather information for a location", Kind: tools.KindRead,
-		Schema: json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`),
+		Schema:  json.RawMessage(`{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`),
 		Execute: func(context.Context, json.RawMessage) (tools.Result, error) { return tools.Text("40 C"), nil }}
 	res, err := rt.Complete(context.Background(), engine.Request{
 		Provider: "claude", Model: "claude-sonnet-4-20250514", BuiltIns: []string{}, Tools: []engine.Tool{weather},
