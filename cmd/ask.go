@@ -1,30 +1,52 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
-	"charm.land/huh/v2"
-
 	"github.com/llmrt/llmrt/engine"
-	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 )
 
+// pendingCall is a call a paused run left for the host, with its
+// ask_user_input payload decoded once for printing, checking and asking.
+type pendingCall struct {
+	call engine.ToolCall
+	// ask is the decoded payload of an ask_user_input call; nil for host
+	// tools and for payloads that do not decode (err says why).
+	ask *tools.AskInput
+	err error
+}
+
+// parsePending decodes the pending calls of a paused run.
+func parsePending(calls []engine.ToolCall) []pendingCall {
+	out := make([]pendingCall, 0, len(calls))
+	for _, c := range calls {
+		p := pendingCall{call: c}
+		if c.Name == engine.AskUserTool {
+			in, err := tools.ParseAskInput(json.RawMessage(c.Arguments))
+			if err == nil {
+				p.ask = &in
+			}
+			p.err = err
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // pendingItems describes paused calls for printing: ask_user_input calls
 // with their questions, other host-owned calls with their arguments.
-func pendingItems(calls []engine.ToolCall) []pendingItem {
+func pendingItems(calls []pendingCall) []pendingItem {
 	items := make([]pendingItem, 0, len(calls))
-	for _, c := range calls {
-		it := pendingItem{CallID: c.ID, Tool: c.Name}
-		if in, err := tools.ParseAskInput(json.RawMessage(c.Arguments)); c.Name == engine.AskUserTool && err == nil {
-			it.Type, it.AllowSkip, it.Questions = in.Type, in.AllowSkip, in.Questions
+	for _, p := range calls {
+		it := pendingItem{CallID: p.call.ID, Tool: p.call.Name}
+		if p.ask != nil {
+			it.Type, it.AllowSkip, it.Questions = p.ask.Type, p.ask.AllowSkip, p.ask.Questions
 		} else {
-			it.Arguments = json.RawMessage(c.Arguments)
+			it.Arguments = json.RawMessage(p.call.Arguments)
 		}
 		items = append(items, it)
 	}
@@ -59,20 +81,21 @@ func printPending(w io.Writer, sessionID string, items []pendingItem) {
 	if sessionID != "" {
 		fmt.Fprintf(w, "\nresume with: llmrt run --resume %s %s\n", sessionID, example)
 	} else {
-		fmt.Fprintln(w, "\nthis run was not saved (--no-session), so it cannot be resumed")
+		fmt.Fprintln(w, "\nthis run was not saved, so it cannot be resumed")
 	}
 }
 
-// flagAnswer reads --answer and --answers. ok is false when neither is set.
-func (opts *runOptions) flagAnswer() (a tools.Answer, ok bool, err error) {
+// parseAnswerFlags reads --answer and --answers. ok is false when neither
+// is set.
+func parseAnswerFlags(specs []string, asJSON string) (a tools.Answer, ok bool, err error) {
 	a = tools.Answer{Selected: map[string][]string{}, Other: map[string]string{}}
-	if opts.answersJSON != "" {
+	if asJSON != "" {
 		var raw struct {
 			Answers map[string]json.RawMessage `json:"answers"`
 			Other   map[string]string          `json:"other"`
 			Skipped bool                       `json:"skipped"`
 		}
-		dec := json.NewDecoder(strings.NewReader(opts.answersJSON))
+		dec := json.NewDecoder(strings.NewReader(asJSON))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&raw); err != nil {
 			return a, false, usageErrorf(`--answers: %v (write {"answers":{"question":"option"}})`, err)
@@ -95,7 +118,7 @@ func (opts *runOptions) flagAnswer() (a tools.Answer, ok bool, err error) {
 		a.Skipped = raw.Skipped
 		ok = true
 	}
-	for _, spec := range opts.answers {
+	for _, spec := range specs {
 		q, v, found := strings.Cut(spec, "=")
 		if !found || strings.TrimSpace(q) == "" {
 			return a, false, usageErrorf("--answer %q: write QUESTION=OPTION", spec)
@@ -110,47 +133,43 @@ func (opts *runOptions) flagAnswer() (a tools.Answer, ok bool, err error) {
 	return a, ok, nil
 }
 
-// resolveAnswers turns one Answer into the tool messages for the pending
-// calls. Option ids a question does not know are read as free text when
-// the question allows it. Errors name the valid ids (exit 2).
-func resolveAnswers(calls []engine.ToolCall, a tools.Answer) ([]engine.Message, error) {
-	var msgs []engine.Message
-	for _, c := range calls {
-		if c.Name != engine.AskUserTool {
-			return nil, usageErrorf("pending call %s (%s) is a host tool this command cannot answer", c.ID, c.Name)
+// answerFor picks, from one Answer given for all pending calls, the part
+// that answers in. Option ids a question does not know are read as free
+// text when the question allows it; ids of unknown questions are kept so
+// Resolve names the valid ones.
+func answerFor(in *tools.AskInput, a tools.Answer, others []*tools.AskInput) tools.Answer {
+	mine := tools.Answer{Skipped: a.Skipped, Selected: map[string][]string{}, Other: map[string]string{}}
+	for _, q := range in.Questions {
+		sel := a.Selected[q.ID]
+		if other, ok := a.Other[q.ID]; ok {
+			mine.Other[q.ID] = other
 		}
-		in, err := tools.ParseAskInput(json.RawMessage(c.Arguments))
-		if err != nil {
-			return nil, usageErrorf("pending call %s: %v", c.ID, err)
+		if q.AllowOther && len(sel) == 1 && !hasOption(q, sel[0]) {
+			mine.Other[q.ID] = sel[0]
+			continue
 		}
-		mine := tools.Answer{Skipped: a.Skipped, Selected: map[string][]string{}, Other: map[string]string{}}
-		known := map[string]bool{}
-		for _, q := range in.Questions {
-			known[q.ID] = true
-			sel := a.Selected[q.ID]
-			if other, ok := a.Other[q.ID]; ok {
-				mine.Other[q.ID] = other
-			}
-			if q.AllowOther && len(sel) == 1 && !hasOption(q, sel[0]) {
-				mine.Other[q.ID] = sel[0]
-				continue
-			}
-			if len(sel) > 0 {
-				mine.Selected[q.ID] = sel
-			}
+		if len(sel) > 0 {
+			mine.Selected[q.ID] = sel
 		}
-		for q := range a.Selected {
-			if !known[q] {
-				mine.Selected[q] = a.Selected[q] // let Resolve name the valid ids
-			}
-		}
-		res, err := in.Resolve(mine)
-		if err != nil {
-			return nil, usageErrorf("%v", err)
-		}
-		msgs = append(msgs, providers.ToolResultMessage(c, res.Content(), false))
 	}
-	return msgs, nil
+	for q := range a.Selected {
+		if !askedIn(q, others) {
+			mine.Selected[q] = a.Selected[q]
+		}
+	}
+	return mine
+}
+
+// askedIn reports whether any of the inputs has question id q.
+func askedIn(q string, inputs []*tools.AskInput) bool {
+	for _, in := range inputs {
+		for _, have := range in.Questions {
+			if have.ID == q {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func hasOption(q tools.Question, id string) bool {
@@ -160,90 +179,4 @@ func hasOption(q tools.Question, id string) bool {
 		}
 	}
 	return false
-}
-
-const (
-	skipValue  = "\x00skip"
-	otherValue = "\x00other"
-)
-
-// askInteractive shows each pending question as a select list on the
-// terminal and returns the tool messages with the answers.
-func (opts *runOptions) askInteractive(ctx context.Context, calls []engine.ToolCall) ([]engine.Message, error) {
-	var msgs []engine.Message
-	for _, c := range calls {
-		if c.Name != engine.AskUserTool {
-			return nil, fmt.Errorf("pending call %s (%s) is a host tool this command cannot answer", c.ID, c.Name)
-		}
-		in, err := tools.ParseAskInput(json.RawMessage(c.Arguments))
-		if err != nil {
-			return nil, err
-		}
-		a, err := opts.askForm(ctx, in)
-		if err != nil {
-			return nil, err
-		}
-		res, err := in.Resolve(a)
-		if err != nil {
-			return nil, err
-		}
-		msgs = append(msgs, providers.ToolResultMessage(c, res.Content(), false))
-	}
-	return msgs, nil
-}
-
-// askForm runs one form for an ask_user_input payload on stderr.
-func (opts *runOptions) askForm(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
-	a := tools.Answer{Selected: map[string][]string{}, Other: map[string]string{}}
-	for _, q := range in.Questions {
-		opt := make([]huh.Option[string], 0, len(q.Options)+2)
-		for _, o := range q.Options {
-			label := o.Label
-			if o.Description != "" {
-				label += " — " + o.Description
-			}
-			opt = append(opt, huh.NewOption(label, o.ID))
-		}
-		if q.AllowOther {
-			opt = append(opt, huh.NewOption("Other (type your own)", otherValue))
-		}
-		if in.AllowSkip {
-			opt = append(opt, huh.NewOption("Skip these questions", skipValue))
-		}
-		var chosen []string
-		var err error
-		if in.Multiple() {
-			err = opts.runForm(ctx, huh.NewMultiSelect[string]().Title(q.Header).Description(q.Question).Options(opt...).Value(&chosen))
-		} else {
-			var one string
-			err = opts.runForm(ctx, huh.NewSelect[string]().Title(q.Header).Description(q.Question).Options(opt...).Value(&one))
-			chosen = []string{one}
-		}
-		if err != nil {
-			return a, err
-		}
-		for _, id := range chosen {
-			switch id {
-			case skipValue:
-				return tools.Answer{Skipped: true}, nil
-			case otherValue:
-				var text string
-				if err := opts.runForm(ctx, huh.NewInput().Title(q.Header+": your answer").Value(&text)); err != nil {
-					return a, err
-				}
-				a.Other[q.ID] = text
-			default:
-				a.Selected[q.ID] = append(a.Selected[q.ID], id)
-			}
-		}
-	}
-	return a, nil
-}
-
-func (opts *runOptions) runForm(ctx context.Context, field huh.Field) error {
-	err := huh.NewForm(huh.NewGroup(field)).WithOutput(opts.f.IO.ErrOut).WithInput(opts.f.IO.In).RunWithContext(ctx)
-	if errors.Is(err, huh.ErrUserAborted) {
-		return &exitError{code: exitCancelled, err: errors.New("question not answered: cancelled")}
-	}
-	return err
 }

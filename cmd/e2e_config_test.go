@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -216,6 +217,8 @@ func TestSigtermStopsChildren(t *testing.T) {
 	defer cancel()
 	cmd := sb.command(ctx, cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
 		"--permission", "auto", "-p", "sleep"}, env: map[string]string{"OPENAI_API_KEY": "k"}})
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -240,6 +243,10 @@ func TestSigtermStopsChildren(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(sb.sessions()[0]); !strings.Contains(string(data), `"status":"cancelled"`) {
 		t.Errorf("the session should record the cancelled run")
+	}
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	if !contains(stderr.String(), "interrupted") || !contains(stderr.String(), "resume with: llmrt run --resume "+id) {
+		t.Errorf("stderr should say the run was interrupted and how to resume session %s:\n%s", id, stderr.String())
 	}
 }
 

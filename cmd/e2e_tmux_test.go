@@ -23,6 +23,13 @@ type term struct {
 // exit code when llmrt ends.
 func startTerm(t *testing.T, sb *sandbox, env map[string]string, args ...string) *term {
 	t.Helper()
+	return startTermTo(t, sb, env, "", args...)
+}
+
+// startTermTo is startTerm with stdout redirected to the file stdout (a
+// terminal keeps stdin and stderr); "" keeps the terminal.
+func startTermTo(t *testing.T, sb *sandbox, env map[string]string, stdout string, args ...string) *term {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it); terminal tests need a real terminal")
 	}
@@ -36,6 +43,9 @@ func startTerm(t *testing.T, sb *sandbox, env map[string]string, args ...string)
 	fmt.Fprintf(&b, "cd '%s'\n'%s'", sb.work, binary)
 	for _, a := range args {
 		fmt.Fprintf(&b, " '%s'", strings.ReplaceAll(a, "'", `'\''`))
+	}
+	if stdout != "" {
+		fmt.Fprintf(&b, " > '%s'", stdout)
 	}
 	b.WriteString("\necho \"EXIT=$?\"\nsleep 60\n")
 	script := filepath.Join(sb.home, "term.sh")

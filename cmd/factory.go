@@ -19,13 +19,17 @@ type Factory struct {
 	// HTTPClient, when set, is used for every provider (tests).
 	HTTPClient *http.Client
 
+	// secrets are the values redacted from everything llmrt writes but
+	// the answer; settings fill it as they find keys.
+	secrets *redactor
+
 	mu      sync.Mutex
 	configs map[string]*config.Config
 }
 
 // NewFactory returns a Factory for the given streams and environment.
 func NewFactory(io *IO, getenv func(string) string) *Factory {
-	return &Factory{IO: io, Getenv: getenv, configs: make(map[string]*config.Config)}
+	return &Factory{IO: io, Getenv: getenv, secrets: &redactor{}, configs: make(map[string]*config.Config)}
 }
 
 // Config loads the configuration layers for a working directory, once.

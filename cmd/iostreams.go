@@ -15,9 +15,10 @@ type IO struct {
 	ErrOut io.Writer
 
 	InTTY, OutTTY, ErrTTY bool
-	// Color is false under NO_COLOR or --no-color, or when stdout is not a
-	// terminal.
-	Color bool
+	// Color is whether stdout may be styled: a terminal, NO_COLOR unset,
+	// TERM not dumb, and no --no-color. ErrColor is the same for stderr.
+	// These are the one place the colour policy is decided.
+	Color, ErrColor bool
 	// Width is the terminal width of stdout (80 when unknown).
 	Width int
 }
@@ -36,9 +37,14 @@ func SystemIO(getenv func(string) string) *IO {
 			io.Width = w
 		}
 	}
-	io.Color = io.OutTTY && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+	colorOK := getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+	io.Color = io.OutTTY && colorOK
+	io.ErrColor = io.ErrTTY && colorOK
 	return io
 }
+
+// DisableColor turns styling off on both streams (--no-color).
+func (io *IO) DisableColor() { io.Color, io.ErrColor = false, false }
 
 // Interactive reports whether a person can answer questions: stdin and
 // stderr are both terminals.

@@ -36,9 +36,9 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 		code = exitUsage
 	}
 	if msg != "" {
-		fmt.Fprintf(f.IO.ErrOut, "llmrt: %s\n", msg)
+		fmt.Fprintf(f.IO.ErrOut, "llmrt: %s\n", f.secrets.string(msg))
 		if hint != "" {
-			fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", hint)
+			fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", f.secrets.string(hint))
 		}
 	}
 	return code

@@ -35,11 +35,15 @@ type pendingItem struct {
 	Arguments json.RawMessage  `json:"arguments,omitempty"`
 }
 
-func newOutput(format string, o *IO, progress *progress, markdown bool) (output, error) {
+// newOutput returns the output for --output format. The answer goes to
+// stdout as it is; the JSON formats, which carry tool results and error
+// messages, pass through the host's redactor.
+func newOutput(format string, h *host) (output, error) {
+	o, progress := h.io, h.progress()
 	switch format {
 	case "", "text":
 		t := &textOutput{out: o.Out, progress: progress}
-		if markdown {
+		if o.Color {
 			md, err := newMDStream(o.Out, o.Width, "")
 			if err != nil {
 				return nil, err
@@ -48,9 +52,9 @@ func newOutput(format string, o *IO, progress *progress, markdown bool) (output,
 		}
 		return t, nil
 	case "json":
-		return &jsonOutput{out: o.Out, progress: progress}, nil
+		return &jsonOutput{out: h.secrets.writer(o.Out), progress: progress}, nil
 	case "stream-json":
-		return &streamOutput{out: o.Out}, nil
+		return &streamOutput{out: h.secrets.writer(o.Out)}, nil
 	}
 	return nil, usageErrorf("--output %q: use text, json or stream-json", format)
 }

@@ -2,17 +2,13 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
-	"github.com/llmrt/llmrt/providers"
-	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
 )
 
@@ -70,123 +66,92 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	return cmd
 }
 
-// runRun does the work of `llmrt run`.
+// runRun does the work of `llmrt run`: one run, from a new prompt or a
+// resumed session, to one terminal event.
 func runRun(ctx context.Context, opts *runOptions) error {
-	o := opts.f.IO
-	if opts.resume != "" && opts.cont {
-		return usageErrorf("--resume and --continue cannot be combined")
-	}
-	dir, err := workDir(opts.shared.cwd)
+	h, sess, err := opts.host(ctx)
 	if err != nil {
 		return err
 	}
-	sess, err := opts.loadSession(dir)
+	out, err := newOutput(opts.output, h)
 	if err != nil {
 		return err
 	}
-	var resumed *session.Meta
-	if sess != nil {
-		resumed = &sess.Meta
-	}
-	s, err := opts.f.resolveSettings(ctx, opts.cmd, &opts.shared, true, resumed)
-	if err != nil {
-		return err
-	}
-	if opts.shared.strict && len(s.diagnostics) > 0 {
-		return usageErrorf("--strict: %s", strings.Join(s.diagnostics, "; "))
-	}
-	prog := opts.progress()
-	if !opts.shared.quiet {
-		for _, d := range s.diagnostics {
-			fmt.Fprintf(o.ErrOut, "llmrt: warning: %s\n", d)
-		}
-	}
-	out, err := newOutput(opts.output, o, prog, o.OutTTY && o.Color && !opts.shared.noColor)
-	if err != nil {
-		return err
-	}
-	conv, err := opts.conversation(ctx, s, sess)
-	if err != nil {
-		return err
-	}
-	defer conv.close()
-	if so, ok := out.(*streamOutput); ok {
-		so.sessionID = conv.id
-	}
-	rt, err := opts.runtime(s)
+	rt, err := h.runtime(opts.f.HTTPClient)
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	if s.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.timeout)
-		defer cancel()
+	if err := h.checkStrict(ctx, rt, h.s.request(nil)); err != nil {
+		return err
 	}
-	req := s.request(conv.messages)
-	req.Permission.Approver = opts.approver(s)
-	observe := func(ev engine.Event) {
-		out.event(ev)
-		conv.record(ev)
+	msgs, rec, err := opts.start(ctx, h, sess)
+	if err != nil {
+		return err
 	}
-	var res engine.Result
-	for {
-		res, err = rt.CompleteWith(ctx, req, observe)
-		if err != nil {
-			return err
-		}
-		if res.Status != engine.StatusToolCalls || !opts.canAsk() {
-			break
-		}
-		answers, err := opts.askInteractive(ctx, res.PendingCalls)
-		if err != nil {
-			return err
-		}
-		req.Messages = append(res.Messages, answers...)
-		conv.add(answers...)
+	defer rec.close()
+	if so, ok := out.(*streamOutput); ok {
+		so.sessionID = rec.id
 	}
-	info := runInfo{sessionID: conv.id, diagnostics: s.diagnostics}
+	res, cause, err := h.run(ctx, rt, h.s.request(msgs), rec, out.event)
+	if err != nil {
+		return err
+	}
+	info := runInfo{sessionID: rec.id, diagnostics: diagnostics(res)}
 	if res.Status == engine.StatusToolCalls {
-		info.pending = pendingItems(res.PendingCalls)
+		info.pending = pendingItems(parsePending(res.PendingCalls))
 		if opts.output == "text" || opts.output == "" {
-			printPending(o.ErrOut, conv.id, info.pending)
+			printPending(h.errOut, rec.id, info.pending)
 		}
 	}
 	if err := out.done(res, info); err != nil {
 		return err
 	}
-	if prog == nil && !opts.shared.quiet {
-		printDenials(o.ErrOut, res.Warnings)
+	if h.progress() == nil && !h.s.quiet {
+		printDenials(h.errOut, res.Warnings)
 	}
-	return resultError(ctx, s, res)
+	return resultError(h.s, res, cause, rec.id)
 }
 
-// canAsk reports whether questions can be put to a person: on a terminal,
-// unless the output is a stream of events for a program.
-func (opts *runOptions) canAsk() bool {
-	return opts.f.IO.Interactive() && opts.output != "stream-json"
-}
-
-func (opts *runOptions) progress() *progress {
-	io := opts.f.IO
-	if opts.shared.quiet || !(io.ErrTTY || opts.shared.verbose) {
-		return nil
+// host resolves the settings (those of a resumed session unless flags
+// override them) and returns the host for the run, with the session to
+// resume, if any.
+func (opts *runOptions) host(ctx context.Context) (*host, *session.Session, error) {
+	if opts.resume != "" && opts.cont {
+		return nil, nil, usageErrorf("--resume and --continue cannot be combined")
 	}
-	return &progress{w: io.ErrOut, color: io.ErrTTY && !opts.shared.noColor && opts.f.Getenv("NO_COLOR") == "", verbose: opts.shared.verbose}
-}
-
-// runtime builds the provider and the engine runtime.
-func (opts *runOptions) runtime(s *settings) (*engine.Runtime, error) {
-	b := s.backend
-	b.HTTPClient = opts.f.HTTPClient
-	p, err := catalog.New(s.provider, b)
+	dir, err := workDir(opts.shared.cwd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return engine.New(engine.Config{
-		Providers: map[string]providers.Provider{s.provider: p},
-		Tools:     s.toolOptions(),
-	})
+	f := opts.f
+	errOut := f.secrets.writer(f.IO.ErrOut)
+	var sess *session.Session
+	var resumed *session.Meta
+	if opts.resume != "" || opts.cont {
+		warn := func(msg string) { fmt.Fprintf(errOut, "llmrt: warning: %s\n", msg) }
+		if sess, err = loadSession(f.Sessions(), warn, opts.resume, opts.cont, dir); err != nil {
+			return nil, nil, err
+		}
+		resumed = &sess.Meta
+	}
+	s, err := f.resolveSettings(ctx, opts.cmd, &opts.shared, true, resumed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if opts.shared.noColor {
+		f.IO.DisableColor()
+	}
+	var store *session.Store
+	if !opts.noSession {
+		store = f.Sessions()
+	}
+	h := newHost(f.IO, s, store, f.secrets)
+	h.noQuestions = opts.output == "stream-json"
+	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
+		h.warnf("%s; sessions are saved in %s", w, store.Dir)
+	}
+	return h, sess, nil
 }
 
 // request turns settings into an engine request over msgs.
@@ -196,7 +161,18 @@ func (s *settings) request(msgs []engine.Message) engine.Request {
 		Temperature: s.temperature, MaxTokens: s.maxTokens, ReasoningEffort: s.effort,
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,
+		Diagnostics: s.engineDiagnostics(),
 	}
+}
+
+// engineDiagnostics hands the command's diagnostics to the engine, which
+// reports them with its own in Result.Diagnostics.
+func (s *settings) engineDiagnostics() []engine.Diagnostic {
+	out := make([]engine.Diagnostic, len(s.diagnostics))
+	for i, d := range s.diagnostics {
+		out[i] = engine.Diagnostic{Message: d}
+	}
+	return out
 }
 
 // toolOptions configures the built-ins from settings.
@@ -213,49 +189,4 @@ func printDenials(w io.Writer, warnings []engine.Warning) {
 			fmt.Fprintf(w, "llmrt: %s\nhint: allow it with --allow '%s' or --permission auto\n", wn.Message, wn.Rule)
 		}
 	}
-}
-
-// resultError maps a finished run to its exit code and message.
-func resultError(ctx context.Context, s *settings, res engine.Result) error {
-	msg := ""
-	if res.Error != nil {
-		msg = res.Error.Message
-	}
-	switch res.Status {
-	case engine.StatusCompleted:
-		return nil
-	case engine.StatusToolCalls:
-		return silentExit(exitPaused)
-	case engine.StatusMaxIterations:
-		return &exitError{code: exitMaxIterations, err: errors.New(msg), hint: "raise the limit with --max-iterations, or narrow the task"}
-	case engine.StatusCancelled:
-		if interrupted(ctx) {
-			return &exitError{code: exitCancelled, err: errors.New("interrupted")}
-		}
-		return &exitError{code: exitFailed, err: fmt.Errorf("%s (--timeout %s)", msg, s.timeout)}
-	}
-	if res.Error != nil && res.Error.Code == engine.CodeBlocked {
-		return &exitError{code: exitFailed, err: fmt.Errorf("blocked: %s", msg)}
-	}
-	return &exitError{code: exitFailed, err: errors.New(msg), hint: providerHint(s, res.Error)}
-}
-
-// providerHint suggests a fix for common provider failures.
-func providerHint(s *settings, re *engine.RunError) string {
-	var pe *providers.Error
-	if re == nil || !errors.As(re.Err, &pe) {
-		return ""
-	}
-	spec, _ := catalog.Lookup(s.provider)
-	switch {
-	case pe.StatusCode == 401 || pe.StatusCode == 403:
-		if len(spec.KeyVars) > 0 {
-			return fmt.Sprintf("check %s (see .env.example)", spec.KeyVars[0])
-		}
-	case pe.StatusCode == 404:
-		return fmt.Sprintf("check the model name (%s) and the base URL", s.model)
-	case pe.StatusCode == 0 && spec.BaseURLVar != "":
-		return fmt.Sprintf("check that the server is up, or set --base-url / %s", spec.BaseURLVar)
-	}
-	return ""
 }

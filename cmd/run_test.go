@@ -86,7 +86,7 @@ func TestRunFlagParsing(t *testing.T) {
 	if got.prompt != "hello" || len(got.answers) != 2 || got.output != "json" || got.shared.webSearch != "medium" || got.shared.allow[0] != "x(path=a/**)" {
 		t.Errorf("parsed: %+v", got)
 	}
-	a, ok, err := got.flagAnswer()
+	a, ok, err := parseAnswerFlags(got.answers, got.answersJSON)
 	if err != nil || !ok || strings.Join(a.Selected["r"], ",") != "b,c" || a.Selected["q"][0] != "a" {
 		t.Errorf("answers: %+v %v %v", a, ok, err)
 	}

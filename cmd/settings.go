@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,10 +40,15 @@ type settings struct {
 
 	allowPrivateWeb bool
 	diagnostics     []string
-}
 
-// autoProviders are tried, in order, when no provider is set (SPEC §7.2).
-var autoProviders = []string{"openai", "anthropic", "google", "xai"}
+	// Host behaviour from the shared flags.
+	quiet, verbose, strict bool
+	tracePath              string
+	// recorded are the written options a session keeps so that resuming
+	// it behaves like the run it continues; see sessionOptions.
+	recorded session.Options
+	resumed  session.Options // what a resumed session recorded
+}
 
 // resolveSettings layers flags over the configuration files and
 // environment. needModel is false for commands that call no model. A
@@ -95,28 +99,47 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		if err := s.pickBackend(cmd, sf); err != nil {
 			return nil, err
 		}
+		// A resumed session goes back to the endpoint it ran against.
+		if resumed != nil && resumed.Provider == s.provider && !changed("base-url") && resumed.BaseURL != "" {
+			s.backend.BaseURL = resumed.BaseURL
+		}
 	}
+	s.quiet, s.verbose, s.strict, s.tracePath = sf.quiet, sf.verbose, sf.strict, sf.trace
+	f.secrets.add(knownKeys(cfg.Getenv)...)
+	f.secrets.add(s.backend.APIKey)
 	if err := s.applyRunFlags(cmd, sf); err != nil {
 		return nil, err
 	}
+	if err := s.applyToolFlags(cmd, sf); err != nil {
+		return nil, err
+	}
+	if resumed != nil && resumed.Options != nil {
+		if err := s.applyResumed(changed, *resumed.Options); err != nil {
+			return nil, err
+		}
+	}
+	s.record(changed, sf)
 	if s.webSearch != nil && needModel {
-		if why, ignored := webSearchIgnored[s.provider]; ignored {
+		if why, ignored := catalog.WebSearchIgnored(s.provider); ignored {
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
-	return s, s.applyToolFlags(cmd, sf)
+	return s, nil
 }
 
-// webSearchIgnored lists providers whose runs cannot use native web search
-// (SPEC §4.3), so --strict can refuse before the first model call. The
-// adapters also warn at run time.
-var webSearchIgnored = map[string]string{
-	"azure":             "Azure OpenAI chat completions have no web search option",
-	"xai":               "xAI chat completions have no web search option",
-	"openai-compatible": "OpenAI-compatible servers have no standard web search option",
-	"ollama":            "ollama has no native web search",
-	"google":            "Gemini cannot combine Google Search grounding with function calling, which every run uses",
-	"scripted":          "the scripted provider does not search",
+// knownKeys returns the values of every provider key variable set in the
+// environment or .env, for redaction.
+func knownKeys(getenv func(string) string) []string {
+	var vals []string
+	for _, name := range catalog.Names() {
+		spec, _ := catalog.Lookup(name)
+		for _, v := range spec.KeyVars {
+			if val := strings.TrimSpace(getenv(v)); val != "" {
+				vals = append(vals, val)
+			}
+		}
+	}
+	return vals
 }
 
 func workDir(flag string) (string, error) {
@@ -139,18 +162,7 @@ func workDir(flag string) (string, error) {
 // name and model.
 func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 	if s.provider == "" {
-		for _, name := range autoProviders {
-			if catalog.HasKey(name, s.cfg.Getenv) {
-				s.provider = name
-				break
-			}
-		}
-	}
-	if s.provider == "" {
-		host := catalog.FromEnv("ollama", s.cfg.Getenv).BaseURL
-		if ollamaAnswers(ctx, f.HTTPClient, host) {
-			s.provider = "ollama"
-		}
+		s.provider = catalog.AutoSelect(ctx, s.cfg.Getenv, f.HTTPClient)
 	}
 	if s.provider == "" {
 		return withHint(usageErrorf("no provider configured"),
@@ -226,12 +238,9 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	case cfg.Temperature != nil:
 		s.temperature = cfg.Temperature
 	}
-	effort := pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)
-	switch providers.Effort(effort) {
-	case "", providers.EffortNone, providers.EffortLow, providers.EffortMedium, providers.EffortHigh:
-		s.effort = providers.Effort(effort)
-	default:
-		return usageErrorf("--reasoning-effort %q: use none, low, medium or high", effort)
+	var err error
+	if s.effort, err = providers.ParseEffort(pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)); err != nil {
+		return usageErrorf("--reasoning-effort: %v", err)
 	}
 	switch ws := pick(changed("web-search"), sf.webSearch, cfg.WebSearch); ws {
 	case "", "off":
@@ -240,13 +249,8 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	default:
 		return usageErrorf("--web-search=%s: use low, medium or high", ws)
 	}
-	switch fin := pick(changed("finish"), sf.finish, cfg.Finish); fin {
-	case "", "evidence":
-		s.finish = engine.FinishEvidence
-	case "text":
-		s.finish = engine.FinishText
-	default:
-		return usageErrorf("--finish %q: use evidence or text", fin)
+	if s.finish, err = engine.ParseFinish(pick(changed("finish"), sf.finish, cfg.Finish)); err != nil {
+		return usageErrorf("--finish: %v", err)
 	}
 	if changed("timeout") {
 		s.timeout = sf.timeout
@@ -289,30 +293,4 @@ func pick(flagSet bool, flagVal string, file *string) string {
 		return *file
 	}
 	return ""
-}
-
-// ollamaAnswers probes a local Ollama server briefly, for automatic
-// provider selection.
-func ollamaAnswers(ctx context.Context, hc *http.Client, base string) bool {
-	if base == "" {
-		base = "http://localhost:11434"
-	}
-	if !strings.Contains(base, "://") {
-		base = "http://" + base
-	}
-	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/api/version", nil)
-	if err != nil {
-		return false
-	}
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
 }

@@ -60,7 +60,7 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if err != nil {
 		return err
 	}
-	rt, err := engine.New(engine.Config{Tools: s.toolOptions()})
+	rt, err := engine.New(engine.Config{BuiltinOptions: s.toolOptions()})
 	if err != nil {
 		return err
 	}
@@ -123,23 +123,27 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 	if !json.Valid([]byte(opts.args)) {
 		return usageErrorf("--args is not valid JSON: %s", opts.args)
 	}
-	rt, err := engine.New(engine.Config{Tools: s.toolOptions()})
+	rt, err := engine.New(engine.Config{BuiltinOptions: s.toolOptions()})
 	if err != nil {
 		return err
 	}
 	defer rt.Close()
-	req := s.request(nil)
-	ro := &runOptions{f: opts.f, shared: opts.shared}
-	req.Permission.Approver = ro.approver(s)
+	h := newHost(opts.f.IO, s, nil, opts.f.secrets)
+	if err := h.checkStrict(ctx, rt, s.request(nil)); err != nil {
+		return err
+	}
 	call := providers.ToolCall{ID: "cli", Name: opts.name, Arguments: opts.args}
 	var denied []engine.Warning
-	out := rt.ExecuteToolCallWith(ctx, call, req, func(ev engine.Event) {
+	out, cause := h.call(ctx, rt, call, s.request(nil), func(ev engine.Event) {
 		if ev.Type == engine.EventWarning {
 			denied = append(denied, *ev.Warning)
 		}
 	})
+	if cause != nil {
+		return &exitError{code: exitCancelled, err: fmt.Errorf("%s was not run: %v", opts.name, cause)}
+	}
 	if !opts.shared.quiet {
-		printDenials(opts.f.IO.ErrOut, denied)
+		printDenials(h.errOut, denied)
 	}
 	if out.Code == string(engine.CodeInvalidRequest) {
 		return usageErrorf("%s", out.Content)

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 )
@@ -31,6 +33,18 @@ const (
 	// FinishText ends on any non-empty text reply with a natural stop.
 	FinishText FinishPolicy = "text"
 )
+
+// ParseFinish checks a finish policy name; the empty name is the default,
+// FinishEvidence.
+func ParseFinish(s string) (FinishPolicy, error) {
+	switch f := FinishPolicy(s); f {
+	case "":
+		return FinishEvidence, nil
+	case FinishEvidence, FinishText:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown finish policy %q (use evidence or text)", s)
+}
 
 // Request is what Generate, Complete and Stream take.
 type Request struct {
@@ -72,6 +86,10 @@ type Request struct {
 
 	// ParentID marks the events of a sub-run with its parent's run id.
 	ParentID string
+	// Diagnostics are problems the host found preparing this request (an
+	// unknown configuration key, an ignored option). Result.Diagnostics
+	// repeats them beside the runtime's own.
+	Diagnostics []Diagnostic
 }
 
 // Status is how a run ended.
@@ -125,7 +143,9 @@ type Warning struct {
 }
 
 // Diagnostic is a configuration problem found while preparing a run (a
-// skill that does not parse, an MCP server that did not start).
+// skill that does not parse, an MCP server that did not start, a tool
+// left out because its name is taken, an unknown configuration key).
+// Result.Diagnostics and Runtime.Diagnostics hold them.
 type Diagnostic = tools.Diagnostic
 
 // Result is the outcome of Complete, and the payload of Stream's terminal

@@ -13,9 +13,12 @@
 //
 // The meta line comes first. A message line holds one conversation message:
 // the host writes its own messages (system prompt, user prompt, answers to
-// pending calls) with Writer.WriteMessage, and Writer.WriteEvent derives
-// the run's messages from engine events exactly as the engine builds them.
-// An end line records each terminal event without repeating the messages.
+// pending calls) with Writer.WriteMessage, and Writer.WriteEvent records
+// the messages the engine appends, which its events carry. An end line
+// records each terminal event without repeating the messages. A Store may
+// redact every line (Store.Redact) so no known secret reaches the disk;
+// the meta line records the options that shaped the runs (Meta.Options)
+// so a resumed run behaves like the one it continues.
 //
 // Every line is written with one write call and synced before the next, so
 // a crash or kill loses at most the line being written. Load skips a torn

@@ -47,6 +47,28 @@ type Meta struct {
 	Title string `json:"title,omitempty"`
 	// Version is the llmrt version that created the session.
 	Version string `json:"version,omitempty"`
+	// Options are the settings that shaped the session's first run, so a
+	// resumed run behaves like the one it continues.
+	Options *Options `json:"options,omitempty"`
+}
+
+// Options records how a host configured a session's runs: the choices a
+// person made on the command line or in configuration that a resumed run
+// should keep unless told otherwise. Like Meta it holds nothing secret.
+type Options struct {
+	Finish     engine.FinishPolicy `json:"finish,omitempty"`
+	Permission engine.Mode         `json:"permission,omitempty"`
+	Allow      []string            `json:"allow,omitempty"`
+	Deny       []string            `json:"deny,omitempty"`
+	// Tools is the built-in selection as written: all, none, read-only or
+	// a comma list.
+	Tools           string   `json:"tools,omitempty"`
+	MaxIterations   int      `json:"max_iterations,omitempty"`
+	MaxTokens       int      `json:"max_tokens,omitempty"`
+	Budget          int      `json:"budget,omitempty"`
+	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
+	WebSearch       string   `json:"web_search,omitempty"`
+	Temperature     *float64 `json:"temperature,omitempty"`
 }
 
 // End records one terminal event: how a run ended, without its messages,

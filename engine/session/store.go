@@ -21,6 +21,10 @@ type Store struct {
 	// Dir holds the session files; Create makes it (mode 0700) when
 	// missing, because sessions hold private conversations.
 	Dir string
+	// Redact, when set, rewrites every encoded line before it is written:
+	// the host removes the values of secrets it knows (API keys) that a
+	// tool result or an error message may carry.
+	Redact func([]byte) []byte
 }
 
 // DefaultDir returns the directory the CLI keeps sessions in:
@@ -79,7 +83,7 @@ func (s *Store) Create(meta Meta) (*Writer, error) {
 			return nil, fmt.Errorf("session: create: %w", err)
 		}
 	}
-	w := &Writer{f: f, id: meta.ID}
+	w := &Writer{f: f, id: meta.ID, redact: s.Redact}
 	if err := w.writeLine(line{Type: lineMeta, Time: meta.Created, Meta: &meta}); err != nil {
 		f.Close()
 		return nil, err
@@ -107,7 +111,7 @@ func (s *Store) Append(id string) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
-	return &Writer{f: f, id: id}, nil
+	return &Writer{f: f, id: id, redact: s.Redact}, nil
 }
 
 // repairTail makes f end at a line boundary.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/providers"
 )
 
 func TestDefaultDir(t *testing.T) {
@@ -169,5 +170,44 @@ func TestConcurrentWrites(t *testing.T) {
 	s, err := store.Load(w.ID())
 	if err != nil || len(s.Messages) != 160 {
 		t.Errorf("got %d messages, %v; want 160", len(s.Messages), err)
+	}
+}
+
+// TestStoreRedactAndOptions: lines written by Create and Append pass
+// through Redact, and the meta's options come back on Load.
+func TestStoreRedactAndOptions(t *testing.T) {
+	store := &session.Store{Dir: t.TempDir(), Redact: func(b []byte) []byte {
+		return []byte(strings.ReplaceAll(string(b), "sk-secret", "[X]"))
+	}}
+	temp := 0.5
+	opts := &session.Options{Finish: engine.FinishText, Permission: engine.ModeAuto, Allow: []string{"write_file(path=out/**)"}, Tools: "read-only", MaxIterations: 7, Temperature: &temp}
+	w, err := store.Create(session.Meta{Provider: "openai", Title: "use sk-secret", Options: opts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.WriteMessage(providers.TextMessage(providers.RoleUser, "my key is sk-secret"))
+	w.Close()
+	a, err := store.Append(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := providers.ToolResultMessage(engine.ToolCall{ID: "c1", Name: "read_file"}, "sk-secret", false)
+	a.WriteEvent(engine.Event{Type: engine.EventToolResult, Call: &engine.CallInfo{ID: "c1", Name: "read_file"}, Outcome: &engine.ToolOutcome{Content: "sk-secret"}, Message: &result})
+	// A result that does not join the conversation (a call made by a
+	// running tool) carries no message and is not recorded.
+	a.WriteEvent(engine.Event{Type: engine.EventToolResult, Call: &engine.CallInfo{ID: "c2", Name: "read_file"}, Outcome: &engine.ToolOutcome{Content: "nested"}})
+	a.Close()
+	data, _ := os.ReadFile(filepath.Join(store.Dir, w.ID()+".jsonl"))
+	if strings.Contains(string(data), "sk-secret") || strings.Count(string(data), "[X]") != 3 || strings.Contains(string(data), "nested") {
+		t.Errorf("got %s, want the secret replaced in the title, the prompt and the result", data)
+	}
+	s, err := store.Load(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Meta.Options
+	if got == nil || got.Finish != engine.FinishText || got.Permission != engine.ModeAuto || got.Tools != "read-only" ||
+		got.MaxIterations != 7 || len(got.Allow) != 1 || got.Temperature == nil || *got.Temperature != 0.5 {
+		t.Errorf("options: got %+v, want %+v", got, opts)
 	}
 }

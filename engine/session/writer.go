@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/llmrt/llmrt/engine"
-	"github.com/llmrt/llmrt/providers"
 )
 
 // Writer appends lines to one session file. It is safe for concurrent use;
@@ -19,7 +18,8 @@ type Writer struct {
 	mu     sync.Mutex
 	f      *os.File
 	id     string
-	noSync bool  // benchmarks only: measures what the per-line sync costs
+	noSync bool // benchmarks only: measures what the per-line sync costs
+	redact func([]byte) []byte
 	err    error // first write failure; sticky, see writeLine
 }
 
@@ -34,8 +34,11 @@ func (w *Writer) WriteMessage(m engine.Message) error {
 }
 
 // WriteEvent records what ev adds to the session: the message of
-// assistant_message, the tool message of tool_result and tool_error (built
-// exactly as the engine builds it), and an end line for a terminal event.
+// assistant_message, the tool message of tool_result and tool_error (the
+// event's Message, which the engine sets exactly when the result joins
+// the conversation; results of calls made outside the loop or by a
+// running tool carry none and are not recorded), and an end line for a
+// terminal event.
 // Other events (deltas, usage, warnings, tool_start, …) carry nothing the
 // conversation keeps and are ignored, as are events of sub-runs (a
 // ParentID): their messages are not part of this conversation.
@@ -50,11 +53,10 @@ func (w *Writer) WriteEvent(ev engine.Event) error {
 		}
 		return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: ev.Message})
 	case ev.Type == engine.EventToolResult || ev.Type == engine.EventToolError:
-		if ev.Call == nil || ev.Outcome == nil {
-			return fmt.Errorf("session: %s event without a call or outcome", ev.Type)
+		if ev.Message == nil {
+			return nil
 		}
-		m := toolMessage(*ev.Call, *ev.Outcome)
-		return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: &m})
+		return w.writeLine(line{Type: lineMessage, Time: eventTime(ev), Message: ev.Message})
 	case ev.Type.Terminal():
 		if ev.Result == nil {
 			return fmt.Errorf("session: %s event without a result", ev.Type)
@@ -62,14 +64,6 @@ func (w *Writer) WriteEvent(ev engine.Event) error {
 		return w.writeLine(line{Type: lineEnd, Time: eventTime(ev), End: endOf(ev.Result)})
 	}
 	return nil
-}
-
-// toolMessage builds the tool message of a result event the way the engine
-// appends it to Result.Messages, so a loaded session equals the Result.
-func toolMessage(c engine.CallInfo, o engine.ToolOutcome) engine.Message {
-	m := providers.ToolResultMessage(engine.ToolCall{ID: c.ID, Name: c.Name}, o.Content, o.IsError)
-	m.Content = append(m.Content, o.Parts...)
-	return m
 }
 
 func eventTime(ev engine.Event) time.Time {
@@ -90,6 +84,9 @@ func (w *Writer) writeLine(l line) error {
 	b, err := json.Marshal(l)
 	if err != nil {
 		return fmt.Errorf("session: encode %s line: %w", l.Type, err)
+	}
+	if w.redact != nil {
+		b = w.redact(b)
 	}
 	b = append(b, '\n')
 	w.mu.Lock()

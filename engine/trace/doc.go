@@ -22,5 +22,6 @@
 // per delta would slow the run to the disk's pace for a debugging aid.
 //
 // A trace holds what the events hold and nothing else: no API keys, headers
-// or base URLs are added.
+// or base URLs are added. Events can still carry a secret (a tool result
+// that printed a key); a host that knows its secrets sets Writer.Redact.
 package trace

@@ -25,6 +25,11 @@ const (
 // one Writer may record many runs (a chat session), interleaved or not:
 // lines carry their run id. The caller closes it.
 type Writer struct {
+	// Redact, when set, rewrites every encoded line before it is written:
+	// the host removes the values of secrets it knows (API keys). Set it
+	// before the first Write.
+	Redact func([]byte) []byte
+
 	mu     sync.Mutex
 	f      *os.File
 	starts map[string]time.Time // run id → run_start time, until the run ends
@@ -126,6 +131,9 @@ func (w *Writer) line(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("trace: encode: %w", err)
+	}
+	if w.Redact != nil {
+		b = w.Redact(b)
 	}
 	if _, err := w.f.Write(append(b, '\n')); err != nil {
 		w.err = fmt.Errorf("trace: write: %w", err)

@@ -146,3 +146,29 @@ func readLines(t *testing.T, path string) []line {
 	}
 	return out
 }
+
+// TestTraceRedact: the Redact hook sees every encoded line before it is
+// written, so a secret in any field never reaches the file.
+func TestTraceRedact(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	w, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Redact = func(b []byte) []byte { return []byte(strings.ReplaceAll(string(b), "sk-secret", "[X]")) }
+	res := &engine.Result{Status: engine.StatusFailed, Error: &engine.RunError{Code: engine.CodeProviderError, Message: "bad key sk-secret"}}
+	for _, ev := range []engine.Event{
+		{Type: engine.EventRunStart, RunID: "r1", Provider: "p", Model: "m"},
+		{Type: engine.EventToolResult, RunID: "r1", Call: &engine.CallInfo{ID: "c", Name: "read_file"}, Outcome: &engine.ToolOutcome{Content: "key=sk-secret"}},
+		{Type: engine.EventFailed, RunID: "r1", Result: res},
+	} {
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	data, _ := os.ReadFile(path)
+	if strings.Contains(string(data), "sk-secret") || strings.Count(string(data), "[X]") != 3 {
+		t.Errorf("got %s, want every sk-secret replaced (result, event error, outcome line)", data)
+	}
+}

@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/engine/trace"
+)
+
+// recorder is where a run is recorded: the session file (unless the run
+// is not saved) and the --trace file. Its methods are safe on a nil
+// recorder's absent writers and from the run's goroutines.
+type recorder struct {
+	id     string // the session id; empty when the run is not saved
+	w      *session.Writer
+	tr     *trace.Writer
+	errOut io.Writer
+
+	mu     sync.Mutex
+	warned bool
+	// held are host messages (answers to a paused run) kept back until
+	// the run adds to the conversation: a resumed run that fails before
+	// the model replies leaves the session paused, its questions pending.
+	held    []engine.Message
+	holding bool
+}
+
+// event persists one event.
+func (r *recorder) event(ev engine.Event) {
+	if r.tr != nil {
+		r.check(r.tr.Write(ev))
+	}
+	if r.w == nil {
+		return
+	}
+	r.mu.Lock()
+	holding := r.holding && ev.ParentID == ""
+	if holding && ev.Type == engine.EventAssistantMessage {
+		held := r.held
+		r.held, r.holding, holding = nil, false, false
+		r.mu.Unlock()
+		r.add(held...)
+	} else {
+		r.mu.Unlock()
+	}
+	switch {
+	case holding && ev.Type.Terminal():
+		fmt.Fprintf(r.errOut, "llmrt: session %s is left as it was, its questions still pending: run the same --resume command again once the problem is fixed\n", r.id)
+		return
+	case holding:
+		return
+	}
+	r.check(r.w.WriteEvent(ev))
+}
+
+// add persists messages the host appends (prompts).
+func (r *recorder) add(msgs ...engine.Message) {
+	if r.w == nil {
+		return
+	}
+	for _, m := range msgs {
+		r.check(r.w.WriteMessage(m))
+	}
+}
+
+// hold keeps answers back until the run makes progress; see held.
+func (r *recorder) hold(msgs ...engine.Message) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.held = append(r.held, msgs...)
+	r.holding = len(r.held) > 0
+}
+
+// check reports the first write failure; the run goes on, since losing
+// the record is better than losing the work.
+func (r *recorder) check(err error) {
+	if err != nil {
+		r.warn(fmt.Sprintf("cannot record the run: %v", err))
+	}
+}
+
+func (r *recorder) warn(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.warned {
+		r.warned = true
+		fmt.Fprintf(r.errOut, "llmrt: warning: %s\n", msg)
+	}
+}
+
+func (r *recorder) close() {
+	if r.w != nil {
+		r.check(r.w.Close())
+	}
+	if r.tr != nil {
+		r.check(r.tr.Close())
+	}
+}

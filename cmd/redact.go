@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"sort"
+	"sync"
+)
+
+// redacted replaces a secret's value wherever llmrt writes it.
+const redacted = "[REDACTED]"
+
+// minSecret is the shortest value that is redacted: replacing a one- or
+// two-letter value would garble every line it happens to occur in, and no
+// real credential is that short.
+const minSecret = 8
+
+// redactor removes the values of known secrets (provider keys, and later
+// MCP header values) from everything llmrt writes besides the answer:
+// sessions, traces, progress and error messages. The host fills it as it
+// learns the values; it is safe for concurrent use.
+type redactor struct {
+	mu     sync.RWMutex
+	values [][]byte // raw and JSON-escaped forms, longest first
+}
+
+// add registers secret values; short and empty ones are ignored.
+func (r *redactor) add(values ...string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range values {
+		if len(v) < minSecret {
+			continue
+		}
+		forms := [][]byte{[]byte(v)}
+		if b, err := json.Marshal(v); err == nil && string(b[1:len(b)-1]) != v {
+			forms = append(forms, b[1:len(b)-1]) // as it appears inside JSON
+		}
+		for _, f := range forms {
+			if !r.known(f) {
+				r.values = append(r.values, f)
+			}
+		}
+	}
+	// Longest first, so a secret that contains another is replaced whole.
+	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+}
+
+func (r *redactor) known(v []byte) bool {
+	for _, have := range r.values {
+		if bytes.Equal(have, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// bytes returns b with every secret replaced; b itself is returned when it
+// holds none. A nil redactor redacts nothing.
+func (r *redactor) bytes(b []byte) []byte {
+	if r == nil {
+		return b
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, v := range r.values {
+		if bytes.Contains(b, v) {
+			b = bytes.ReplaceAll(b, v, []byte(redacted))
+		}
+	}
+	return b
+}
+
+// string is bytes for text.
+func (r *redactor) string(s string) string { return string(r.bytes([]byte(s))) }
+
+// writer returns w behind the redactor. Each Write is redacted on its own,
+// which suits line-at-a-time writers (progress, warnings, JSON lines).
+func (r *redactor) writer(w io.Writer) io.Writer { return &redactWriter{w: w, r: r} }
+
+type redactWriter struct {
+	w io.Writer
+	r *redactor
+}
+
+func (rw *redactWriter) Write(p []byte) (int, error) {
+	if _, err := rw.w.Write(rw.r.bytes(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
