@@ -38,6 +38,7 @@ type settings struct {
 	finish      engine.FinishPolicy
 	budget      int
 	timeout     time.Duration
+	skillsDirs  []string // --skills-dir roots, after the standard ones
 
 	allowPrivateWeb bool
 	diagnostics     []string
@@ -64,7 +65,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...)}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: sf.skillsDirs}
 	changed := cmd.Flags().Changed
 	str := func(flagName, flagVal, env string, file *string) string {
 		if changed(flagName) {

@@ -78,7 +78,7 @@ func parseDocument(data []byte) (document, error) {
 	}
 	var fm frontMatter
 	if err := yaml.Unmarshal(head, &fm); err != nil {
-		return document{}, fmt.Errorf("front matter: %w", err)
+		return document{}, fmt.Errorf("front matter (YAML from line 2): %w", err)
 	}
 	doc := document{
 		name:        strings.TrimSpace(fm.Name),
