@@ -17,6 +17,11 @@ import (
 type Catalogue struct {
 	skills []Skill // sorted by name, one per name
 	diags  []tools.Diagnostic
+	// tools and text are built once: the engine polls its sources before
+	// every model call and rebuilds a run's tool surface only when a
+	// source returns a different slice or different instructions.
+	tools []tools.Tool
+	text  string
 }
 
 // Skills returns the skills, sorted by name.
@@ -49,16 +54,22 @@ func (c *Catalogue) Names() []string {
 func (c *Catalogue) Diagnostics() []tools.Diagnostic { return c.diags }
 
 // Tools returns the load_skill tool, or nothing when there are no skills.
-func (c *Catalogue) Tools(context.Context) ([]tools.Tool, error) {
-	if len(c.skills) == 0 {
-		return nil, nil
-	}
-	return []tools.Tool{c.loadTool()}, nil
-}
+func (c *Catalogue) Tools(context.Context) ([]tools.Tool, error) { return c.tools, nil }
 
 // Instructions returns the catalogue text for the managed system prompt:
 // each skill's name and description. It is empty when there are no skills.
-func (c *Catalogue) Instructions() string {
+func (c *Catalogue) Instructions() string { return c.text }
+
+// seal builds what Tools and Instructions return.
+func (c *Catalogue) seal() {
+	if len(c.skills) == 0 {
+		return
+	}
+	c.tools = []tools.Tool{c.loadTool()}
+	c.text = c.catalogueText()
+}
+
+func (c *Catalogue) catalogueText() string {
 	if len(c.skills) == 0 {
 		return ""
 	}

@@ -70,3 +70,16 @@ var (
 	_ interface{ Diagnostics() []tools.Diagnostic } = (*Catalogue)(nil)
 	_ interface{ Instructions() string }            = (*Catalogue)(nil)
 )
+
+// TestCatalogueStableSlices: the engine rebuilds a run's tool surface when
+// a source returns a different slice, so Tools must return the same one.
+func TestCatalogueStableSlices(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "a", skillMD("a", "A.", ""), nil)
+	c := Discover([]Root{{Dir: root}})
+	one, _ := c.Tools(context.Background())
+	two, _ := c.Tools(context.Background())
+	if len(one) != 1 || &one[0] != &two[0] {
+		t.Errorf("Tools: got different slices on two calls, want the same")
+	}
+}

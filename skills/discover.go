@@ -58,6 +58,7 @@ func Discover(roots []Root) *Catalogue {
 		}
 	}
 	sort.Slice(c.skills, func(i, j int) bool { return c.skills[i].Name < c.skills[j].Name })
+	c.seal()
 	return c
 }
 
