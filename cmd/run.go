@@ -184,8 +184,8 @@ func (opts *runOptions) runtime(s *settings) (*engine.Runtime, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{
-		Providers: map[string]providers.Provider{s.provider: p},
-		Tools:     s.toolOptions(),
+		Providers:      map[string]providers.Provider{s.provider: p},
+		BuiltinOptions: s.toolOptions(),
 	})
 }
 

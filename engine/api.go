@@ -20,7 +20,7 @@ func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {
 
 // CompleteWith is Complete that also hands every event to observe, from
 // the run's goroutines, one at a time. observe must not block for long.
-func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe func(Event)) (Result, error) {
+func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe Sink) (Result, error) {
 	sink := func(ev Event) bool {
 		if observe != nil {
 			observe(ev)
@@ -75,7 +75,10 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	if err != nil {
 		return Response{}, err
 	}
-	ts, err := rt.resolveTools(&req, nil, false)
+	if err := rt.Start(ctx); err != nil {
+		return Response{}, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, nil, false)
 	if err != nil {
 		return Response{}, err
 	}
@@ -110,16 +113,48 @@ type ToolInfo struct {
 // ResolveTools returns the exact tool surface a Complete run of req would
 // offer the model, control tools included.
 func (rt *Runtime) ResolveTools(ctx context.Context, req Request) ([]ToolInfo, error) {
-	ts, err := rt.resolveTools(&req, nil, true)
+	if err := rt.Start(ctx); err != nil {
+		return nil, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, nil, true)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ToolInfo, len(ts.list))
-	for i, t := range ts.list {
+	return toolInfos(ts.list), nil
+}
+
+// Diagnostics returns the problems a run of req would report in
+// Result.Diagnostics before its first model call: the request's own
+// (Request.Diagnostics), sources that did not start or list their tools,
+// and source tools left out of the surface. A host's --strict reads them
+// to refuse a run before it starts. It starts the runtime if needed; the
+// error is misuse, as for Complete.
+func (rt *Runtime) Diagnostics(ctx context.Context, req Request) ([]Diagnostic, error) {
+	if err := rt.Start(ctx); err != nil {
+		return nil, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, nil, true)
+	if err != nil {
+		return nil, err
+	}
+	var out []Diagnostic
+	seen := make(map[Diagnostic]bool)
+	for _, d := range append(append([]Diagnostic(nil), req.Diagnostics...), ts.diags...) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}
+
+func toolInfos(list []tools.Tool) []ToolInfo {
+	out := make([]ToolInfo, len(list))
+	for i, t := range list {
 		out[i] = ToolInfo{Name: t.Name, Description: t.Description, Kind: t.Kind, Source: t.Source,
 			HostOwned: t.Execute == nil && t.Source != tools.SourceControl, Schema: t.Schema}
 	}
-	return out, nil
+	return out
 }
 
 // ExecuteToolCall runs one call outside the loop, with the same argument
@@ -130,9 +165,11 @@ func (rt *Runtime) ExecuteToolCall(ctx context.Context, call ToolCall, req Reque
 }
 
 // ExecuteToolCallWith is ExecuteToolCall that reports the call's events
-// (tool_start, tool_progress, permission_request, warning, tool_result or
-// tool_error) to observe.
-func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req Request, observe func(Event)) ToolOutcome {
+// (tool_start, tool_progress, permission_request, question, warning,
+// tool_result or tool_error) to observe. The call takes the same path as a
+// mutating call of a run: validation, deny rules and permission policy,
+// then its executor.
+func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req Request, observe Sink) ToolOutcome {
 	sink := func(ev Event) bool {
 		if observe != nil {
 			observe(ev)
@@ -144,25 +181,7 @@ func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req R
 		return ToolOutcome{Content: err.Error(), IsError: true, Code: string(CodeInvalidRequest)}
 	}
 	defer r.cancel()
-	p := r.plan(0, call)
-	switch {
-	case p.outcome != nil:
-	case p.pending:
-		p.outcome = &ToolOutcome{Content: call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
-	case p.tool.Kind.Mutating():
-		if ok, o := r.authorize(runCtx, p); !ok {
-			p.outcome = o
-			r.emitOutcome(p)
-			break
-		}
-		r.runGroup(runCtx, []*plan{p})
-	default:
-		if o := r.denyRule(p); o != nil {
-			p.outcome = o
-			r.emitOutcome(p)
-			break
-		}
-		r.runGroup(runCtx, []*plan{p})
-	}
+	p := r.plan(0, call, "")
+	r.exec(runCtx, p)
 	return *p.outcome
 }

@@ -2,6 +2,9 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 
 	"github.com/llmrt/llmrt/tools"
 )
@@ -10,6 +13,12 @@ import (
 // returns the answer, so the run goes on without pausing. A request with
 // no Asker (and AskViaEvents unset) pauses with status tool_calls instead,
 // and the host answers by appending a tool message and calling again.
+//
+// The engine emits a question event first, then calls Ask on the run's
+// goroutine; questions are put one at a time, in model order. The answer is
+// checked with tools.AskInput.Resolve: one that does not fit the questions
+// reaches the model as an error result (it may ask again). An error from
+// Ask ends the run cancelled, as QuestionReply.Cancel does.
 type Asker interface {
 	Ask(ctx context.Context, q Question) (tools.Answer, error)
 }
@@ -36,4 +45,64 @@ type QuestionReply struct {
 	Answer tools.Answer
 	// Cancel ends the run as cancelled instead of answering.
 	Cancel bool
+}
+
+// canAsk reports whether ask_user_input calls are answered inline.
+func (r *run) canAsk() bool { return r.req.Asker != nil || r.req.AskViaEvents }
+
+// askUser puts an ask_user_input call to the request's Asker, or to the
+// event consumer through the question event's Reply channel, and turns
+// the answer into the tool result the model sees. A failed or cancelled
+// question cancels the run; an answer that does not fit the questions is
+// an error result, so the model may ask again.
+func (r *run) askUser(ctx context.Context, p *plan) (tools.Result, error) {
+	in, err := tools.ParseAskInput(json.RawMessage(p.call.Arguments))
+	if err != nil { // validated already; kept for safety
+		return tools.Errorf("invalid ask_user_input arguments: %v", err), nil
+	}
+	r.askMu.Lock()
+	defer r.askMu.Unlock()
+	q := Question{CallID: p.call.ID, Input: in}
+	var reply chan QuestionReply
+	if r.req.Asker == nil {
+		reply = make(chan QuestionReply, 1)
+		q.Reply = reply
+	}
+	r.out.emit(Event{Type: EventQuestion, Call: r.callInfo(p, true), Question: &q})
+	var qr QuestionReply
+	if r.req.Asker != nil {
+		qr.Answer, err = r.req.Asker.Ask(ctx, q)
+	} else {
+		select {
+		case qr = <-reply:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if err == nil && qr.Cancel {
+		err = errors.New("the user cancelled the question")
+	}
+	if err != nil {
+		r.cancel()
+		return tools.Result{}, fmt.Errorf("the question was not answered: %w", err)
+	}
+	res, err := in.Resolve(qr.Answer)
+	if err != nil {
+		return tools.Errorf("the answer could not be used (%v); ask again if you still need it", err), nil
+	}
+	p.answered = make(map[string]bool, len(in.Questions))
+	for _, qq := range in.Questions {
+		p.answered[qq.ID] = true
+	}
+	return tools.Text(res.Content()), nil
+}
+
+// noteAnswer enters the post-answer state after an inline answer, as a
+// run resumed with an answered question starts in it: the next unverified
+// finish gets one note, and asking the same question again is refused once.
+func (r *run) noteAnswer(p *plan) {
+	if p.answered == nil || p.outcome == nil || p.outcome.IsError {
+		return
+	}
+	r.answered, r.postNoted, r.verified = p.answered, false, false
 }

@@ -34,6 +34,26 @@ const (
 	EventCancelled EventType = "cancelled"
 )
 
+// Sink receives a run's events. The engine calls it from the run's
+// goroutines one event at a time; it must not block for long.
+type Sink func(Event)
+
+// FanOut returns a Sink that hands each event to every non-nil sink, in
+// order: the TUI or printer, the session writer, the trace writer.
+func FanOut(sinks ...Sink) Sink {
+	live := make([]Sink, 0, len(sinks))
+	for _, s := range sinks {
+		if s != nil {
+			live = append(live, s)
+		}
+	}
+	return func(ev Event) {
+		for _, s := range live {
+			s(ev)
+		}
+	}
+}
+
 // Terminal reports whether t ends a run.
 func (t EventType) Terminal() bool {
 	switch t {
@@ -69,7 +89,10 @@ type Event struct {
 	// Call identifies the tool call of tool_call_delta, tool_start,
 	// tool_progress, tool_result, tool_error and permission_request.
 	Call *CallInfo `json:"call,omitempty"`
-	// Message is the complete reply of assistant_message.
+	// Message is the complete reply of assistant_message, and on
+	// tool_result and tool_error the exact tool message appended to the
+	// conversation (unset for calls outside the loop and for calls made by
+	// a running tool, whose results are not appended).
 	Message *Message `json:"message,omitempty"`
 	// Outcome is the result of tool_result and tool_error.
 	Outcome *ToolOutcome `json:"outcome,omitempty"`
@@ -96,6 +119,9 @@ type CallInfo struct {
 	// Arguments is set on tool_start (the full JSON) and permission_request.
 	Arguments string     `json:"arguments,omitempty"`
 	Kind      tools.Kind `json:"kind,omitempty"`
+	// ParentID, on a call made by a running tool (a run_code program's
+	// inner calls), is the id of that tool's call.
+	ParentID string `json:"parent_id,omitempty"`
 }
 
 // Outcome codes of tool results that did not come from the tool itself.

@@ -20,18 +20,24 @@ type plan struct {
 	call    ToolCall
 	tool    *tools.Tool
 	args    map[string]any
+	parent  string       // id of the call that made this one (run_code), or ""
 	outcome *ToolOutcome // decided without running (or after running)
+	msg     Message      // the tool message of a loop call, built with its outcome event
 	pending bool         // host-owned: the host answers it
+	ask     bool         // ask_user_input put to the request's Asker inline
+	// answered holds the question ids a person answered inline, for the
+	// post-answer rules.
+	answered map[string]bool
 }
 
 // executeBatch runs a reply's calls (SPEC §3.6): each is validated; read
-// calls run concurrently in groups, mutating calls one at a time in model
-// order; results are appended in model order. Host-owned calls are
-// returned for the host to answer.
+// calls run concurrently in groups, mutating calls (and questions put to a
+// person) one at a time in model order; results are appended in model
+// order. Host-owned calls are returned for the host to answer.
 func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 	plans := make([]*plan, len(calls))
 	for i, c := range calls {
-		plans[i] = r.plan(i, c)
+		plans[i] = r.plan(i, c, "")
 	}
 	var group []*plan
 	flush := func() {
@@ -39,27 +45,14 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 		group = group[:0]
 	}
 	for _, p := range plans {
-		if p.outcome != nil || p.pending {
-			continue
-		}
-		if !p.tool.Kind.Mutating() {
-			if denied := r.denyRule(p); denied != nil {
-				p.outcome = denied
-				r.emitOutcome(p)
-				continue
-			}
+		switch {
+		case p.outcome != nil || p.pending:
+		case p.serial():
+			flush()
+			r.exec(ctx, p)
+		case r.admit(ctx, p):
 			group = append(group, p)
-			continue
 		}
-		flush()
-		if ctx.Err() == nil {
-			if ok, o := r.authorize(ctx, p); !ok {
-				p.outcome = o
-				r.emitOutcome(p)
-				continue
-			}
-		}
-		r.runGroup(ctx, []*plan{p})
 	}
 	flush()
 	var pending []ToolCall
@@ -68,15 +61,73 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 			pending = append(pending, p.call)
 			continue
 		}
-		r.appendOutcome(p.call, *p.outcome)
+		r.push(p.message())
+		r.noteAnswer(p)
 		r.noteEvidence(p)
 	}
 	return pending
 }
 
+// exec takes one planned call alone through the permission policy and
+// runs it. It is the single path of every mutating call of a batch, of
+// calls made outside the loop (ExecuteToolCall) and of calls a running
+// tool makes (Caller.CallTool); only a batch's read calls are admitted
+// one by one and then run together.
+func (r *run) exec(ctx context.Context, p *plan) {
+	switch {
+	case p.outcome != nil:
+	case p.pending:
+		p.outcome = &ToolOutcome{Content: p.call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
+		r.emitOutcome(p)
+	case r.admit(ctx, p):
+		r.runGroup(ctx, []*plan{p})
+	}
+}
+
+// admit applies the permission policy to a planned call: deny rules to
+// every call, the full policy (modes, allow rules, a person) to mutating
+// ones. A refused call gets its outcome. The permission state is shared by
+// the loop and by calls from running tools, so decisions are taken one at
+// a time; a person is never asked two things at once, and an allow-always
+// answer holds for the next decision.
+func (r *run) admit(ctx context.Context, p *plan) bool {
+	r.permMu.Lock()
+	defer r.permMu.Unlock()
+	var o *ToolOutcome
+	switch {
+	case !p.tool.Kind.Mutating():
+		o = r.denyRule(p)
+	case ctx.Err() != nil:
+		// invoke reports the cancellation
+	default:
+		if ok, refused := r.authorize(ctx, p); !ok {
+			o = refused
+		}
+	}
+	if o == nil {
+		return true
+	}
+	p.outcome = o
+	r.emitOutcome(p)
+	return false
+}
+
+// message returns the tool message of the call's outcome, the one its
+// outcome event carried.
+func (p *plan) message() Message {
+	if p.msg.Role == "" {
+		p.msg = toolMessage(p.call, *p.outcome)
+	}
+	return p.msg
+}
+
+// serial reports a call that runs alone, in model order.
+func (p *plan) serial() bool { return p.ask || p.tool.Kind.Mutating() }
+
 // plan resolves and validates one call; invalid ones get their outcome.
-func (r *run) plan(i int, c ToolCall) *plan {
-	p := &plan{index: i, call: c}
+// parent is the id of the running call that makes this one, if any.
+func (r *run) plan(i int, c ToolCall, parent string) *plan {
+	p := &plan{index: i, call: c, parent: parent}
 	t, ok := r.tools.get(c.Name)
 	if !ok {
 		p.outcome = &ToolOutcome{IsError: true, Code: OutcomeUnknownTool,
@@ -92,7 +143,7 @@ func (r *run) plan(i int, c ToolCall) *plan {
 		return p
 	}
 	p.args = args
-	if t.Name == AskUserTool && t.Execute == nil && r.reasks(args) {
+	if t.Name == AskUserTool && t.Execute == nil && parent == "" && r.reasks(args) {
 		r.postNoted = true
 		r.note = notePostAnswer
 		p.outcome = &ToolOutcome{IsError: true, Code: OutcomeNotRun,
@@ -101,6 +152,9 @@ func (r *run) plan(i int, c ToolCall) *plan {
 		return p
 	}
 	p.pending = t.Execute == nil
+	if p.pending && t.Name == AskUserTool && r.canAsk() {
+		p.pending, p.ask = false, true
+	}
 	return p
 }
 
@@ -158,10 +212,17 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 		return
 	}
 	info := r.callInfo(p, false)
-	pctx := tools.WithProgress(tools.WithWorkspace(ctx, r.ws), func(pr tools.Progress) {
+	pctx := withCaller(tools.WithWorkspace(ctx, r.ws), &Caller{r: r, parent: p})
+	pctx = tools.WithProgress(pctx, func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})
-	res, err := safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
+	var res tools.Result
+	var err error
+	if p.ask {
+		res, err = r.askUser(pctx, p)
+	} else {
+		res, err = safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
+	}
 	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError}
 	switch {
 	case ctx.Err() != nil && (err != nil || res.IsError):
@@ -192,11 +253,21 @@ func (r *run) emitOutcome(p *plan) {
 	if p.outcome.IsError {
 		t = EventToolError
 	}
-	r.out.emit(Event{Type: t, Call: r.callInfo(p, false), Outcome: p.outcome})
+	ev := Event{Type: t, Call: r.callInfo(p, false), Outcome: p.outcome}
+	if r.appends(p) {
+		p.msg = toolMessage(p.call, *p.outcome)
+		ev.Message = &p.msg
+	}
+	r.out.emit(ev)
 }
 
+// appends reports whether a call's result joins the conversation: the
+// loop's own calls do; calls made outside the loop or by a running tool
+// do not.
+func (r *run) appends(p *plan) bool { return r.looping && p.parent == "" }
+
 func (r *run) callInfo(p *plan, withArgs bool) *CallInfo {
-	ci := &CallInfo{Index: p.index, ID: p.call.ID, Name: p.call.Name}
+	ci := &CallInfo{Index: p.index, ID: p.call.ID, Name: p.call.Name, ParentID: p.parent}
 	if p.tool != nil {
 		ci.Kind = p.tool.Kind
 	}

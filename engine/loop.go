@@ -26,6 +26,7 @@ func (r *run) loop(ctx context.Context) Result {
 				Message: fmt.Sprintf("stopped after %d model calls without finishing (the iteration limit); raise it with MaxIterations / --max-iterations", r.req.MaxIterations)}, nil)
 		}
 		r.iter++
+		r.refreshTools(ctx)
 		preq := r.providerRequest()
 		r.note = ""
 		reply, err := r.callModel(ctx, preq)
@@ -193,14 +194,16 @@ func (r *run) record(index int, c ToolCall, o ToolOutcome) {
 	if o.IsError {
 		t = EventToolError
 	}
-	r.out.emit(Event{Type: t, Call: &CallInfo{Index: index, ID: c.ID, Name: c.Name}, Outcome: &o})
-	r.appendOutcome(c, o)
+	m := toolMessage(c, o)
+	r.out.emit(Event{Type: t, Call: &CallInfo{Index: index, ID: c.ID, Name: c.Name}, Outcome: &o, Message: &m})
+	r.push(m)
 }
 
-func (r *run) appendOutcome(c ToolCall, o ToolOutcome) {
+// toolMessage is the tool message that carries an outcome to the model.
+func toolMessage(c ToolCall, o ToolOutcome) Message {
 	m := providers.ToolResultMessage(c, o.Content, o.IsError)
 	m.Content = append(m.Content, o.Parts...)
-	r.push(m)
+	return m
 }
 
 // batchKey identifies a batch of calls by name and canonical arguments

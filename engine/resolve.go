@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -19,6 +20,12 @@ type toolset struct {
 	list  []tools.Tool
 	index map[string]int
 	specs []providers.ToolSpec
+
+	own          []tools.Tool   // the request's built-ins and host tools
+	control      bool           // control tools are part of the surface
+	lists        [][]tools.Tool // the sources' lists it was built from
+	instructions string         // the sources' text for the system prompt
+	diags        []Diagnostic   // the sources' problems and left-out tools
 }
 
 func (ts *toolset) get(name string) (*tools.Tool, bool) {
@@ -29,19 +36,29 @@ func (ts *toolset) get(name string) (*tools.Tool, bool) {
 	return &ts.list[i], true
 }
 
+func (ts *toolset) add(t tools.Tool) {
+	ts.index[t.Name] = len(ts.list)
+	ts.list = append(ts.list, t)
+}
+
 // resolveTools builds the surface a request sees: selected built-ins, host
-// tools and, for loop runs, the control tools. ws may be nil when only the
-// surface's shape is needed.
-func (rt *Runtime) resolveTools(req *Request, ws *tools.Workspace, withControl bool) (*toolset, error) {
-	builtins := tools.Builtins(ws, rt.cfg.Tools)
-	selected, err := selectBuiltins(builtins, req.BuiltIns)
+// tools, the runtime's sources' tools and, for loop runs, the control
+// tools. ws may be nil when only the surface's shape is needed.
+func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Workspace, withControl bool) (*toolset, error) {
+	own, err := rt.ownTools(req, ws)
 	if err != nil {
 		return nil, err
 	}
-	ts := &toolset{index: make(map[string]int)}
-	add := func(t tools.Tool) {
-		ts.index[t.Name] = len(ts.list)
-		ts.list = append(ts.list, t)
+	return rt.assemble(own, rt.pollSources(ctx), withControl), nil
+}
+
+// ownTools checks and collects the request's built-ins and host tools; a
+// host tool replaces nothing but an executable ask_user_input.
+func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) ([]tools.Tool, error) {
+	builtins := tools.Builtins(ws, rt.cfg.BuiltinOptions)
+	selected, err := selectBuiltins(builtins, req.BuiltIns)
+	if err != nil {
+		return nil, err
 	}
 	hostNames := make(map[string]bool, len(req.Tools))
 	for _, t := range req.Tools {
@@ -53,9 +70,10 @@ func (rt *Runtime) resolveTools(req *Request, ws *tools.Workspace, withControl b
 		}
 		hostNames[t.Name] = true
 	}
+	own := make([]tools.Tool, 0, len(selected)+len(req.Tools))
 	for _, t := range selected {
 		if !hostNames[t.Name] {
-			add(t)
+			own = append(own, t)
 		}
 	}
 	for _, t := range req.Tools {
@@ -65,18 +83,30 @@ func (rt *Runtime) resolveTools(req *Request, ws *tools.Workspace, withControl b
 		if t.Source == "" {
 			t.Source = tools.SourceHost
 		}
-		add(t)
+		own = append(own, t)
 	}
+	return own, nil
+}
+
+// assemble orders a surface: the request's own tools, the sources' tools,
+// then the control tools.
+func (rt *Runtime) assemble(own []tools.Tool, st sourceState, withControl bool) *toolset {
+	ts := &toolset{index: make(map[string]int, len(own)+len(controlTools)), own: own, control: withControl}
+	for _, t := range own {
+		ts.add(t)
+	}
+	ts.diags = st.diags
+	rt.addSourceTools(ts, st)
 	if withControl {
 		for _, t := range controlTools {
-			add(t)
+			ts.add(t)
 		}
 	}
 	ts.specs = make([]providers.ToolSpec, len(ts.list))
 	for i, t := range ts.list {
 		ts.specs[i] = t.Spec()
 	}
-	return ts, nil
+	return ts
 }
 
 func selectBuiltins(all []tools.Tool, names []string) ([]tools.Tool, error) {

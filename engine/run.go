@@ -14,7 +14,8 @@ import (
 )
 
 // run is the state of one Complete or Stream call. Only the loop goroutine
-// touches it, except through the emitter, which tool goroutines share.
+// touches it, except through the emitter, which tool goroutines share, and
+// the permission state, which calls made by running tools share (permMu).
 type run struct {
 	rt       *Runtime
 	req      Request
@@ -23,6 +24,7 @@ type run struct {
 	tools    *toolset
 	out      *emitter
 	cancel   context.CancelFunc
+	looping  bool // a loop run, not a call outside the loop
 
 	msgs     []Message
 	wire     []Message // what the model sees: one merged system message, then msgs after the host's leading system ones
@@ -30,6 +32,9 @@ type run struct {
 	iter     int
 	warnings []Warning
 	seenWarn map[Warning]bool
+	diags    []Diagnostic
+	seenDiag map[Diagnostic]bool
+	system   string // the host's leading system text
 	note     string // recovery note for the next call only
 
 	evidence  bool // a successful mutating tool result in this run
@@ -37,8 +42,10 @@ type run struct {
 	empties   int  // consecutive empty replies
 	recent    []string
 	repeats   int
+	permMu    sync.Mutex // guards rules and usedOnce; serialises decisions
 	rules     []Rule
 	usedOnce  map[int]bool
+	askMu     sync.Mutex      // puts questions to a person one at a time
 	answered  map[string]bool // question ids the user answered just before this run
 	postNoted bool
 	callIDs   map[string]bool // every tool call id in the conversation
@@ -77,6 +84,20 @@ func (e *emitter) setIter(n int) {
 	e.mu.Unlock()
 }
 
+// forward delivers an event of a sub-run as it is, keeping its run id,
+// parent id and iteration.
+func (e *emitter) forward(ev Event) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.stopped {
+		return
+	}
+	if !e.sink(ev) {
+		e.stopped = true
+		e.cancel()
+	}
+}
+
 func newRunID() string {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -97,7 +118,10 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	if err != nil {
 		return nil, nil, invalidRequest("%v", err)
 	}
-	ts, err := rt.resolveTools(&req, ws, true)
+	if err := rt.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	ts, err := rt.resolveTools(ctx, &req, ws, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,11 +131,12 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	r := &run{
-		rt: rt, req: req, provider: p, ws: ws, tools: ts, cancel: cancel,
+		rt: rt, req: req, provider: p, ws: ws, tools: ts, cancel: cancel, looping: needModel,
 		msgs:     append([]Message(nil), req.Messages...),
 		rules:    append([]Rule(nil), req.Permission.Rules...),
 		usedOnce: make(map[int]bool),
 		seenWarn: make(map[Warning]bool),
+		seenDiag: make(map[Diagnostic]bool),
 		answered: answered,
 		callIDs:  make(map[string]bool),
 	}
@@ -120,6 +145,8 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 			r.callIDs[c.ID] = true
 		}
 	}
+	r.diagnose(req.Diagnostics)
+	r.diagnose(ts.diags)
 	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}
 	r.initWire()
 	return r, ctx, nil
@@ -144,15 +171,50 @@ func (r *run) warnRule(code, msg, rule string) {
 // preparing a call costs the same at message 5 and message 500.
 func (r *run) initWire() {
 	lead := 0
-	var system string
 	for lead < len(r.msgs) && r.msgs[lead].Role == providers.RoleSystem {
-		system += r.msgs[lead].Text() + "\n\n"
+		r.system += r.msgs[lead].Text() + "\n\n"
 		lead++
 	}
-	_, canAsk := r.tools.get(AskUserTool)
 	r.wire = make([]Message, 0, len(r.msgs)-lead+16)
-	r.wire = append(r.wire, providers.TextMessage(providers.RoleSystem, system+contract(canAsk)))
+	r.wire = append(r.wire, r.systemMessage())
 	r.wire = append(r.wire, r.msgs[lead:]...)
+}
+
+// systemMessage is the managed system prompt: the host's system text, the
+// loop contract and the tool sources' instructions.
+func (r *run) systemMessage() Message {
+	_, canAsk := r.tools.get(AskUserTool)
+	text := r.system + contract(canAsk)
+	if r.tools.instructions != "" {
+		text += "\n\n" + r.tools.instructions
+	}
+	return providers.TextMessage(providers.RoleSystem, text)
+}
+
+// refreshTools polls the runtime's tool sources before a model call and
+// rebuilds the surface (and the system prompt) when they changed.
+func (r *run) refreshTools(ctx context.Context) {
+	if len(r.rt.active) == 0 {
+		return
+	}
+	st := r.rt.pollSources(ctx)
+	if r.tools.sameSources(st) {
+		r.diagnose(st.diags)
+		return
+	}
+	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
+	r.diagnose(r.tools.diags)
+	r.wire[0] = r.systemMessage()
+}
+
+// diagnose records diagnostics once each, for Result.Diagnostics.
+func (r *run) diagnose(ds []Diagnostic) {
+	for _, d := range ds {
+		if !r.seenDiag[d] {
+			r.seenDiag[d] = true
+			r.diags = append(r.diags, d)
+		}
+	}
 }
 
 // push appends a message to the conversation.
@@ -247,6 +309,7 @@ func (r *run) end(status Status, output string, rerr *RunError, pending []ToolCa
 		Usage:        r.usage,
 		Iterations:   r.iter,
 		Warnings:     r.warnings,
+		Diagnostics:  r.diags,
 	}
 	t := EventFailed
 	switch status {

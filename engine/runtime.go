@@ -1,10 +1,14 @@
 package engine
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
@@ -14,8 +18,12 @@ import (
 type Config struct {
 	// Providers maps a provider name (Request.Provider) to its adapter.
 	Providers map[string]providers.Provider
-	// Tools configures the built-in tools.
-	Tools tools.Options
+	// BuiltinOptions configures the built-in tools.
+	BuiltinOptions tools.Options
+	// Sources supply tools from outside requests (MCP servers, a skill
+	// catalogue), offered to every run besides its built-ins and host
+	// tools. The Runtime starts them (see Start) and closes them.
+	Sources []ToolSource
 	// Defaults fill zero fields of each request.
 	Defaults Defaults
 }
@@ -30,13 +38,19 @@ type Defaults struct {
 	MaxResultBytes  int
 }
 
-// Runtime runs requests against a fixed set of providers. It is safe for
-// concurrent use; Close releases what it holds.
+// Runtime runs requests against a fixed set of providers and tool sources.
+// It is safe for concurrent use. Its life is New, Start (or the first run,
+// which starts it), any number of runs, then Close.
 type Runtime struct {
 	cfg     Config
 	schemas schemaCache
 
-	closeOnce sync.Once
+	life       sync.Mutex // held while starting and closing
+	started    atomic.Bool
+	closed     atomic.Bool
+	active     []ToolSource // sources that started; set once, before started
+	startDiags []Diagnostic
+	closeErr   error
 }
 
 // New returns a Runtime for cfg.
@@ -46,13 +60,77 @@ func New(cfg Config) (*Runtime, error) {
 			return nil, fmt.Errorf("engine: provider %q is nil", name)
 		}
 	}
+	for i, src := range cfg.Sources {
+		if src == nil {
+			return nil, fmt.Errorf("engine: tool source %d is nil", i)
+		}
+	}
 	return &Runtime{cfg: cfg}, nil
 }
 
-// Close releases the runtime's resources. It is idempotent.
-func (rt *Runtime) Close() error {
-	rt.closeOnce.Do(func() {})
+// Start starts the tool sources that need it (those implementing
+// Starter), concurrently, and waits for them. A source that fails to start
+// is left out of every run and reported as a diagnostic; the others work.
+// Start is idempotent. A Runtime that was not started starts on its first
+// run, with that run's context, so call Start to bound start-up on its own
+// context. It fails only on a closed Runtime.
+func (rt *Runtime) Start(ctx context.Context) error {
+	if rt.started.Load() {
+		return rt.checkOpen()
+	}
+	rt.life.Lock()
+	defer rt.life.Unlock()
+	if err := rt.checkOpen(); err != nil || rt.started.Load() {
+		return err
+	}
+	errs := make([]error, len(rt.cfg.Sources))
+	var wg sync.WaitGroup
+	for i, src := range rt.cfg.Sources {
+		if s, ok := src.(Starter); ok {
+			wg.Go(func() { errs[i] = s.Start(ctx) })
+		}
+	}
+	wg.Wait()
+	for i, src := range rt.cfg.Sources {
+		if errs[i] != nil {
+			rt.startDiags = append(rt.startDiags, Diagnostic{Source: "tool source", Message: "did not start: " + errs[i].Error()})
+			continue
+		}
+		rt.active = append(rt.active, src)
+	}
+	rt.started.Store(true)
 	return nil
+}
+
+func (rt *Runtime) checkOpen() error {
+	if rt.closed.Load() {
+		return invalidRequest("the runtime is closed")
+	}
+	return nil
+}
+
+// Close closes every tool source that implements io.Closer (stopping MCP
+// servers), concurrently, and refuses later runs. It is idempotent, waits
+// for a Start in progress, and is safe on a nil Runtime.
+func (rt *Runtime) Close() error {
+	if rt == nil {
+		return nil
+	}
+	rt.life.Lock()
+	defer rt.life.Unlock()
+	if rt.closed.Swap(true) {
+		return rt.closeErr
+	}
+	errs := make([]error, len(rt.cfg.Sources))
+	var wg sync.WaitGroup
+	for i, src := range rt.cfg.Sources {
+		if c, ok := src.(io.Closer); ok {
+			wg.Go(func() { errs[i] = c.Close() })
+		}
+	}
+	wg.Wait()
+	rt.closeErr = errors.Join(errs...)
+	return rt.closeErr
 }
 
 const (
@@ -64,6 +142,9 @@ const (
 // prepare validates req and fills defaults. Errors are misuse. Without
 // needModel, the provider and model may be left empty (tool calls only).
 func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Provider, error) {
+	if err := rt.checkOpen(); err != nil {
+		return req, nil, err
+	}
 	p, err := rt.providerFor(req, needModel)
 	if err != nil {
 		return req, nil, err

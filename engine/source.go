@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/llmrt/llmrt/tools"
 )
@@ -9,15 +11,29 @@ import (
 // ToolSource supplies tools from outside a request: the tools of MCP
 // servers, the load_skill tool of a skill catalogue. A Runtime consults its
 // sources before every model call, so a source whose tool list changes (an
-// MCP server's list_changed notification) is seen by the next call; Tools
-// should therefore return a cached list and be cheap.
+// MCP server's list_changed notification) is seen by the next call. Tools
+// should therefore be cheap, and return the same slice while the list is
+// unchanged: the engine rebuilds a run's tool surface only when a source
+// returns a different slice (or different instructions).
 //
-// A source may also implement Diagnoser (problems to report, such as a
-// server that failed to start), Instructor (text for the managed system
-// prompt, such as a skill catalogue) and io.Closer (released by
-// Runtime.Close).
+// A source's tools join the surface after the built-ins and the host's
+// tools. A source tool whose name is taken (by a built-in, a host tool, a
+// control tool or an earlier source's tool) or whose schema does not
+// compile is left out with a diagnostic; it is not an error. An error from
+// Tools is a diagnostic too, and the source offers nothing to that call.
+//
+// A source may also implement Starter (started by Runtime.Start),
+// Diagnoser (problems to report, such as a server that failed to start),
+// Instructor (text for the managed system prompt, such as a skill
+// catalogue) and io.Closer (released by Runtime.Close).
 type ToolSource interface {
 	Tools(ctx context.Context) ([]tools.Tool, error)
+}
+
+// Starter is implemented by tool sources that must be started before their
+// tools can be listed, such as an MCP server process.
+type Starter interface {
+	Start(ctx context.Context) error
 }
 
 // Diagnoser is implemented by tool sources that found problems which do not
@@ -30,4 +46,90 @@ type Diagnoser interface {
 // system prompt of every model call.
 type Instructor interface {
 	Instructions() string
+}
+
+// sourceState is what the runtime's sources offered at one poll.
+type sourceState struct {
+	lists        [][]tools.Tool
+	instructions string
+	diags        []Diagnostic
+}
+
+// pollSources asks every started source for its tools, instructions and
+// diagnostics.
+func (rt *Runtime) pollSources(ctx context.Context) sourceState {
+	st := sourceState{diags: append([]Diagnostic(nil), rt.startDiags...)}
+	if len(rt.active) == 0 {
+		return st
+	}
+	st.lists = make([][]tools.Tool, len(rt.active))
+	var texts []string
+	for i, src := range rt.active {
+		list, err := src.Tools(ctx)
+		if err != nil {
+			st.diags = append(st.diags, Diagnostic{Source: "tool source", Message: "listing tools failed: " + err.Error()})
+		}
+		st.lists[i] = list
+		if in, ok := src.(Instructor); ok {
+			if t := strings.TrimSpace(in.Instructions()); t != "" {
+				texts = append(texts, t)
+			}
+		}
+		if d, ok := src.(Diagnoser); ok {
+			st.diags = append(st.diags, d.Diagnostics()...)
+		}
+	}
+	st.instructions = strings.Join(texts, "\n\n")
+	return st
+}
+
+// sameSources reports whether a poll offers the tools and instructions a
+// toolset was built from, comparing the slices by identity.
+func (ts *toolset) sameSources(st sourceState) bool {
+	if ts.instructions != st.instructions || len(ts.lists) != len(st.lists) {
+		return false
+	}
+	for i, l := range st.lists {
+		old := ts.lists[i]
+		if len(l) != len(old) || len(l) > 0 && &l[0] != &old[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// addSourceTools appends the sources' tools to ts in source order, leaving
+// out, with a diagnostic, tools whose names are taken or whose schemas do
+// not compile.
+func (rt *Runtime) addSourceTools(ts *toolset, st sourceState) {
+	ts.lists, ts.instructions = st.lists, st.instructions
+	for _, list := range st.lists {
+		for _, t := range list {
+			if why := rt.refuseSourceTool(ts, t); why != "" {
+				ts.diags = append(ts.diags, Diagnostic{Source: cmpOr(t.Source, "tool source"),
+					Message: fmt.Sprintf("tool %q is not offered: %s", t.Name, why)})
+				continue
+			}
+			if t.Kind == "" {
+				t.Kind = tools.KindExternalAction
+			}
+			ts.add(t)
+		}
+	}
+}
+
+func (rt *Runtime) refuseSourceTool(ts *toolset, t tools.Tool) string {
+	if t.Name == "" {
+		return "it has no name"
+	}
+	if isControl(t.Name) {
+		return "the name is reserved for a control tool"
+	}
+	if i, taken := ts.index[t.Name]; taken {
+		return fmt.Sprintf("the name is taken by a %s tool", cmpOr(ts.list[i].Source, "source"))
+	}
+	if _, err := rt.schema(t.Schema); err != nil {
+		return err.Error()
+	}
+	return ""
 }

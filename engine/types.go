@@ -72,6 +72,10 @@ type Request struct {
 
 	// ParentID marks the events of a sub-run with its parent's run id.
 	ParentID string
+	// Diagnostics are problems the host found preparing this request (an
+	// unknown configuration key, an ignored option). Result.Diagnostics
+	// repeats them beside the runtime's own.
+	Diagnostics []Diagnostic
 }
 
 // Status is how a run ended.
@@ -125,7 +129,9 @@ type Warning struct {
 }
 
 // Diagnostic is a configuration problem found while preparing a run (a
-// skill that does not parse, an MCP server that did not start).
+// skill that does not parse, an MCP server that did not start, a tool
+// left out because its name is taken, an unknown configuration key).
+// Result.Diagnostics and Runtime.Diagnostics hold them.
 type Diagnostic = tools.Diagnostic
 
 // Result is the outcome of Complete, and the payload of Stream's terminal
