@@ -186,6 +186,7 @@ func (opts *runOptions) runtime(s *settings) (*engine.Runtime, error) {
 	return engine.New(engine.Config{
 		Providers:      map[string]providers.Provider{s.provider: p},
 		BuiltinOptions: s.toolOptions(),
+		Sources:        s.sources(),
 	})
 }
 

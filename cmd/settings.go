@@ -16,6 +16,7 @@ import (
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
+	"github.com/llmrt/llmrt/skills"
 )
 
 // settings is the resolved configuration of a run: flags over environment
@@ -39,6 +40,7 @@ type settings struct {
 	budget      int
 	timeout     time.Duration
 	skillsDirs  []string // --skills-dir roots, after the standard ones
+	skills      *skills.Catalogue
 
 	allowPrivateWeb bool
 	diagnostics     []string
@@ -105,6 +107,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
+	s.discoverSkills(f.Getenv)
 	return s, s.applyToolFlags(cmd, sf)
 }
 
