@@ -100,6 +100,9 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		for _, d := range s.diagnostics {
 			fmt.Fprintf(o.ErrOut, "llmrt: warning: %s\n", d)
 		}
+		if opts.shared.verbose {
+			printInstructionFiles(o.ErrOut, s.projectDocs)
+		}
 	}
 	out, err := newOutput(opts.output, o, prog, o.OutTTY && o.Color && !opts.shared.noColor)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/instructions"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
@@ -41,6 +42,7 @@ type settings struct {
 	timeout     time.Duration
 	skillsDirs  []string // --skills-dir roots, after the standard ones
 	skills      *skills.Catalogue
+	projectDocs *instructions.Set // nil with --no-project-instructions
 
 	allowPrivateWeb bool
 	diagnostics     []string
@@ -107,7 +109,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
-	s.discoverSkills(f.Getenv)
+	s.loadContext(f.Getenv, sf, needModel)
 	return s, s.applyToolFlags(cmd, sf)
 }
 

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/tools"
 )
@@ -179,23 +178,4 @@ func runSkillsShow(_ context.Context, opts *skillsOptions) error {
 		}
 	}
 	return nil
-}
-
-// discoverSkills finds the run's skills and adds their problems to the
-// run's diagnostics (shown as warnings, refused by --strict).
-func (s *settings) discoverSkills(getenv func(string) string) {
-	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
-	for _, d := range s.skills.Diagnostics() {
-		s.diagnostics = append(s.diagnostics, d.Source+": "+d.Message)
-	}
-}
-
-// sources returns the tool sources of a run: the skill catalogue, only
-// when there are skills, so a run without any is unchanged.
-func (s *settings) sources() []engine.ToolSource {
-	var out []engine.ToolSource
-	if s.skills != nil && s.skills.Len() > 0 {
-		out = append(out, s.skills)
-	}
-	return out
 }
