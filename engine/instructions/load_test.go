@@ -12,13 +12,25 @@ import (
 
 func write(t *testing.T, p, content string) string {
 	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	return writeB(t, p, content)
+}
+
+func writeB(t testing.TB, p, content string) string {
+	t.Helper()
+	mkdirs(t, filepath.Dir(p))
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return p
+}
+
+func mkdirs(t testing.TB, dirs ...string) {
+	t.Helper()
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // repo makes a git repository root/repo with a nested working directory
