@@ -70,9 +70,6 @@ func (c *Catalogue) seal() {
 }
 
 func (c *Catalogue) catalogueText() string {
-	if len(c.skills) == 0 {
-		return ""
-	}
 	var b strings.Builder
 	b.WriteString("# Skills\n\n")
 	b.WriteString("Skills are folders of instructions, scripts and resources for particular tasks. ")
