@@ -3,7 +3,6 @@ package cmd
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,9 +46,6 @@ type settings struct {
 	allowPrivateWeb bool
 	diagnostics     []string
 }
-
-// autoProviders are tried, in order, when no provider is set (SPEC §7.2).
-var autoProviders = []string{"openai", "anthropic", "google", "xai"}
 
 // resolveSettings layers flags over the configuration files and
 // environment. needModel is false for commands that call no model. A
@@ -105,24 +101,12 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		return nil, err
 	}
 	if s.webSearch != nil && needModel {
-		if why, ignored := webSearchIgnored[s.provider]; ignored {
+		if why, ignored := catalog.WebSearchIgnored(s.provider); ignored {
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
 	s.loadContext(f.Getenv, sf, needModel)
 	return s, s.applyToolFlags(cmd, sf)
-}
-
-// webSearchIgnored lists providers whose runs cannot use native web search
-// (SPEC §4.3), so --strict can refuse before the first model call. The
-// adapters also warn at run time.
-var webSearchIgnored = map[string]string{
-	"azure":             "Azure OpenAI chat completions have no web search option",
-	"xai":               "xAI chat completions have no web search option",
-	"openai-compatible": "OpenAI-compatible servers have no standard web search option",
-	"ollama":            "ollama has no native web search",
-	"google":            "Gemini cannot combine Google Search grounding with function calling, which every run uses",
-	"scripted":          "the scripted provider does not search",
 }
 
 func workDir(flag string) (string, error) {
@@ -145,18 +129,7 @@ func workDir(flag string) (string, error) {
 // name and model.
 func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 	if s.provider == "" {
-		for _, name := range autoProviders {
-			if catalog.HasKey(name, s.cfg.Getenv) {
-				s.provider = name
-				break
-			}
-		}
-	}
-	if s.provider == "" {
-		host := catalog.FromEnv("ollama", s.cfg.Getenv).BaseURL
-		if ollamaAnswers(ctx, f.HTTPClient, host) {
-			s.provider = "ollama"
-		}
+		s.provider = catalog.AutoSelect(ctx, s.cfg.Getenv, f.HTTPClient)
 	}
 	if s.provider == "" {
 		return withHint(usageErrorf("no provider configured"),
@@ -232,12 +205,9 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	case cfg.Temperature != nil:
 		s.temperature = cfg.Temperature
 	}
-	effort := pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)
-	switch providers.Effort(effort) {
-	case "", providers.EffortNone, providers.EffortLow, providers.EffortMedium, providers.EffortHigh:
-		s.effort = providers.Effort(effort)
-	default:
-		return usageErrorf("--reasoning-effort %q: use none, low, medium or high", effort)
+	var err error
+	if s.effort, err = providers.ParseEffort(pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)); err != nil {
+		return usageErrorf("--reasoning-effort: %v", err)
 	}
 	switch ws := pick(changed("web-search"), sf.webSearch, cfg.WebSearch); ws {
 	case "", "off":
@@ -246,13 +216,8 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	default:
 		return usageErrorf("--web-search=%s: use low, medium or high", ws)
 	}
-	switch fin := pick(changed("finish"), sf.finish, cfg.Finish); fin {
-	case "", "evidence":
-		s.finish = engine.FinishEvidence
-	case "text":
-		s.finish = engine.FinishText
-	default:
-		return usageErrorf("--finish %q: use evidence or text", fin)
+	if s.finish, err = engine.ParseFinish(pick(changed("finish"), sf.finish, cfg.Finish)); err != nil {
+		return usageErrorf("--finish: %v", err)
 	}
 	if changed("timeout") {
 		s.timeout = sf.timeout
@@ -295,30 +260,4 @@ func pick(flagSet bool, flagVal string, file *string) string {
 		return *file
 	}
 	return ""
-}
-
-// ollamaAnswers probes a local Ollama server briefly, for automatic
-// provider selection.
-func ollamaAnswers(ctx context.Context, hc *http.Client, base string) bool {
-	if base == "" {
-		base = "http://localhost:11434"
-	}
-	if !strings.Contains(base, "://") {
-		base = "http://" + base
-	}
-	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(base, "/")+"/api/version", nil)
-	if err != nil {
-		return false
-	}
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		return false
-	}
-	resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
 }

@@ -87,7 +87,7 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
 		ReasoningEffort: req.ReasoningEffort, WebSearch: req.WebSearch,
 	}
-	acc := providers.Accumulator{Provider: req.Provider}
+	acc := providers.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
 	if err != nil {
 		return Response{}, err

@@ -1,12 +1,34 @@
 // Package engine owns the completion loop of SPEC §3 and the library API of
-// SPEC §2: a Runtime holds providers and defaults; Generate makes one model
-// call; Complete and Stream run the bounded model/tool loop with the
-// final_answer and blocked control tools, tool validation and execution,
-// permissions, recovery notes and bounds; ResolveTools and ExecuteToolCall
-// expose the tool surface to hosts that own their own loop.
+// SPEC §2: a Runtime holds providers, tool sources and defaults; Generate
+// makes one model call; Complete and Stream run the bounded model/tool loop
+// with the final_answer and blocked control tools, tool validation and
+// execution, permissions, recovery notes and bounds; ResolveTools and
+// ExecuteToolCall expose the tool surface to hosts that own their own loop.
 //
 // The engine never prints and never reads a terminal. Everything a run does
 // is reported as Events (one type, SPEC §3.9) ending in exactly one
-// terminal event that carries the Result; questions for a person leave the
-// engine through the Approver interface or a host-owned tool call.
+// terminal event that carries the Result; a host fans them out to its
+// consumers with FanOut. Questions for a person leave the engine through
+// the Approver and Asker interfaces, or as events carrying a reply channel
+// (Permission.ReplyViaEvents, Request.AskViaEvents); with neither, a
+// question pauses the run as a host-owned tool call.
+//
+// Where the next pieces plug in:
+//
+//   - MCP servers and skills are ToolSources in Config.Sources. The Runtime
+//     starts them (Starter), offers their tools to every run after the
+//     request's own, re-reads their lists before each model call, puts
+//     their Instructions into the managed system prompt, reports their
+//     problems as Diagnostics and closes them (io.Closer) in Close.
+//   - run_code calls the run's other tools through CallerFrom(ctx).CallTool:
+//     the same validation, deny rules and permission policy as a model's
+//     call, with events marked by the run_code call's id (CallInfo.ParentID).
+//   - spawn_agent starts a child run with Caller.Runtime, the child's
+//     ParentID set to Caller.RunID and Caller.Forward as its sink, so the
+//     child's events reach the parent's consumer under their own run id.
+//   - chat (and any interactive host) sets Request.Asker and
+//     Permission.Approver, or the event forms, and persists the
+//     conversation from the events: assistant_message and the Message of
+//     every tool_result and tool_error are exactly what Result.Messages
+//     gains.
 package engine

@@ -28,6 +28,7 @@ type plan struct {
 	// answered holds the question ids a person answered inline, for the
 	// post-answer rules.
 	answered map[string]bool
+	caller   Caller // installed on the call's context; part of the plan to save an allocation
 }
 
 // executeBatch runs a reply's calls (SPEC §3.6): each is validated; read
@@ -212,7 +213,8 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 		return
 	}
 	info := r.callInfo(p, false)
-	pctx := withCaller(tools.WithWorkspace(ctx, r.ws), &Caller{r: r, parent: p})
+	p.caller.r, p.caller.parent = r, p
+	pctx := withCaller(tools.WithWorkspace(ctx, r.ws), &p.caller)
 	pctx = tools.WithProgress(pctx, func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})

@@ -247,7 +247,9 @@ func (r *run) providerRequest() *providers.Request {
 func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers.Reply, error) {
 	r.out.setIter(r.iter)
 	r.out.emit(Event{Type: EventModelStart, Provider: r.req.Provider, Model: r.req.Model})
-	acc := providers.Accumulator{Provider: r.req.Provider}
+	// Reasoning state is stamped with the adapter's own name, which is what
+	// it checks on replay, not the key the host registered it under.
+	acc := providers.Accumulator{Provider: r.provider.Name()}
 	var answers map[int]*answerScanner
 	names := make(map[int]string)
 	onChunk := func(c providers.Chunk) {

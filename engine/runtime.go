@@ -169,10 +169,10 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 		}
 	}
 	if req.Finish == "" {
-		req.Finish = cmpOr(d.Finish, FinishEvidence)
+		req.Finish = d.Finish
 	}
-	if req.Finish != FinishEvidence && req.Finish != FinishText {
-		return req, nil, invalidRequest("unknown finish policy %q (use evidence or text)", req.Finish)
+	if req.Finish, err = ParseFinish(string(req.Finish)); err != nil {
+		return req, nil, invalidRequest("%v", err)
 	}
 	if req.Retry == (providers.RetryPolicy{}) {
 		req.Retry = d.Retry
@@ -180,10 +180,8 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 	if req.MaxResultBytes <= 0 {
 		req.MaxResultBytes = cmpOr(d.MaxResultBytes, defaultMaxResultBytes)
 	}
-	switch req.ReasoningEffort {
-	case "", providers.EffortNone, providers.EffortLow, providers.EffortMedium, providers.EffortHigh:
-	default:
-		return req, nil, invalidRequest("unknown reasoning effort %q (use none, low, medium or high)", req.ReasoningEffort)
+	if _, err := providers.ParseEffort(string(req.ReasoningEffort)); err != nil {
+		return req, nil, invalidRequest("%v", err)
 	}
 	return req, p, nil
 }

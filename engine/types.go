@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 )
@@ -31,6 +33,18 @@ const (
 	// FinishText ends on any non-empty text reply with a natural stop.
 	FinishText FinishPolicy = "text"
 )
+
+// ParseFinish checks a finish policy name; the empty name is the default,
+// FinishEvidence.
+func ParseFinish(s string) (FinishPolicy, error) {
+	switch f := FinishPolicy(s); f {
+	case "":
+		return FinishEvidence, nil
+	case FinishEvidence, FinishText:
+		return f, nil
+	}
+	return "", fmt.Errorf("unknown finish policy %q (use evidence or text)", s)
+}
 
 // Request is what Generate, Complete and Stream take.
 type Request struct {

@@ -2,6 +2,7 @@ package providers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -291,5 +292,29 @@ func TestPartMIMEAndDocumentText(t *testing.T) {
 	pdf := Part{Type: PartDocument, MediaType: "application/pdf", Data: []byte("%PDF-1.4")}
 	if _, ok := pdf.DocumentText(); ok {
 		t.Errorf("a PDF is not a text document")
+	}
+}
+
+func TestParseEffort(t *testing.T) {
+	for _, in := range []string{"", "none", "low", "medium", "high"} {
+		if got, err := ParseEffort(in); err != nil || string(got) != in {
+			t.Errorf("ParseEffort(%q): got %q, %v; want %q", in, got, err, in)
+		}
+	}
+	if _, err := ParseEffort("max"); err == nil || !strings.Contains(err.Error(), `"max"`) {
+		t.Errorf(`ParseEffort("max"): got %v, want an error naming it`, err)
+	}
+}
+
+func TestToolSpecSchema(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"", `{"type":"object","properties":{}}`},
+		{" null ", `{"type":"object","properties":{}}`},
+		{`{"type":"object","required":["a"]}`, `{"type":"object","required":["a"]}`},
+	}
+	for _, tc := range cases {
+		if got := string(ToolSpec{Parameters: json.RawMessage(tc.in)}.Schema()); got != tc.want {
+			t.Errorf("Schema of %q: got %s, want %s", tc.in, got, tc.want)
+		}
 	}
 }

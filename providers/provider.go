@@ -1,8 +1,10 @@
 package providers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 )
 
 // Provider is one model API. Stream makes a single model call and delivers
@@ -26,6 +28,16 @@ const (
 	EffortMedium Effort = "medium"
 	EffortHigh   Effort = "high"
 )
+
+// ParseEffort checks a reasoning-effort name; the empty name is the empty
+// Effort (the provider's default).
+func ParseEffort(s string) (Effort, error) {
+	switch e := Effort(s); e {
+	case "", EffortNone, EffortLow, EffortMedium, EffortHigh:
+		return e, nil
+	}
+	return "", fmt.Errorf("unknown reasoning effort %q (use none, low, medium or high)", s)
+}
 
 // WebSearch turns on the provider's native web search (SPEC §4.3).
 type WebSearch struct {
@@ -51,6 +63,19 @@ type ToolSpec struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// emptySchema is the schema of a tool without parameters.
+const emptySchema = `{"type":"object","properties":{}}`
+
+// Schema returns the tool's parameter schema for the wire: Parameters, or
+// an object schema without properties when Parameters is empty or null,
+// which every API rejects.
+func (t ToolSpec) Schema() json.RawMessage {
+	if p := bytes.TrimSpace(t.Parameters); len(p) == 0 || string(p) == "null" {
+		return json.RawMessage(emptySchema)
+	}
+	return t.Parameters
 }
 
 // StopReason says why a reply ended.

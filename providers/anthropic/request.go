@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -31,10 +29,6 @@ var thinkingBudget = map[providers.Effort]int64{
 	providers.EffortMedium: 8192,
 	providers.EffortHigh:   24576,
 }
-
-// emptySchema stands in for a tool without parameters; the API requires an
-// object schema.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // buildParams converts a neutral request to the wire. Warnings are for
 // options this call cannot honour; an error means the request cannot be
@@ -169,10 +163,7 @@ func tools(req *providers.Request, codec *providers.NameCodec) ([]sdk.ToolUnionP
 	out := make([]sdk.ToolUnionParam, 0, len(req.Tools)+1)
 	clash := false
 	for _, t := range req.Tools {
-		schema := t.Parameters
-		if len(bytes.TrimSpace(schema)) == 0 || string(schema) == "null" {
-			schema = emptySchema
-		}
+		schema := t.Schema()
 		tp := &sdk.ToolParam{
 			Name: codec.Wire(t.Name),
 			// Override sends the schema verbatim: the SDK's struct knows

@@ -4,12 +4,15 @@
 package catalog
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/ollama"
 	"github.com/llmrt/llmrt/providers/openai"
 	"github.com/llmrt/llmrt/providers/scripted"
 )
@@ -38,18 +41,29 @@ type Spec struct {
 	DefaultBaseURL string
 	// DefaultModel is used when no model is given ("" means one must be).
 	DefaultModel string
+	// Auto marks the providers automatic selection tries, in list order,
+	// by whether their key is set.
+	Auto bool
+	// NoWebSearch, when set, says why runs on this provider cannot use
+	// native web search (the adapter also warns at run time).
+	NoWebSearch string
 }
 
 // specs lists every provider in the order used for automatic selection.
 var specs = []Spec{
-	{Name: "openai", KeyVars: []string{"OPENAI_API_KEY"}, BaseURLVar: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1", DefaultModel: "gpt-5-mini"},
-	{Name: "anthropic", KeyVars: []string{"ANTHROPIC_API_KEY"}, BaseURLVar: "ANTHROPIC_BASE_URL", DefaultBaseURL: "https://api.anthropic.com", DefaultModel: "claude-sonnet-4-5"},
-	{Name: "google", KeyVars: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, BaseURLVar: "GOOGLE_GEMINI_BASE_URL", DefaultBaseURL: "https://generativelanguage.googleapis.com", DefaultModel: "gemini-2.5-flash"},
-	{Name: "xai", KeyVars: []string{"XAI_API_KEY"}, BaseURLVar: "XAI_BASE_URL", DefaultBaseURL: "https://api.x.ai/v1", DefaultModel: "grok-4-fast"},
-	{Name: "azure", KeyVars: []string{"AZURE_OPENAI_API_KEY"}, BaseURLVar: "AZURE_OPENAI_ENDPOINT"},
-	{Name: "openai-compatible", KeyVars: []string{"OPENAI_COMPATIBLE_API_KEY"}, KeyOptional: true, BaseURLVar: "OPENAI_COMPATIBLE_BASE_URL"},
-	{Name: "ollama", KeyVars: []string{"OLLAMA_API_KEY"}, KeyOptional: true, BaseURLVar: "OLLAMA_HOST", DefaultBaseURL: "http://localhost:11434", DefaultModel: "llama3.2"},
-	{Name: "scripted"},
+	{Name: "openai", KeyVars: []string{"OPENAI_API_KEY"}, BaseURLVar: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1", DefaultModel: "gpt-5-mini", Auto: true},
+	{Name: "anthropic", KeyVars: []string{"ANTHROPIC_API_KEY"}, BaseURLVar: "ANTHROPIC_BASE_URL", DefaultBaseURL: "https://api.anthropic.com", DefaultModel: "claude-sonnet-4-5", Auto: true},
+	{Name: "google", KeyVars: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, BaseURLVar: "GOOGLE_GEMINI_BASE_URL", DefaultBaseURL: "https://generativelanguage.googleapis.com", DefaultModel: "gemini-2.5-flash", Auto: true,
+		NoWebSearch: "Gemini cannot combine Google Search grounding with function calling, which every run uses"},
+	{Name: "xai", KeyVars: []string{"XAI_API_KEY"}, BaseURLVar: "XAI_BASE_URL", DefaultBaseURL: "https://api.x.ai/v1", DefaultModel: "grok-4-fast", Auto: true,
+		NoWebSearch: "xAI chat completions have no web search option"},
+	{Name: "azure", KeyVars: []string{"AZURE_OPENAI_API_KEY"}, BaseURLVar: "AZURE_OPENAI_ENDPOINT",
+		NoWebSearch: "Azure OpenAI chat completions have no web search option"},
+	{Name: "openai-compatible", KeyVars: []string{"OPENAI_COMPATIBLE_API_KEY"}, KeyOptional: true, BaseURLVar: "OPENAI_COMPATIBLE_BASE_URL",
+		NoWebSearch: "OpenAI-compatible servers have no standard web search option"},
+	{Name: "ollama", KeyVars: []string{"OLLAMA_API_KEY"}, KeyOptional: true, BaseURLVar: "OLLAMA_HOST", DefaultBaseURL: ollama.DefaultBaseURL, DefaultModel: "llama3.2",
+		NoWebSearch: "ollama has no native web search"},
+	{Name: "scripted", NoWebSearch: "the scripted provider does not search"},
 }
 
 // Names lists the provider names.
@@ -91,6 +105,33 @@ func FromEnv(name string, getenv func(string) string) Settings {
 		s.APIVersion = strings.TrimSpace(getenv("AZURE_OPENAI_API_VERSION"))
 	}
 	return s
+}
+
+// WebSearchIgnored reports whether runs on the named provider cannot use
+// native web search, and why, so a host can report it before the first
+// model call.
+func WebSearchIgnored(name string) (why string, ignored bool) {
+	spec, _ := Lookup(name)
+	return spec.NoWebSearch, spec.NoWebSearch != ""
+}
+
+// AutoSelect picks a provider when none is configured (SPEC §7.2): the
+// first provider marked Auto whose key getenv holds, else ollama if a
+// server answers at its configured or default address within half a
+// second, else "". hc nil means http.DefaultClient.
+func AutoSelect(ctx context.Context, getenv func(string) string, hc *http.Client) string {
+	for _, s := range specs {
+		if s.Auto && HasKey(s.Name, getenv) {
+			return s.Name
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	defer cancel()
+	p := ollama.New(ollama.Config{BaseURL: FromEnv("ollama", getenv).BaseURL, HTTPClient: hc})
+	if p.Ping(ctx) == nil {
+		return "ollama"
+	}
+	return ""
 }
 
 // HasKey reports whether getenv holds a key for the provider, for the

@@ -1,7 +1,6 @@
 package google
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -20,9 +19,6 @@ const thoughtSigPrefix = "thought:"
 // thought signature is unknown (history from another model or provider).
 // Gemini 3 rejects a model turn whose first call has no signature.
 const skipSignature = "skip_thought_signature_validator"
-
-// emptySchema stands in for a tool without parameters.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 
 // buildConfig converts the request options. Warnings are for options the
 // call cannot honour.
@@ -45,7 +41,7 @@ func (p *Provider) buildConfig(req *providers.Request, names *providers.NameCode
 		decls = append(decls, &genai.FunctionDeclaration{
 			Name:                 names.Wire(t.Name),
 			Description:          t.Description,
-			ParametersJsonSchema: jsonSchema(t.Parameters),
+			ParametersJsonSchema: jsonSchema(t.Schema()),
 		})
 	}
 	if len(decls) > 0 {
@@ -104,9 +100,6 @@ func thinks(model string) bool {
 // takes standard JSON Schema (additionalProperties, enums, nesting, arrays):
 // only the top-level $schema, which it does not know, is dropped.
 func jsonSchema(params json.RawMessage) json.RawMessage {
-	if t := bytes.TrimSpace(params); len(t) == 0 || string(t) == "null" {
-		return emptySchema
-	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(params, &obj) != nil {
 		return params // not an object: let the API say what is wrong

@@ -1,7 +1,6 @@
 package ollama
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -63,9 +62,6 @@ type wireToolDef struct {
 	Parameters  json.RawMessage `json:"parameters"`
 }
 
-// emptySchema stands in for a tool without parameters.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // buildRequest converts a neutral request to the wire. Warnings are for
 // options Ollama cannot honour; an error means the request cannot be
 // expressed at all (SPEC §4.4) and nothing is sent.
@@ -80,12 +76,8 @@ func buildRequest(req *providers.Request, codec *providers.NameCodec) (*chatRequ
 			Message: "ollama has no native web search; the request was sent without it"})
 	}
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(bytes.TrimSpace(params)) == 0 || string(params) == "null" {
-			params = emptySchema
-		}
 		out.Tools = append(out.Tools, wireTool{Type: "function",
-			Function: wireToolDef{Name: codec.Wire(t.Name), Description: t.Description, Parameters: params}})
+			Function: wireToolDef{Name: codec.Wire(t.Name), Description: t.Description, Parameters: t.Schema()}})
 	}
 
 	// Every model template renders a leading system message; not all of

@@ -1,9 +1,7 @@
 package openai
 
 import (
-	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -52,9 +50,6 @@ type fileData struct {
 	FileData string `json:"file_data"`
 }
 
-// emptySchema stands in for a tool without parameters; the API rejects null.
-var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
-
 // buildRequest converts a neutral request to the wire. Warnings are for
 // options this provider cannot honour; an error means the request cannot be
 // expressed at all (SPEC §4.4) and nothing is sent.
@@ -88,10 +83,7 @@ func (p *Provider) buildRequest(req *providers.Request, codec *providers.NameCod
 	}
 
 	for _, t := range req.Tools {
-		params := t.Parameters
-		if len(bytes.TrimSpace(params)) == 0 || string(params) == "null" {
-			params = emptySchema
-		}
+		params := t.Schema()
 		out.Tools = append(out.Tools, goopenai.Tool{
 			Type: goopenai.ToolTypeFunction,
 			Function: &goopenai.FunctionDefinition{
