@@ -65,6 +65,15 @@ func TestSkillsJSONFromOutside(t *testing.T) {
 	if !strings.Contains(o.stderr, "warning: "+bad) {
 		t.Errorf("stderr should warn about %s:\n%s", bad, o.stderr)
 	}
+
+	o = sb.run(cli{args: []string{"skills", "--skills-dir", extra}})
+	o.want(t, 0)
+	for _, w := range []string{"NAME", "notes", "flag", "Flag notes.", "pdf", "project", "Shadowed",
+		"pdf: " + filepath.Join(userRoot, "pdf", "SKILL.md") + " (user-claude)"} {
+		if !strings.Contains(o.stdout, w) {
+			t.Errorf("llmrt skills: want %q in\n%s", w, o.stdout)
+		}
+	}
 }
 
 func TestSkillsShowFromOutside(t *testing.T) {
