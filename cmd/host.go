@@ -71,6 +71,7 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 	return engine.New(engine.Config{
 		Providers:      map[string]providers.Provider{h.s.provider: p},
 		BuiltinOptions: h.s.toolOptions(),
+		Sources:        h.s.sources(),
 	})
 }
 

@@ -21,6 +21,7 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 	root.AddCommand(
 		newRunCmd(f, nil),
 		newToolsCmd(f, nil),
+		newSkillsCmd(f, nil),
 		newSessionsCmd(f),
 		newVersionCmd(f),
 	)

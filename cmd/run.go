@@ -77,6 +77,9 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
+	if h.s.verbose && !h.s.quiet {
+		printInstructionFiles(h.errOut, h.s.projectDocs)
+	}
 	rt, err := h.runtime(opts.f.HTTPClient)
 	if err != nil {
 		return err

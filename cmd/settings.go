@@ -12,9 +12,11 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/instructions"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
+	"github.com/llmrt/llmrt/skills"
 )
 
 // settings is the resolved configuration of a run: flags over environment
@@ -37,6 +39,9 @@ type settings struct {
 	finish      engine.FinishPolicy
 	budget      int
 	timeout     time.Duration
+	skillsDirs  []string // --skills-dir roots, after the standard ones
+	skills      *skills.Catalogue
+	projectDocs *instructions.Set // nil with --no-project-instructions
 
 	allowPrivateWeb bool
 	diagnostics     []string
@@ -68,7 +73,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...)}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: sf.skillsDirs}
 	changed := cmd.Flags().Changed
 	str := func(flagName, flagVal, env string, file *string) string {
 		if changed(flagName) {
@@ -124,6 +129,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
+	s.loadContext(f.Getenv, sf, needModel)
 	return s, nil
 }
 

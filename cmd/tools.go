@@ -60,7 +60,7 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if err != nil {
 		return err
 	}
-	rt, err := engine.New(engine.Config{BuiltinOptions: s.toolOptions()})
+	rt, err := engine.New(engine.Config{BuiltinOptions: s.toolOptions(), Sources: s.sources()})
 	if err != nil {
 		return err
 	}
@@ -123,7 +123,7 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 	if !json.Valid([]byte(opts.args)) {
 		return usageErrorf("--args is not valid JSON: %s", opts.args)
 	}
-	rt, err := engine.New(engine.Config{BuiltinOptions: s.toolOptions()})
+	rt, err := engine.New(engine.Config{BuiltinOptions: s.toolOptions(), Sources: s.sources()})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,131 @@
+package skills
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v4"
+)
+
+// FileName is the name of the file that makes a directory a skill.
+const FileName = "SKILL.md"
+
+// MaxFileBytes is the largest SKILL.md accepted. Skill instructions are
+// meant to be short; a bigger file is almost certainly not a skill and
+// would swamp the model's context if loaded.
+const MaxFileBytes = 256 * 1024
+
+// maxNameLen and maxDescriptionLen follow the Agent Skills limits.
+const (
+	maxNameLen        = 64
+	maxDescriptionLen = 1024
+)
+
+// validName is what a skill name may look like: it is passed back as the
+// skill_id argument of load_skill, so it must be a plain token.
+var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
+
+// frontMatter is the YAML header of a SKILL.md. Keys other tools define
+// (license, allowed-tools, ...) are accepted and ignored.
+type frontMatter struct {
+	Name        string    `yaml:"name"`
+	Description string    `yaml:"description"`
+	Metadata    yaml.Node `yaml:"metadata"`
+}
+
+// document is a parsed SKILL.md.
+type document struct {
+	name, description string
+	metadata          map[string]string
+	body              string
+	// warning is a problem that does not disqualify the skill (metadata
+	// of the wrong shape).
+	warning string
+}
+
+// readDocument reads and parses the SKILL.md at path.
+func readDocument(path string) (document, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return document{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return document{}, err
+	}
+	if len(data) > MaxFileBytes {
+		return document{}, fmt.Errorf("file is larger than %d KiB", MaxFileBytes/1024)
+	}
+	return parseDocument(data)
+}
+
+// parseDocument splits a SKILL.md into front matter and body and checks
+// the required fields.
+func parseDocument(data []byte) (document, error) {
+	if !utf8.Valid(data) {
+		return document{}, errors.New("file is not valid UTF-8")
+	}
+	head, body, err := splitFrontMatter(data)
+	if err != nil {
+		return document{}, err
+	}
+	var fm frontMatter
+	if err := yaml.Unmarshal(head, &fm); err != nil {
+		return document{}, fmt.Errorf("front matter (YAML from line 2): %w", err)
+	}
+	doc := document{
+		name:        strings.TrimSpace(fm.Name),
+		description: strings.TrimSpace(fm.Description),
+		body:        strings.TrimSpace(string(body)),
+	}
+	switch {
+	case doc.name == "":
+		return document{}, errors.New("front matter has no name")
+	case len(doc.name) > maxNameLen:
+		return document{}, fmt.Errorf("name %.20q... is longer than %d characters", doc.name, maxNameLen)
+	case !validName.MatchString(doc.name):
+		return document{}, fmt.Errorf("name %q may hold only letters, digits, '.', '_', ':' and '-'", doc.name)
+	case doc.description == "":
+		return document{}, fmt.Errorf("front matter of skill %q has no description", doc.name)
+	}
+	if fm.Metadata.Kind != 0 {
+		if err := fm.Metadata.Decode(&doc.metadata); err != nil {
+			doc.warning = fmt.Sprintf("metadata ignored: want a map of strings: %v", err)
+			doc.metadata = nil
+		}
+	}
+	return doc, nil
+}
+
+// splitFrontMatter returns the YAML between the opening and closing "---"
+// lines and the Markdown after them.
+func splitFrontMatter(data []byte) (head, body []byte, err error) {
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if string(bytes.TrimRight(first, " \t\r")) != "---" {
+		return nil, nil, errors.New("no front matter: the file must begin with a line holding ---")
+	}
+	offset := 0
+	for offset <= len(rest) {
+		line, _, found := bytes.Cut(rest[offset:], []byte("\n"))
+		if t := string(bytes.TrimRight(line, " \t\r")); t == "---" || t == "..." {
+			end := offset + len(line)
+			if found {
+				end++
+			}
+			return rest[:offset], rest[end:], nil
+		}
+		if !found {
+			break
+		}
+		offset += len(line) + 1
+	}
+	return nil, nil, errors.New("front matter is not terminated: no closing --- line")
+}
