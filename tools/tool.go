@@ -64,6 +64,11 @@ type Result struct {
 	// Parts holds media (images, documents) returned next to Content.
 	Parts   []providers.Part
 	IsError bool
+	// Failed means the action ran but did not succeed (a command that
+	// exited non-zero or timed out). The model sees the result as usual,
+	// but it is not evidence of work: narration after it does not end a
+	// run whose finish policy asks for evidence.
+	Failed bool
 }
 
 // Text returns a successful text result.
