@@ -88,7 +88,7 @@ func TestStreamLoopBodyPanicReachesCaller(t *testing.T) {
 	slowDone := make(chan error, 1)
 	read := func(name string, run func(ctx context.Context) tools.Result) engine.Tool {
 		return engine.Tool{Name: name, Kind: tools.KindRead,
-			Schema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`),
+			Schema:  json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`),
 			Execute: func(ctx context.Context, _ json.RawMessage) (tools.Result, error) { return run(ctx), nil }}
 	}
 	req := h.request("go")
