@@ -104,6 +104,16 @@ const (
 
 // Rule matches tool calls by tool name and argument globs:
 // `shell_cmd(command=go test *)`, `write_file(path=src/**)`, `mcp_github_*`.
+//
+// A command pattern is matched against each command a shell line runs
+// (after ;, && and ||, in pipes, subshells, $(...), functions, loops and
+// `sh -c` strings, behind wrappers such as timeout, nice, sudo, env and
+// xargs): a deny rule forbids the line when any command matches it; allow
+// rules allow the line only when every command is matched by one of them.
+// Sudo, doas, xargs and env with assignments need rules of their own, as
+// does a VAR=value prefix. A line that writes a file with a redirection,
+// runs a program known only at run time, or does not parse is never
+// allowed by a command pattern, except by one that is the exact line.
 type Rule struct {
 	Action RuleAction        `json:"action"`
 	Tool   string            `json:"tool"`
