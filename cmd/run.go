@@ -124,6 +124,9 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		defer cancel()
 	}
 	req := s.request(conv.messages)
+	if err := checkRules(ctx, o.ErrOut, &opts.shared, s, rt, req); err != nil {
+		return err
+	}
 	req.Permission.Approver = opts.approver(s)
 	observe := func(ev engine.Event) {
 		out.event(ev)

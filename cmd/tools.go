@@ -129,6 +129,9 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 	}
 	defer rt.Close()
 	req := s.request(nil)
+	if err := checkRules(ctx, opts.f.IO.ErrOut, &opts.shared, s, rt, req); err != nil {
+		return err
+	}
 	ro := &runOptions{f: opts.f, shared: opts.shared}
 	req.Permission.Approver = ro.approver(s)
 	call := providers.ToolCall{ID: "cli", Name: opts.name, Arguments: opts.args}
