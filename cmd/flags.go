@@ -52,5 +52,5 @@ func (s *sharedFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.strict, "strict", false, "treat diagnostics (unknown config keys, ignored web search, ...) as errors")
 	fs.BoolVar(&s.noColor, "no-color", false, "disable colour and Markdown styling")
 	fs.BoolVarP(&s.quiet, "quiet", "q", false, "print nothing but the answer and errors")
-	fs.BoolVarP(&s.verbose, "verbose", "v", false, "show progress on stderr even when it is not a terminal")
+	fs.BoolVar(&s.verbose, "verbose", false, "show progress on stderr even when it is not a terminal")
 }

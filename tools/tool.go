@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/llmrt/llmrt/providers"
 )
@@ -23,6 +24,19 @@ const (
 // Mutating reports whether a call of this kind changes something outside the
 // conversation: writes and external actions.
 func (k Kind) Mutating() bool { return k == KindWrite || k == KindExternalAction }
+
+// Describe names the kind in prose, with its article: "a read tool", "an
+// external action tool". Hosts use it in prompts and messages.
+func (k Kind) Describe() string {
+	if k == KindNone || k == "" {
+		return "a tool that changes nothing"
+	}
+	name := strings.ReplaceAll(string(k), "_", " ")
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name + " tool"
+	}
+	return "a " + name + " tool"
+}
 
 // Sources of tools, as listed by `llmrt tools`.
 const (
