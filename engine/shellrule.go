@@ -82,7 +82,14 @@ func (l *shellLine) addSource(src string, depth int) {
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
+		// A shell may still run the commands before the syntax error, so
+		// deny rules see the pieces between separators.
 		l.invalid = true
+		for _, piece := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(";&|\n(){}`", r) }) {
+			if piece = strings.TrimSpace(piece); piece != "" {
+				l.denyForms = append(l.denyForms, piece)
+			}
+		}
 		return
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -150,8 +157,7 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 	prog := words[0]
 	part := shellPart{text: text, prog: prog.text, env: len(env) > 0}
 	if !prog.fixed || prog.pattern {
-		part.unknown = true
-		l.parts = append(l.parts, part)
+		l.addUnknown(part, words)
 		return
 	}
 	name := path.Base(prog.text)
@@ -168,16 +174,14 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 			l.addSource(script, depth+1)
 			return
 		case scriptUnknown:
-			part.unknown = true
-			l.parts = append(l.parts, part)
+			l.addUnknown(part, words)
 			return
 		}
 	case name == "eval":
 		script, known := joinFixed(words[1:])
 		l.denyForms = append(l.denyForms, text)
 		if !known {
-			part.unknown = true
-			l.parts = append(l.parts, part)
+			l.addUnknown(part, words)
 			return
 		}
 		l.addSource(script, depth+1)
@@ -192,9 +196,9 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 	if w, ok := wrapperFor(name); ok {
 		if inner, own, ok := w.unwrap(words[1:]); ok {
 			if inner == nil {
-				// The wrapper hides the command (env -S): unknown.
-				part.unknown = true
-				l.parts = append(l.parts, part)
+				// The wrapper hides the command (env -S, an option given
+				// as $VAR): unknown.
+				l.addUnknown(part, words)
 				return
 			}
 			if own {
@@ -207,6 +211,19 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 		}
 	}
 	l.parts = append(l.parts, part)
+}
+
+// addUnknown records a command whose program is known only at run time.
+// Deny rules also see every tail of its words that starts with a fixed
+// word, so `$SUDO rm x` and `sudo $OPTS rm x` are still seen to run rm.
+func (l *shellLine) addUnknown(part shellPart, words []word) {
+	part.unknown = true
+	l.parts = append(l.parts, part)
+	for i := 1; i < len(words); i++ {
+		if words[i].fixed {
+			l.denyForms = append(l.denyForms, joinWords(nil, words[i:]))
+		}
+	}
 }
 
 // word is one shell word as rules see it.
@@ -229,9 +246,7 @@ func wordOf(src string, w *syntax.Word) word {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			v := unescape(p.Value, false)
-			if strings.ContainsAny(v, "*?[{~") {
-				out.pattern = true
-			}
+			out.pattern = out.pattern || isPattern(p.Value)
 			b.WriteString(v)
 		case *syntax.SglQuoted:
 			if p.Dollar {
@@ -339,6 +354,25 @@ func writesFile(src string, r *syntax.Redirect) bool {
 		return false
 	}
 	return true
+}
+
+// isPattern reports unquoted text the shell may expand into other words:
+// a glob (*, ?, [...]), a brace list ({a,b}, {1..3}) or a leading tilde.
+// A lone [ or [[ is the test command, not a pattern.
+func isPattern(s string) bool {
+	if strings.ContainsAny(s, "*?") || strings.HasPrefix(s, "~") {
+		return true
+	}
+	if i := strings.IndexByte(s, '['); i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0 {
+		return true
+	}
+	if i := strings.IndexByte(s, '{'); i >= 0 {
+		rest := s[i+1:]
+		if j := strings.IndexByte(rest, '}'); j >= 0 && (strings.Contains(rest[:j], ",") || strings.Contains(rest[:j], "..")) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDigits(s string) bool {

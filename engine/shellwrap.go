@@ -73,8 +73,12 @@ func (w wrapper) unwrap(args []word) (inner []word, own, ok bool) {
 	for ; i < len(args); i++ {
 		a := args[i]
 		if !a.fixed {
-			// An option or operand decided at run time: the command cannot
-			// be found with confidence.
+			if operands > 0 {
+				operands--
+				continue
+			}
+			// An option or the command itself decided at run time: the
+			// command cannot be found with confidence.
 			return nil, true, true
 		}
 		t := a.text
