@@ -9,9 +9,15 @@ import (
 // Deny rules apply to every tool; they win over allow rules. A deny rule
 // with a command pattern forbids a line when any command in it matches.
 func (r *run) denyRule(p *plan) *ToolOutcome {
-	c := newCallView(p.tool.Name, p.args)
+	var c *callView // built at the first deny rule: most runs have none
 	for _, rule := range r.rules {
-		if rule.Action == RuleDeny && rule.denies(c) {
+		if rule.Action != RuleDeny {
+			continue
+		}
+		if c == nil {
+			c = newCallView(p.tool.Name, p.args)
+		}
+		if rule.denies(c) {
 			return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 				Content: fmt.Sprintf("permission denied: the rule deny %s forbids this call; do not retry it, find another way or report it", rule)}
 		}
