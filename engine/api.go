@@ -45,15 +45,22 @@ func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe func(E
 func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
 		// The run executes on its own goroutine and hands each event over
-		// events, unbuffered: the emitter waits until this goroutine has
-		// taken an event, as it waited for yield before. stop, closed when
-		// this goroutine stops taking events, makes the sink refuse the
-		// rest, which cancels the run.
+		// events; the emitter then waits on acks until the loop body has
+		// returned, so the run does not advance while the caller handles
+		// an event, as when the run called yield itself. stop, closed when
+		// this goroutine stops taking events (a break or a panic in the
+		// loop body), makes the sink refuse the rest, which cancels the run.
 		events := make(chan Event)
+		acks := make(chan struct{})
 		stop := make(chan struct{})
 		sink := func(ev Event) bool {
 			select {
 			case events <- ev:
+			case <-stop:
+				return false
+			}
+			select {
+			case <-acks:
 				return true
 			case <-stop:
 				return false
@@ -94,6 +101,7 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 			if !yield(ev) {
 				return
 			}
+			acks <- struct{}{}
 		}
 	}
 }

@@ -179,3 +179,28 @@ func TestStreamRunPanicReachesCaller(t *testing.T) {
 		t.Errorf("recovered %v, want the provider's panic", got)
 	}
 }
+
+// TestStreamRunWaitsForTheLoopBody: the run does not advance while the
+// caller handles an event, so breaking out at tool_start means the tool
+// never runs, and state read in the loop body is not changing under it.
+func TestStreamRunWaitsForTheLoopBody(t *testing.T) {
+	for i := 0; i < 20; i++ {
+		h := newHarness(t, call("poke", `{}`), answer("never"))
+		ct := &counterTool{}
+		req := h.request("go")
+		req.Tools = []engine.Tool{ct.tool("poke", tools.KindExternalAction)}
+		req.Permission.Mode = engine.ModeAuto
+		for ev := range h.rt.Stream(context.Background(), req) {
+			if ev.Type == engine.EventToolStart {
+				runtime.Gosched() // let a run that did not wait go on
+				if n := ct.count(); n != 0 {
+					t.Fatalf("poke ran %d times while the loop body held tool_start", n)
+				}
+				break
+			}
+		}
+		if n := ct.count(); n != 0 {
+			t.Fatalf("poke ran %d times after the loop broke at tool_start, want 0", n)
+		}
+	}
+}
