@@ -19,7 +19,7 @@ func (p formPrompts) approve(ctx context.Context, req engine.PermissionRequest) 
 	var choice engine.DecisionAction
 	field := huh.NewSelect[engine.DecisionAction]().
 		Title(title).
-		Description(fmt.Sprintf("%s is a %s tool.", req.Tool, strings.ReplaceAll(string(req.Kind), "_", " "))).
+		Description(fmt.Sprintf("%s is %s.", req.Tool, req.Kind.Describe())).
 		Options(
 			huh.NewOption("Allow once", engine.AllowOnce),
 			huh.NewOption("Allow always in this run: "+req.Suggested, engine.AllowAlways),

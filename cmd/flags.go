@@ -54,7 +54,7 @@ func (s *sharedFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.strict, "strict", false, "treat diagnostics (unknown config keys, ignored web search, ...) as errors")
 	fs.BoolVar(&s.noColor, "no-color", false, "disable colour and Markdown styling")
 	fs.BoolVarP(&s.quiet, "quiet", "q", false, "print nothing but the answer and errors")
-	fs.BoolVarP(&s.verbose, "verbose", "v", false, "show progress on stderr even when it is not a terminal")
+	fs.BoolVar(&s.verbose, "verbose", false, "show progress on stderr even when it is not a terminal")
 	fs.StringArrayVar(&s.skillsDirs, "skills-dir", nil, "also load skills from this directory (wins over the standard skill roots); repeatable")
 	fs.BoolVar(&s.noProjectInstructions, "no-project-instructions", false, "do not put AGENTS.md/CLAUDE.md files in the system prompt")
 }

@@ -18,6 +18,9 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 		Version:       Version(),
 	}
 	root.SetFlagErrorFunc(flagErrorFunc)
+	// Declared here so cobra does not add its -v shorthand: -v is no
+	// shorthand anywhere (--verbose and --version are spelled out).
+	root.Flags().Bool("version", false, "print the llmrt version")
 	root.AddCommand(
 		newRunCmd(f, nil),
 		newToolsCmd(f, nil),

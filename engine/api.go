@@ -3,8 +3,9 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"iter"
-	"sync"
+	"runtime/debug"
 	"time"
 
 	"github.com/llmrt/llmrt/providers"
@@ -35,21 +36,35 @@ func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe Sink) 
 }
 
 // Stream runs the same loop as Complete and yields its events in order,
-// ending with exactly one terminal event carrying the Result. Breaking out
-// of the range loop cancels the run. A misused request yields a single
-// failed event with code invalid_request.
+// ending with exactly one terminal event carrying the Result. Every event
+// is yielded on the goroutine that ranges over the sequence, so a panic or
+// t.Fatal in the loop body reaches the caller. Breaking out of the range
+// loop (or panicking in it) cancels the run, and the range loop returns
+// only once the run has ended. A misused request yields a single failed
+// event with code invalid_request.
 func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 	return func(yield func(Event) bool) {
-		var mu sync.Mutex
-		open := true
+		// The run executes on its own goroutine and hands each event over
+		// events; the emitter then waits on acks until the loop body has
+		// returned, so the run does not advance while the caller handles
+		// an event, as when the run called yield itself. stop, closed when
+		// this goroutine stops taking events (a break or a panic in the
+		// loop body), makes the sink refuse the rest, which cancels the run.
+		events := make(chan Event)
+		acks := make(chan struct{})
+		stop := make(chan struct{})
 		sink := func(ev Event) bool {
-			mu.Lock()
-			defer mu.Unlock()
-			if !open {
+			select {
+			case events <- ev:
+			case <-stop:
 				return false
 			}
-			open = yield(ev)
-			return open
+			select {
+			case <-acks:
+				return true
+			case <-stop:
+				return false
+			}
 		}
 		r, runCtx, err := rt.newRun(ctx, req, sink, true)
 		if err != nil {
@@ -60,10 +75,34 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: re, Messages: req.Messages}})
 			return
 		}
-		r.loop(runCtx)
-		mu.Lock()
-		open = false
-		mu.Unlock()
+		var runPanic any
+		// This goroutine ends when the loop returns; it closes events.
+		go func() {
+			defer close(events)
+			defer func() {
+				if v := recover(); v != nil {
+					runPanic = fmt.Sprintf("%v\n%s", v, debug.Stack())
+				}
+			}()
+			r.loop(runCtx)
+		}()
+		// On every way out, including a panic in the loop body: refuse
+		// further events, cancel, and wait for the run to end.
+		defer func() {
+			close(stop)
+			r.cancel()
+			for range events {
+			}
+			if runPanic != nil {
+				panic(runPanic)
+			}
+		}()
+		for ev := range events {
+			if !yield(ev) {
+				return
+			}
+			acks <- struct{}{}
+		}
 	}
 }
 

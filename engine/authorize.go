@@ -6,10 +6,18 @@ import (
 )
 
 // denyRule returns the outcome for a call a deny rule matches, or nil.
-// Deny rules apply to every tool; they win over allow rules.
+// Deny rules apply to every tool; they win over allow rules. A deny rule
+// with a command pattern forbids a line when any command in it matches.
 func (r *run) denyRule(p *plan) *ToolOutcome {
+	var c *callView // built at the first deny rule: most runs have none
 	for _, rule := range r.rules {
-		if rule.Action == RuleDeny && rule.Matches(p.tool.Name, p.args) {
+		if rule.Action != RuleDeny {
+			continue
+		}
+		if c == nil {
+			c = newCallView(p.tool.Name, p.args)
+		}
+		if rule.denies(c) {
 			return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 				Content: fmt.Sprintf("permission denied: the rule deny %s forbids this call; do not retry it, find another way or report it", rule)}
 		}
@@ -19,6 +27,8 @@ func (r *run) denyRule(p *plan) *ToolOutcome {
 
 // authorize decides a mutating call under the run's permission policy
 // (SPEC §5.2): deny rules, read mode, allow rules, auto mode, then a person.
+// A command line is allowed by rules only when every command it runs is
+// allowed; an allow_once rule is used up by the call it allowed.
 func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {
 	if o := r.denyRule(p); o != nil {
 		return false, o
@@ -28,15 +38,12 @@ func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {
 		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 			Content: fmt.Sprintf("permission denied: this run is read-only, so %s (which changes things) is not allowed; work with read tools or report what you would change", name)}
 	}
-	for i, rule := range r.rules {
-		if rule.Action == RuleDeny || !rule.Matches(name, p.args) {
-			continue
-		}
-		if rule.Action == RuleAllowOnce {
-			if r.usedOnce[i] {
-				continue
+	usedUp := func(i int) bool { return r.rules[i].Action == RuleAllowOnce && r.usedOnce[i] }
+	if ok, used := allowedBy(r.rules, usedUp, newCallView(name, p.args)); ok {
+		for _, i := range used {
+			if r.rules[i].Action == RuleAllowOnce {
+				r.usedOnce[i] = true
 			}
-			r.usedOnce[i] = true
 		}
 		return true, nil
 	}

@@ -29,6 +29,7 @@ type plan struct {
 	// post-answer rules.
 	answered map[string]bool
 	caller   Caller // installed on the call's context; part of the plan to save an allocation
+	failed  bool         // the tool ran but its action did not succeed (tools.Result.Failed)
 }
 
 // executeBatch runs a reply's calls (SPEC §3.6): each is validated; read
@@ -226,6 +227,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 		res, err = safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
 	}
 	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError}
+	p.failed = res.Failed
 	switch {
 	case ctx.Err() != nil && (err != nil || res.IsError):
 		o = ToolOutcome{Content: "cancelled: " + firstNonEmpty(res.Content, errString(err)), IsError: true, Code: OutcomeCancelled}
@@ -280,8 +282,10 @@ func (r *run) callInfo(p *plan, withArgs bool) *CallInfo {
 }
 
 // noteEvidence records what a successful result proves (SPEC §3.3, §3.7).
+// A result whose action failed (a command that exited non-zero) proves
+// nothing: the model sees it, but narration after it is not completion.
 func (r *run) noteEvidence(p *plan) {
-	if p.tool == nil || p.outcome == nil || p.outcome.IsError || p.outcome.Code != "" {
+	if p.tool == nil || p.outcome == nil || p.outcome.IsError || p.outcome.Code != "" || p.failed {
 		return
 	}
 	switch p.tool.Kind {

@@ -23,7 +23,7 @@ func (r *run) loop(ctx context.Context) Result {
 		}
 		if r.iter >= r.req.MaxIterations {
 			return r.end(StatusMaxIterations, "", &RunError{Code: CodeMaxIterations,
-				Message: fmt.Sprintf("stopped after %d model calls without finishing (the iteration limit); raise it with MaxIterations / --max-iterations", r.req.MaxIterations)}, nil)
+				Message: fmt.Sprintf("stopped after %d model calls without finishing: that is the iteration limit of this run", r.req.MaxIterations)}, nil)
 		}
 		r.iter++
 		r.refreshTools(ctx)

@@ -104,6 +104,16 @@ const (
 
 // Rule matches tool calls by tool name and argument globs:
 // `shell_cmd(command=go test *)`, `write_file(path=src/**)`, `mcp_github_*`.
+//
+// A command pattern is matched against each command a shell line runs
+// (after ;, && and ||, in pipes, subshells, $(...), functions, loops and
+// `sh -c` strings, behind wrappers such as timeout, nice, sudo, env and
+// xargs): a deny rule forbids the line when any command matches it; allow
+// rules allow the line only when every command is matched by one of them.
+// Sudo, doas, xargs and env with assignments need rules of their own, as
+// does a VAR=value prefix. A line that writes a file with a redirection,
+// runs a program known only at run time, or does not parse is never
+// allowed by a command pattern, except by one that is the exact line.
 type Rule struct {
 	Action RuleAction        `json:"action"`
 	Tool   string            `json:"tool"`
@@ -163,21 +173,18 @@ func (r Rule) String() string {
 	return r.Tool + "(" + strings.Join(parts, ", ") + ")"
 }
 
-// Matches reports whether the rule covers a call of tool with args.
+// Matches reports whether the rule, on its own, covers a call of tool
+// with args. A command line is split into the commands it runs (see
+// shellLine): a deny rule matches when it matches the whole line or any
+// command in it; an allow rule only when it matches every command in it
+// (or is the exact line), and never a line that redirects into a file.
 func (r Rule) Matches(tool string, args map[string]any) bool {
-	if ok, _ := path.Match(r.Tool, tool); !ok {
-		return false
+	c := newCallView(tool, args)
+	if r.Action == RuleDeny {
+		return r.denies(c)
 	}
-	for k, glob := range r.Params {
-		v, ok := args[k]
-		if !ok {
-			return false
-		}
-		if !matchParam(k, glob, paramValue(k, v, args)) {
-			return false
-		}
-	}
-	return true
+	ok, _ := allowedBy([]Rule{r}, nil, c)
+	return ok
 }
 
 // paramValue is the text a rule parameter is matched against. A command
@@ -215,7 +222,7 @@ func matchParam(key, glob, value string) bool {
 // ? is one character.
 func wildcard(pattern, s string) bool {
 	var b strings.Builder
-	b.WriteString("^")
+	b.WriteString("(?s)^") // * crosses line breaks too
 	for _, r := range pattern {
 		switch r {
 		case '*':
@@ -240,15 +247,13 @@ func argString(v any) string {
 }
 
 // SuggestRule proposes a rule that allows a call and ones like it, from
-// the shape of its arguments: the program of a command, the directory of a
-// path, the host of a URL; otherwise the whole tool.
+// the shape of its arguments: the program of a single command (the exact
+// line when it runs more than one command or writes to a file), the
+// directory of a path, the host of a URL; otherwise the whole tool.
 func SuggestRule(tool string, args map[string]any) Rule {
 	r := Rule{Action: RuleAllow, Tool: tool}
 	if _, ok := args["command"].(string); ok {
-		cmd := strings.TrimSpace(paramValue("command", args["command"], args))
-		if prog, _, more := strings.Cut(cmd, " "); more {
-			r.Params = map[string]string{"command": prog + " *"}
-		} else if cmd != "" {
+		if cmd := suggestCommand(newCallView(tool, args)); cmd != "" {
 			r.Params = map[string]string{"command": cmd}
 		}
 		return r
@@ -269,4 +274,22 @@ func SuggestRule(tool string, args map[string]any) Rule {
 		}
 	}
 	return r
+}
+
+// suggestCommand is the narrowest useful command pattern for a line: every
+// use of its program when the line is one plain command, otherwise the
+// line exactly as written.
+func suggestCommand(c *callView) string {
+	l := c.commands()
+	if !l.allowable() || len(l.parts) != 1 {
+		return c.raw
+	}
+	p := l.parts[0]
+	if p.env || !strings.HasPrefix(p.text, p.prog) || strings.ContainsAny(p.prog, "*?") {
+		return c.raw
+	}
+	if p.text == p.prog {
+		return p.prog
+	}
+	return p.prog + " *"
 }

@@ -3,6 +3,8 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -259,4 +261,97 @@ func TestPostAnswer(t *testing.T) {
 			t.Errorf("results %q should refuse the repeated question", got)
 		}
 	})
+}
+
+// TestCheckRules reports rules that can never apply to the run's tools.
+func TestCheckRules(t *testing.T) {
+	h := newHarness(t)
+	surface, err := h.rt.ResolveTools(context.Background(), h.request("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		rule string
+		want string // substring of the one diagnostic; empty for none
+	}{
+		{"shell_cmd(command=go test *)", ""},
+		{"write_file(path=src/**)", ""},
+		{"read_*", ""},
+		{"*", ""},
+		{"shel_cmd(command=go test *)", "did you mean shell_cmd?"},
+		{"shell_cmd(cmd=go test *)", `takes no parameter "cmd"`},
+		{"mcp_github_*", `no tool of this run matches "mcp_github_*"`},
+		{"write_*(path=src/**)", ""},
+		{"write_*(url=x)", `takes no parameter "url"`},
+	}
+	for _, tc := range cases {
+		r, err := engine.ParseRule(engine.RuleAllow, tc.rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diags := engine.CheckRules([]engine.Rule{r}, surface)
+		switch {
+		case tc.want == "" && len(diags) != 0:
+			t.Errorf("CheckRules(%s): got %v, want none", tc.rule, diags)
+		case tc.want != "" && (len(diags) != 1 || !strings.Contains(diags[0].Message, tc.want)):
+			t.Errorf("CheckRules(%s): got %v, want one saying %q", tc.rule, diags, tc.want)
+		case tc.want != "" && !strings.Contains(diags[0].Source, "allow "+tc.rule[:4]):
+			t.Errorf("CheckRules(%s): source %q should name the rule", tc.rule, diags[0].Source)
+		}
+	}
+}
+
+// TestShellRulesThroughTheRuntime runs the real shell_cmd under rules:
+// a compound line is not allowed by a rule for its first command, a deny
+// rule holds against a later command, and "allow always" for a compound
+// line approves that line only.
+func TestShellRulesThroughTheRuntime(t *testing.T) {
+	rule := func(a engine.RuleAction, s string) engine.Rule { r, _ := engine.ParseRule(a, s); return r }
+	run := func(h *harness, perm engine.Permission, command string) engine.ToolOutcome {
+		req := h.request("")
+		req.BuiltIns = []string{"shell_cmd"}
+		req.Permission = perm
+		args, _ := json.Marshal(map[string]string{"command": command})
+		return h.rt.ExecuteToolCall(context.Background(), engine.ToolCall{ID: "1", Name: "shell_cmd", Arguments: string(args)}, req)
+	}
+	exists := func(h *harness, name string) bool {
+		_, err := os.Stat(filepath.Join(h.dir, name))
+		return err == nil
+	}
+
+	h := newHarness(t)
+	ask := engine.Permission{Mode: engine.ModeAsk, Rules: []engine.Rule{rule(engine.RuleAllow, "shell_cmd(command=echo *)")}}
+	if out := run(h, ask, "echo ok"); out.IsError || !strings.Contains(out.Content, "ok") {
+		t.Errorf("echo ok under allow echo *: got %+v, want it run", out)
+	}
+	for _, line := range []string{"echo ok ; touch pwned", "echo ok && touch pwned", "echo $(touch pwned)", "echo ok > pwned", "bash -c 'echo ok; touch pwned'"} {
+		out := run(h, ask, line)
+		if out.Code != engine.OutcomePermissionDenied || exists(h, "pwned") {
+			t.Errorf("%q under allow echo *: got %+v (pwned exists: %v), want it refused", line, out, exists(h, "pwned"))
+		}
+	}
+
+	if err := os.WriteFile(filepath.Join(h.dir, "victim.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	auto := engine.Permission{Mode: engine.ModeAuto, Rules: []engine.Rule{rule(engine.RuleDeny, "shell_cmd(command=rm *)")}}
+	for _, line := range []string{"true && rm victim.txt", "echo hi | xargs rm", "sh -c 'rm victim.txt'", "timeout 5 rm victim.txt"} {
+		out := run(h, auto, line)
+		if out.Code != engine.OutcomePermissionDenied || !strings.Contains(out.Content, "deny shell_cmd(command=rm *)") || !exists(h, "victim.txt") {
+			t.Errorf("%q under deny rm *: got %+v, want it refused by the rule", line, out)
+		}
+	}
+
+	var suggested []string
+	always := engine.Permission{Mode: engine.ModeAsk, Approver: engine.ApproverFunc(
+		func(_ context.Context, pr engine.PermissionRequest) (engine.Decision, error) {
+			suggested = append(suggested, pr.Suggested)
+			return engine.Decision{Action: engine.Deny}, nil
+		})}
+	run(h, always, "echo hi && touch pwned")
+	run(h, always, "git status")
+	want := []string{"shell_cmd(command=echo hi && touch pwned)", "shell_cmd(command=git *)"}
+	if strings.Join(suggested, "|") != strings.Join(want, "|") {
+		t.Errorf("suggested rules: got %q, want %q", suggested, want)
+	}
 }

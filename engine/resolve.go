@@ -49,7 +49,12 @@ func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Wor
 	if err != nil {
 		return nil, err
 	}
-	return rt.assemble(own, rt.pollSources(ctx), withControl), nil
+	ts := rt.assemble(own, rt.pollSources(ctx), withControl)
+	if len(req.Permission.Rules) > 0 {
+		// A rule that can never apply is a typo the host should hear of.
+		ts.diags = append(ts.diags, CheckRules(req.Permission.Rules, toolInfos(ts.list))...)
+	}
+	return ts, nil
 }
 
 // ownTools checks and collects the request's built-ins and host tools; a

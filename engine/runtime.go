@@ -168,6 +168,9 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 			req.Permission.Mode = ModeAuto
 		}
 	}
+	if _, err := ParseMode(string(req.Permission.Mode)); err != nil {
+		return req, nil, invalidRequest("%v", err)
+	}
 	if req.Finish == "" {
 		req.Finish = d.Finish
 	}

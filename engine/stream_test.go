@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -168,4 +169,49 @@ func TestGenerate(t *testing.T) {
 	if _, err := h.rt.Generate(context.Background(), h.request("again")); err == nil || !strings.Contains(err.Error(), "no scripted reply") {
 		t.Errorf("past the script: got %v", err)
 	}
+}
+
+// BenchmarkStreamIteration is BenchmarkLoopIteration through Stream: the
+// same 100-iteration run (two concurrent read calls per iteration), its events delivered to a range loop, so the
+// cost of handing events to the iterating goroutine shows per iteration.
+func BenchmarkStreamIteration(b *testing.B) {
+	const iterations = 100
+	turns := make([]scripted.Turn, 0, iterations)
+	for i := 0; i < iterations-1; i++ {
+		// Two read calls: a concurrent batch, whose results come from
+		// tool goroutines.
+		turns = append(turns, scripted.Turn{ToolCalls: []scripted.Call{
+			c("step", fmt.Sprintf(`{"x":"a%d"}`, i)), c("step", fmt.Sprintf(`{"x":"b%d"}`, i))},
+			Usage: &providers.Usage{InputTokens: 100, OutputTokens: 10}})
+	}
+	turns = append(turns, answer("done"))
+	sp := scripted.New()
+	rt, err := engine.New(engine.Config{Providers: map[string]providers.Provider{"s": sp}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ct := &counterTool{}
+	dir := b.TempDir()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		sp.Register("bench", &scripted.Script{Turns: turns})
+		req := engine.Request{
+			Provider: "s", Model: "bench", WorkDir: dir, MaxIterations: iterations,
+			BuiltIns: []string{}, Tools: []engine.Tool{ct.tool("step", tools.KindRead)},
+			Messages: []engine.Message{providers.TextMessage(providers.RoleUser, "go")},
+		}
+		b.StartTimer()
+		var last engine.Event
+		for ev := range rt.Stream(context.Background(), req) {
+			last = ev
+		}
+		if last.Result == nil || last.Result.Status != engine.StatusCompleted || last.Result.Iterations != iterations {
+			b.Fatalf("got %+v", last.Result)
+		}
+	}
+	b.StopTimer()
+	perIter := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / iterations
+	b.ReportMetric(perIter, "ns/iter")
 }

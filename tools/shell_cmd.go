@@ -123,7 +123,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		res.OutputBytes = out.Total()
 	}
 	maxOut := intOr(opts.MaxOutputBytes, defaultShellOutput)
-	r := Text(encodeShellResult(res, maxOut+1_000))
+	r := shellToolResult(res, maxOut+1_000)
 	switch {
 	case cancelled:
 		r.IsError = true

@@ -33,6 +33,15 @@ func cleanOutput(s string) string {
 	}, s)
 }
 
+// shellToolResult is the tool result for res: its JSON within limit bytes,
+// marked Failed whenever the command did not succeed, so a non-zero exit is
+// reported to the model as data but never taken as evidence of work.
+func shellToolResult(res shellResult, limit int) Result {
+	r := Text(encodeShellResult(res, limit))
+	r.Failed = res.TimedOut || res.ExitCode != 0 || res.Signal != ""
+	return r
+}
+
 // encodeShellResult renders res as JSON of at most limit bytes. Escaping
 // can make the JSON longer than the output it holds (quotes, backslashes),
 // so more is cut from the middle of the output until it fits: the engine's

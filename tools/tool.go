@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/llmrt/llmrt/providers"
 )
@@ -23,6 +24,19 @@ const (
 // Mutating reports whether a call of this kind changes something outside the
 // conversation: writes and external actions.
 func (k Kind) Mutating() bool { return k == KindWrite || k == KindExternalAction }
+
+// Describe names the kind in prose, with its article: "a read tool", "an
+// external action tool". Hosts use it in prompts and messages.
+func (k Kind) Describe() string {
+	if k == KindNone || k == "" {
+		return "a tool that changes nothing"
+	}
+	name := strings.ReplaceAll(string(k), "_", " ")
+	if strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name + " tool"
+	}
+	return "a " + name + " tool"
+}
 
 // Sources of tools, as listed by `llmrt tools`.
 const (
@@ -64,9 +78,11 @@ type Result struct {
 	// Parts holds media (images, documents) returned next to Content.
 	Parts   []providers.Part
 	IsError bool
-	// Failed marks an action that ran but did not succeed (a command that
-	// exited non-zero, a program that stopped with an error). The model
-	// sees the result as usual, but it is not evidence of work.
+	// Failed means the action ran but did not succeed (a command that
+	// exited non-zero or timed out, a program that stopped with an error).
+	// The model sees the result as usual, but it is not evidence of work:
+	// narration after it does not end a run whose finish policy asks for
+	// evidence.
 	Failed bool
 }
 

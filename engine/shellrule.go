@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// shellLine is what a command line would run, as permission rules see it:
+// every simple command in it, wherever it sits (after ;, && or ||, in a
+// pipe, a subshell, $(...) or backticks, a function or loop body, a
+// `bash -c` string, behind env, sudo, timeout and similar wrappers).
+type shellLine struct {
+	parts []shellPart
+	// denyForms are further texts only deny rules match: a wrapped
+	// command written with its wrapper, a program named by its path.
+	denyForms []string
+	// writes reports a redirection to a file (>, >>, &>, >|, <>), which no
+	// command-pattern allow rule covers.
+	writes bool
+	// invalid reports a line (or a nested `sh -c` string) that does not
+	// parse: nothing in it is known, so no allow rule covers it.
+	invalid bool
+}
+
+// shellPart is one simple command of a line.
+type shellPart struct {
+	// text is the command as an allow rule must match it: its words with
+	// quotes removed, joined by spaces, with any VAR=value prefix.
+	text string
+	// prog is the program as written; env reports a VAR=value prefix.
+	prog string
+	env  bool
+	// unknown reports a program decided only when the line runs ($CMD, a
+	// glob or brace, `bash -c "$X"`): no allow rule covers it.
+	unknown bool
+}
+
+// maxShellDepth bounds nested `sh -c` strings.
+const maxShellDepth = 8
+
+// parseShellLine splits a shell command line into what it runs.
+func parseShellLine(src string) *shellLine {
+	l := &shellLine{}
+	l.addSource(src, 0)
+	return l
+}
+
+// execLine is the exec form of a command (program plus arguments, no
+// shell): one simple command, seen through the same wrappers.
+func execLine(words []string) *shellLine {
+	l := &shellLine{}
+	ws := make([]word, len(words))
+	for i, w := range words {
+		ws[i] = word{text: w, fixed: true}
+	}
+	if len(ws) > 0 {
+		l.addCommand(nil, ws, 0)
+	}
+	return l
+}
+
+// allowable reports whether command-pattern allow rules may cover the
+// line at all.
+func (l *shellLine) allowable() bool {
+	if l.invalid || l.writes || len(l.parts) == 0 {
+		return false
+	}
+	for _, p := range l.parts {
+		if p.unknown {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *shellLine) addSource(src string, depth int) {
+	if depth > maxShellDepth {
+		l.invalid = true
+		return
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		// A shell may still run the commands before the syntax error, so
+		// deny rules see the pieces between separators.
+		l.invalid = true
+		for _, piece := range strings.FieldsFunc(src, func(r rune) bool { return strings.ContainsRune(";&|\n(){}`", r) }) {
+			if piece = strings.TrimSpace(piece); piece != "" {
+				l.denyForms = append(l.denyForms, piece)
+			}
+		}
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Redirect:
+			if writesFile(src, n) {
+				l.writes = true
+			}
+		case *syntax.CallExpr:
+			l.addCall(src, n, depth)
+		case *syntax.Stmt:
+			l.addHeredocScript(src, n, depth)
+		case *syntax.DeclClause:
+			// export, local, declare, readonly: a command of its own that
+			// changes the environment of the commands after it.
+			l.parts = append(l.parts, shellPart{text: slice(src, n), prog: n.Variant.Value})
+		}
+		return true
+	})
+}
+
+// addHeredocScript reads a here-document fed to a shell (sh <<EOF) as a
+// line of its own, so deny rules hold against the commands in it. The
+// shell itself stays unknown: it runs whatever its input holds.
+func (l *shellLine) addHeredocScript(src string, s *syntax.Stmt, depth int) {
+	call, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return
+	}
+	if prog := wordOf(src, call.Args[0]); !prog.fixed || !isShell(path.Base(prog.text)) {
+		return
+	}
+	for _, r := range s.Redirs {
+		if r.Hdoc == nil || (r.N != nil && r.N.Value != "0") {
+			continue
+		}
+		if body := wordOf(src, r.Hdoc); body.fixed {
+			l.addSource(body.text, depth+1)
+		}
+	}
+}
+
+// addCall records a simple command. A bare assignment (PATH=.:$PATH)
+// changes what later commands run, so it is a part of its own.
+func (l *shellLine) addCall(src string, c *syntax.CallExpr, depth int) {
+	env := make([]string, len(c.Assigns))
+	for i, a := range c.Assigns {
+		env[i] = slice(src, a)
+	}
+	if len(c.Args) == 0 {
+		l.parts = append(l.parts, shellPart{text: strings.Join(env, " "), env: true})
+		return
+	}
+	words := make([]word, len(c.Args))
+	for i, a := range c.Args {
+		words[i] = wordOf(src, a)
+	}
+	l.addCommand(env, words, depth)
+}
+
+// addCommand records one command given as words, looking through
+// wrappers and nested shells.
+func (l *shellLine) addCommand(env []string, words []word, depth int) {
+	text := joinWords(env, words)
+	prog := words[0]
+	part := shellPart{text: text, prog: prog.text, env: len(env) > 0}
+	if !prog.fixed || prog.pattern {
+		l.addUnknown(part, words)
+		return
+	}
+	name := path.Base(prog.text)
+	if name != prog.text || len(env) > 0 {
+		// Deny rules name programs, not paths, and hold with or without a
+		// VAR=value prefix.
+		l.denyForms = append(l.denyForms, joinWords(nil, append([]word{{text: name, fixed: true}}, words[1:]...)))
+	}
+	switch {
+	case isShell(name):
+		switch script, mode := shellScript(words[1:]); mode {
+		case scriptText:
+			l.denyForms = append(l.denyForms, text)
+			l.addSource(script, depth+1)
+			return
+		case scriptUnknown:
+			l.addUnknown(part, words)
+			return
+		}
+	case name == "eval":
+		script, known := joinFixed(words[1:])
+		l.denyForms = append(l.denyForms, text)
+		if !known {
+			l.addUnknown(part, words)
+			return
+		}
+		l.addSource(script, depth+1)
+		return
+	case name == "find":
+		l.parts = append(l.parts, part)
+		for _, inner := range findExecs(words[1:]) {
+			l.addCommand(nil, inner, depth)
+		}
+		return
+	}
+	if w, ok := wrapperFor(name); ok {
+		if inner, own, ok := w.unwrap(words[1:]); ok {
+			if inner == nil {
+				// The wrapper hides the command (env -S, an option given
+				// as $VAR): unknown.
+				l.addUnknown(part, words)
+				return
+			}
+			if own {
+				l.parts = append(l.parts, part)
+			} else {
+				l.denyForms = append(l.denyForms, text)
+			}
+			l.addCommand(env, inner, depth)
+			return
+		}
+	}
+	l.parts = append(l.parts, part)
+}
+
+// addUnknown records a command whose program is known only at run time.
+// Deny rules also see every tail of its words that starts with a fixed
+// word, so `$SUDO rm x` and `sudo $OPTS rm x` are still seen to run rm.
+func (l *shellLine) addUnknown(part shellPart, words []word) {
+	part.unknown = true
+	l.parts = append(l.parts, part)
+	for i := 1; i < len(words); i++ {
+		if words[i].fixed {
+			l.denyForms = append(l.denyForms, joinWords(nil, words[i:]))
+		}
+	}
+}
+
+// writesFile reports a redirection that writes to a file. Duplicating or
+// closing a descriptor (2>&1, >&-) and the terminal's own files
+// (/dev/null, /dev/stderr) are not writes.
+func writesFile(src string, r *syntax.Redirect) bool {
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrInOut, syntax.RdrClob, syntax.AppClob,
+		syntax.RdrAll, syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob:
+	case syntax.DplOut:
+		// >&2 and >&- duplicate or close; bash reads >&file as &>file.
+		t := wordOf(src, r.Word)
+		if t.fixed && (t.text == "-" || isDigits(t.text)) {
+			return false
+		}
+	default:
+		return false
+	}
+	t := wordOf(src, r.Word)
+	if !t.fixed || t.pattern {
+		return true
+	}
+	switch t.text {
+	case "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/1", "/dev/fd/2":
+		return false
+	}
+	return true
+}
