@@ -27,6 +27,8 @@ type sharedFlags struct {
 	noColor, quiet, verbose  bool
 	skillsDirs               []string
 	noProjectInstructions    bool
+	sandbox                  string
+	sandboxNetwork           bool
 }
 
 func (s *sharedFlags) register(fs *pflag.FlagSet) {
@@ -57,4 +59,6 @@ func (s *sharedFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.verbose, "verbose", false, "show progress on stderr even when it is not a terminal")
 	fs.StringArrayVar(&s.skillsDirs, "skills-dir", nil, "also load skills from this directory (wins over the standard skill roots); repeatable")
 	fs.BoolVar(&s.noProjectInstructions, "no-project-instructions", false, "do not put AGENTS.md/CLAUDE.md files in the system prompt")
+	fs.StringVar(&s.sandbox, "sandbox", "", "confine commands: off, read-only or workspace-write (default where the OS supports it)")
+	fs.BoolVar(&s.sandboxNetwork, "sandbox-network", false, "let sandboxed commands reach the network")
 }

@@ -23,6 +23,7 @@ type runInfo struct {
 	sessionID   string
 	pending     []pendingItem
 	diagnostics []string
+	sandbox     string // the mode commands ran under
 }
 
 // pendingItem is a host-owned call waiting for an answer, as printed.
@@ -131,6 +132,7 @@ type jsonResult struct {
 	Warnings    []engine.Warning `json:"warnings"`
 	Diagnostics []string         `json:"diagnostics"`
 	RunID       string           `json:"run_id,omitempty"`
+	Sandbox     string           `json:"sandbox,omitempty"`
 }
 
 func (j *jsonOutput) event(ev engine.Event) { j.progress.event(ev) }
@@ -139,7 +141,7 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 	r := jsonResult{
 		Status: res.Status, Output: res.Output, SessionID: info.sessionID, Pending: info.pending,
 		Error: res.Error, Usage: res.Usage, Iterations: res.Iterations, RunID: res.RunID,
-		Warnings: res.Warnings, Diagnostics: info.diagnostics,
+		Warnings: res.Warnings, Diagnostics: info.diagnostics, Sandbox: info.sandbox,
 	}
 	if r.Warnings == nil {
 		r.Warnings = []engine.Warning{}

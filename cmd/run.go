@@ -100,7 +100,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	info := runInfo{sessionID: rec.id, diagnostics: diagnostics(res)}
+	info := runInfo{sessionID: rec.id, diagnostics: diagnostics(res), sandbox: string(h.s.sandbox.Mode)}
 	if res.Status == engine.StatusToolCalls {
 		info.pending = pendingItems(parsePending(res.PendingCalls))
 		if opts.output == "text" || opts.output == "" {
@@ -180,7 +180,10 @@ func (s *settings) engineDiagnostics() []engine.Diagnostic {
 
 // toolOptions configures the built-ins from settings.
 func (s *settings) toolOptions() tools.Options {
-	return tools.Options{WebFetch: tools.WebFetchOptions{AllowPrivate: s.allowPrivateWeb}}
+	return tools.Options{
+		WebFetch: tools.WebFetchOptions{AllowPrivate: s.allowPrivateWeb},
+		Shell:    tools.ShellOptions{Sandbox: s.sandbox},
+	}
 }
 
 // printDenials tells a non-interactive user which calls were denied for

@@ -17,6 +17,7 @@ import (
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/skills"
+	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
 // settings is the resolved configuration of a run: flags over environment
@@ -44,6 +45,7 @@ type settings struct {
 	projectDocs *instructions.Set // nil with --no-project-instructions
 
 	allowPrivateWeb bool
+	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
 	diagnostics     []string
 
 	// Host behaviour from the shared flags.
@@ -116,6 +118,9 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		return nil, err
 	}
 	if err := s.applyToolFlags(cmd, sf); err != nil {
+		return nil, err
+	}
+	if err := s.applySandbox(cmd, sf); err != nil {
 		return nil, err
 	}
 	if resumed != nil && resumed.Options != nil {

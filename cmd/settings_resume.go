@@ -4,6 +4,7 @@ import (
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
 // applyResumed restores the options a resumed session ran with, except
@@ -51,6 +52,14 @@ func (s *settings) applyResumed(changed func(string) bool, o session.Options) er
 	if !changed("temperature") && o.Temperature != nil {
 		s.temperature = o.Temperature
 	}
+	if !changed("sandbox") && o.Sandbox != "" {
+		if m, err := sandbox.ParseMode(o.Sandbox); err == nil && (m == sandbox.Off || sandbox.Available() == nil) {
+			s.sandbox.Mode = m
+		}
+	}
+	if !changed("sandbox-network") && o.SandboxNetwork {
+		s.sandbox.Network = true
+	}
 	s.resumed = o
 	return nil
 }
@@ -78,5 +87,6 @@ func (s *settings) sessionOptions() session.Options {
 	if s.webSearch != nil {
 		o.WebSearch = s.webSearch.ContextSize
 	}
+	o.Sandbox, o.SandboxNetwork = string(s.sandbox.Mode), s.sandbox.Network
 	return o
 }

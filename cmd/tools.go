@@ -80,7 +80,11 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	for _, t := range infos {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Kind, t.Source, firstSentence(t.Description))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "\ncommands: %s\n", s.sandbox.Describe())
+	return err
 }
 
 func firstSentence(s string) string {

@@ -47,7 +47,7 @@ func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {
 		}
 		return true, nil
 	}
-	if r.req.Permission.Mode == ModeAuto {
+	if r.req.Permission.Mode == ModeAuto || r.req.Permission.AllowSandboxed && p.tool.Sandboxed {
 		return true, nil
 	}
 	return r.ask(ctx, p)

@@ -41,6 +41,9 @@ type Permission struct {
 	// person is available: such calls are denied with a reason the model
 	// sees, unless ReplyViaEvents is set.
 	Approver Approver
+	// AllowSandboxed lets ask mode run calls of tools whose processes the
+	// OS sandbox confines (Tool.Sandboxed) without asking.
+	AllowSandboxed bool
 	// ReplyViaEvents makes undecided calls wait for a Decision sent on the
 	// Reply channel of the permission_request event (Stream consumers that
 	// own the user interaction).

@@ -3,6 +3,8 @@ package tools
 import (
 	"net/netip"
 	"time"
+
+	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
 // Options configure the built-in tools of one run. The zero value is the
@@ -28,6 +30,9 @@ type ShellOptions struct {
 	// 30,000 bytes, so the JSON result stays under the engine's default
 	// 32 KiB result cap and is never cut mid-JSON.
 	MaxOutputBytes int
+	// Sandbox confines commands (the zero value confines nothing); its
+	// Workspace is the run's workspace root whatever the field says.
+	Sandbox sandbox.Policy
 	// Env is the environment of commands; nil means the environment of
 	// this process. PAGER, GIT_PAGER and GIT_TERMINAL_PROMPT are set to
 	// non-interactive values unless Env sets them.

@@ -62,6 +62,9 @@ type Tool struct {
 	// Execute runs the tool. A nil Execute makes the tool host-owned: the
 	// loop stops with status tool_calls and the host supplies the result.
 	Execute Executor
+	// Sandboxed marks a tool whose processes run confined by the OS
+	// sandbox; a host may let such calls run without asking.
+	Sandboxed bool
 	// Validate, when set, checks arguments beyond what the schema expresses;
 	// its error goes back to the model as an invalid_arguments result.
 	Validate func(args json.RawMessage) error

@@ -41,6 +41,14 @@ type File struct {
 	Budget          *int               `json:"budget"`
 	Timeout         *string            `json:"timeout"`
 	AllowPrivateWeb *bool              `json:"web_fetch_allow_private"`
+	// Sandbox is off, read-only or workspace-write; SandboxWritable adds
+	// writable paths (relative ones to the working directory);
+	// SandboxedCommands "auto" lets ask mode run confined commands without
+	// asking.
+	Sandbox           *string  `json:"sandbox"`
+	SandboxNetwork    *bool    `json:"sandbox_network"`
+	SandboxWritable   []string `json:"sandbox_writable"`
+	SandboxedCommands *string  `json:"sandboxed_commands"`
 	Providers       map[string]Backend `json:"providers"`
 }
 
@@ -175,6 +183,12 @@ func (c *Config) merge(f File) {
 	if f.AllowPrivateWeb != nil {
 		c.AllowPrivateWeb = f.AllowPrivateWeb
 	}
+	set(&c.Sandbox, f.Sandbox)
+	set(&c.SandboxedCommands, f.SandboxedCommands)
+	if f.SandboxNetwork != nil {
+		c.SandboxNetwork = f.SandboxNetwork
+	}
+	c.SandboxWritable = append(c.SandboxWritable, f.SandboxWritable...)
 	// Rules and skill roots accumulate across layers.
 	c.Allow = append(c.Allow, f.Allow...)
 	c.Deny = append(c.Deny, f.Deny...)
@@ -199,7 +213,7 @@ var known = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
 		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
-		web_fetch_allow_private providers $schema`) {
+		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands $schema`) {
 		m[k] = true
 	}
 	return m

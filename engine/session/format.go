@@ -69,6 +69,10 @@ type Options struct {
 	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
 	WebSearch       string   `json:"web_search,omitempty"`
 	Temperature     *float64 `json:"temperature,omitempty"`
+	// Sandbox is the mode commands ran under: off, read-only or
+	// workspace-write.
+	Sandbox        string `json:"sandbox,omitempty"`
+	SandboxNetwork bool   `json:"sandbox_network,omitempty"`
 }
 
 // End records one terminal event: how a run ended, without its messages,
