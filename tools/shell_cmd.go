@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
 const (
@@ -57,9 +59,10 @@ func shellCmdTool(ws *Workspace, opts ShellOptions) Tool {
 		Description: "Run a command in the working directory and return its exit code, combined stdout+stderr, whether it timed out, and its duration. " +
 			"stdin is empty (/dev/null), so interactive commands cannot prompt. Long output keeps its beginning and end; filter it (grep, tail) when you need a part. " +
 			"Default timeout 120 s (timeout_ms up to 600000); on timeout the whole process tree is stopped. A non-zero exit_code is reported, not treated as a failure of the tool.",
-		Schema: json.RawMessage(shellCmdSchema),
-		Kind:   KindExternalAction,
-		Source: SourceBuiltin,
+		Schema:    json.RawMessage(shellCmdSchema),
+		Kind:      KindExternalAction,
+		Source:    SourceBuiltin,
+		Sandboxed: opts.Sandbox.Confined(),
 		Execute: func(ctx context.Context, raw json.RawMessage) (Result, error) {
 			var args shellArgs
 			if r := decodeArgs(raw, &args); r != nil {
@@ -95,10 +98,14 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	// open after the command (or the killed group leader) has exited.
 	cmd.WaitDelay = grace
 
+	policy := opts.Sandbox
+	policy.Workspace = ws.Root()
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	cleanup, err := sandbox.Start(cmd, policy)
+	if err != nil {
 		return Errorf("cannot run %q: %v", a.Command, err), nil
 	}
+	defer cleanup()
 	pgid := cmd.Process.Pid
 	done := make(chan error, 1)
 	// This goroutine ends when Wait returns, which WaitDelay bounds.
@@ -119,6 +126,9 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	}
 	res.Output, res.Truncated = out.String()
 	res.Output = cleanOutput(res.Output)
+	if why := sandbox.Explain(res.Output, policy); why != "" && res.ExitCode != 0 {
+		res.Note = joinNotes(res.Note, why)
+	}
 	if res.Truncated {
 		res.OutputBytes = out.Total()
 	}
