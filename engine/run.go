@@ -191,32 +191,6 @@ func (r *run) systemMessage() Message {
 	return providers.TextMessage(providers.RoleSystem, text)
 }
 
-// refreshTools polls the runtime's tool sources before a model call and
-// rebuilds the surface (and the system prompt) when they changed.
-func (r *run) refreshTools(ctx context.Context) {
-	if len(r.rt.active) == 0 {
-		return
-	}
-	st := r.rt.pollSources(ctx)
-	if r.tools.sameSources(st) {
-		r.diagnose(st.diags)
-		return
-	}
-	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
-	r.diagnose(r.tools.diags)
-	r.wire[0] = r.systemMessage()
-}
-
-// diagnose records diagnostics once each, for Result.Diagnostics.
-func (r *run) diagnose(ds []Diagnostic) {
-	for _, d := range ds {
-		if !r.seenDiag[d] {
-			r.seenDiag[d] = true
-			r.diags = append(r.diags, d)
-		}
-	}
-}
-
 // push appends a message to the conversation.
 func (r *run) push(m Message) {
 	r.msgs = append(r.msgs, m)
