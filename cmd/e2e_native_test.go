@@ -57,7 +57,7 @@ func TestNativeReadThenAnswer(t *testing.T) {
 
 // TestNativeRetries: 429 with Retry-After: 1 then success waits about a
 // second; a persistent 500 exits 1 naming the provider and status; a stream
-// cut before output is retried, after output it is not; an Anthropic 529
+// cut before output is retried, after answer text it is not; an Anthropic 529
 // is retried.
 func TestNativeRetries(t *testing.T) {
 	for _, n := range natives {
@@ -93,13 +93,13 @@ func TestNativeRetries(t *testing.T) {
 				t.Errorf("got %q after %d requests", o.stdout, len(srv.Requests()))
 			}
 		})
-		t.Run(n.provider+"/cut after output is not retried", func(t *testing.T) {
+		t.Run(n.provider+"/cut after answer text is not retried", func(t *testing.T) {
 			sb := newSandbox(t)
-			srv := fake(t, n.protocol, scripted.Turn{Text: "partial text", Error: &scripted.TurnError{Status: 502, AfterOutput: true}}, finalAnswer("never"))
+			srv := fake(t, n.protocol, cutTurn(finalAnswer("partial answer"), true, len(`{"answer":"partial`)), finalAnswer("never"))
 			o := n.run(sb, srv, "-p", "hi")
 			o.want(t, 1)
 			if len(srv.Requests()) != 1 {
-				t.Errorf("a stream cut after output must not be retried: %d requests", len(srv.Requests()))
+				t.Errorf("a stream cut after answer text must not be retried: %d requests", len(srv.Requests()))
 			}
 		})
 	}

@@ -293,9 +293,9 @@ func TestLoopRules(t *testing.T) {
 			},
 		},
 		{
-			name: "a stream that fails after output is not retried",
+			name: "a stream that fails after answer text is not retried",
 			turns: []scripted.Turn{
-				{Text: "partial answer", Error: &scripted.TurnError{Status: 502, Message: "upstream reset", AfterOutput: true}},
+				cut(answer("partial answer"), true, len(`{"answer":"part`)),
 				answer("unreachable"),
 			},
 			setup: func(req *engine.Request, h *harness, ct *counterTool) {

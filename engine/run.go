@@ -155,6 +155,17 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 // warn records a warning once and emits it.
 func (r *run) warn(code, msg string) { r.warnRule(code, msg, "") }
 
+// warnEvery emits a warning even when an identical one was emitted before,
+// for warnings consumers act on each time; Result.Warnings lists it once.
+func (r *run) warnEvery(code, msg string) {
+	w := Warning{Code: code, Message: msg}
+	if !r.seenWarn[w] {
+		r.seenWarn[w] = true
+		r.warnings = append(r.warnings, w)
+	}
+	r.out.emit(Event{Type: EventWarning, Warning: &w})
+}
+
 func (r *run) warnRule(code, msg, rule string) {
 	w := Warning{Code: code, Message: msg, Rule: rule}
 	if r.seenWarn[w] {
@@ -217,7 +228,10 @@ func (r *run) providerRequest() *providers.Request {
 	}
 }
 
-// callModel makes one model call, streaming its pieces out as events.
+// callModel makes one model call, streaming its pieces out as events. A
+// stream that breaks off before any answer text was emitted is restarted
+// within the retry budget, announced by a stream_restarted warning (see
+// WarningStreamRestarted); once answer text is out, a cut is final.
 func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers.Reply, error) {
 	r.out.setIter(r.iter)
 	r.out.emit(Event{Type: EventModelStart, Provider: r.req.Provider, Model: r.req.Model})
@@ -226,6 +240,7 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 	acc := providers.Accumulator{Provider: r.provider.Name()}
 	var answers map[int]*answerScanner
 	names := make(map[int]string)
+	answered := false // answer text of this call reached the host
 	onChunk := func(c providers.Chunk) {
 		acc.Add(c)
 		switch c.Type {
@@ -251,19 +266,29 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 					answers[d.Index] = sc
 				}
 				if text := sc.Feed(d.Arguments); text != "" {
+					answered = true
 					r.out.emit(Event{Type: EventAnswerDelta, Delta: text})
 				}
 			}
 		case providers.ChunkWarning:
+			if c.Warning.Code == providers.WarnStreamRestarted {
+				answers, names = nil, make(map[int]string)
+				r.warnEvery(WarningStreamRestarted, c.Warning.Message)
+				return
+			}
 			r.warn(c.Warning.Code, c.Warning.Message)
 		}
 	}
 	onRetry := func(rt providers.Retry) {
 		acc.Reset()
+		if rt.Restarted {
+			return // the stream_restarted warning said it all
+		}
 		r.warn("provider_retry", fmt.Sprintf("%v; retrying in %s (attempt %d of %d)",
 			rt.Err, rt.Wait.Round(10*time.Millisecond), rt.Attempt, rt.MaxAttempts))
 	}
-	err := r.req.Retry.Stream(ctx, r.provider, preq, onChunk, onRetry)
+	committed := func() bool { return answered }
+	err := r.req.Retry.StreamCommitted(ctx, r.provider, preq, onChunk, onRetry, committed)
 	reply := acc.Reply()
 	r.usage = r.usage.Add(reply.Usage)
 	if reply.Usage != (Usage{}) {

@@ -57,6 +57,32 @@ func TestAccumulator(t *testing.T) {
 	}
 }
 
+// TestAccumulatorRestart: a stream_restarted warning drops what came
+// before it, so the reply holds only the restarted attempt.
+func TestAccumulatorRestart(t *testing.T) {
+	a := Accumulator{Provider: "openai"}
+	restart := Warning{Code: WarnStreamRestarted, Message: "broke off"}
+	for _, c := range []Chunk{
+		{Type: ChunkWarning, Warning: Warning{Code: "web_search", Message: "ignored"}},
+		{Type: ChunkReasoning, Text: "half a thought"},
+		{Type: ChunkToolCall, ToolCall: ToolCallDelta{Index: 0, ID: "call_1", Name: "final_answer"}},
+		{Type: ChunkUsage, Usage: Usage{InputTokens: 3}},
+		{Type: ChunkWarning, Warning: restart},
+		{Type: ChunkText, Text: "whole"},
+		{Type: ChunkStop, Stop: StopNatural},
+	} {
+		a.Add(c)
+	}
+	r := a.Reply()
+	if r.Message.Text() != "whole" || len(r.Message.ToolCalls) != 0 || len(r.Message.Reasoning) != 0 || r.Usage != (Usage{}) {
+		t.Errorf("got text %q, %d calls, %d reasoning blocks, usage %+v; want only the restarted attempt",
+			r.Message.Text(), len(r.Message.ToolCalls), len(r.Message.Reasoning), r.Usage)
+	}
+	if len(r.Warnings) != 1 || r.Warnings[0] != restart || a.Provider != "openai" {
+		t.Errorf("warnings %+v provider %q: want only the restart warning, provider kept", r.Warnings, a.Provider)
+	}
+}
+
 func TestNameCodec(t *testing.T) {
 	names := []string{"read_file", "mcp.github/create issue", "mcp_github_create_issue", "ünïcode", strings.Repeat("x", 80), strings.Repeat("x", 70)}
 	c := NewNameCodec(names, FunctionNames)
@@ -156,32 +182,73 @@ func TestRetryPolicy(t *testing.T) {
 	fatal := &Error{Provider: "fake", StatusCode: 401}
 	long := &Error{Provider: "fake", StatusCode: 429, Retryable: true, RetryAfter: time.Hour}
 	cases := []struct {
-		name    string
-		errs    []error
-		emit    []bool
-		calls   int
-		wantErr error
+		name     string
+		errs     []error
+		emit     []bool
+		shown    bool // the caller's committed says output reached the user
+		calls    int
+		restarts int
+		wantErr  error
 	}{
-		{"retryable then success", []error{retryable, retryable}, []bool{false, false}, 3, nil},
-		{"gives up after the attempts", []error{retryable, retryable, retryable}, []bool{false, false, false}, 3, retryable},
-		{"not after output", []error{retryable}, []bool{true}, 1, retryable},
-		{"not a fatal status", []error{fatal}, []bool{false}, 1, fatal},
-		{"not when the server asks for too long", []error{long}, []bool{false}, 1, long},
-		{"not a plain error", []error{errors.New("bug")}, []bool{false}, 1, nil},
+		{"retryable then success", []error{retryable, retryable}, []bool{false, false}, false, 3, 0, nil},
+		{"gives up after the attempts", []error{retryable, retryable, retryable}, []bool{false, false, false}, false, 3, 0, retryable},
+		{"restarted after output", []error{retryable}, []bool{true}, false, 2, 1, nil},
+		{"restarted after output until the attempts run out", []error{retryable, retryable, retryable}, []bool{true, true, true}, false, 3, 2, retryable},
+		{"not after output the user saw", []error{retryable}, []bool{true}, true, 1, 0, retryable},
+		{"retried when the user saw nothing of this attempt", []error{retryable}, []bool{false}, true, 2, 0, nil},
+		{"not a fatal status", []error{fatal}, []bool{false}, false, 1, 0, fatal},
+		{"not a fatal status after output", []error{fatal}, []bool{true}, false, 1, 0, fatal},
+		{"not when the server asks for too long", []error{long}, []bool{false}, false, 1, 0, long},
+		{"not a plain error", []error{errors.New("bug")}, []bool{false}, false, 1, 0, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &fakeProvider{errs: tc.errs, emit: tc.emit}
-			retries := 0
-			err := RetryPolicy{BaseDelay: time.Millisecond}.Stream(context.Background(), p, &Request{}, func(Chunk) {}, func(Retry) { retries++ })
+			var retries, restarts, marked int
+			var acc Accumulator
+			emit := func(c Chunk) {
+				acc.Add(c)
+				if c.Type == ChunkWarning && c.Warning.Code == WarnStreamRestarted {
+					restarts++
+				}
+			}
+			onRetry := func(r Retry) {
+				retries++
+				if r.Restarted {
+					marked++
+				}
+			}
+			committed := func() bool { return tc.shown }
+			err := RetryPolicy{BaseDelay: time.Millisecond}.StreamCommitted(t.Context(), p, &Request{}, emit, onRetry, committed)
 			if p.calls != tc.calls || retries != tc.calls-1 {
 				t.Errorf("calls %d retries %d, want %d and %d", p.calls, retries, tc.calls, tc.calls-1)
+			}
+			if restarts != tc.restarts || marked != tc.restarts {
+				t.Errorf("restart warnings %d, retries marked Restarted %d, want %d", restarts, marked, tc.restarts)
 			}
 			if tc.wantErr != nil && err != tc.wantErr {
 				t.Errorf("err: got %v, want %v", err, tc.wantErr)
 			}
+			if tc.wantErr == nil && err == nil && acc.Reply().Message.Text() != "" {
+				t.Errorf("text: got %q, want the restarted attempt's partial output dropped", acc.Reply().Message.Text())
+			}
 		})
 	}
+	t.Run("Stream restarts without asking", func(t *testing.T) {
+		p := &fakeProvider{errs: []error{retryable}, emit: []bool{true}}
+		var chunks []Chunk
+		err := RetryPolicy{BaseDelay: time.Millisecond}.Stream(t.Context(), p, &Request{}, func(c Chunk) { chunks = append(chunks, c) }, nil)
+		if err != nil || p.calls != 2 {
+			t.Fatalf("got %v after %d calls, want success after 2", err, p.calls)
+		}
+		// partial text, the restart warning, then the second attempt.
+		if len(chunks) != 3 || chunks[0].Type != ChunkText || chunks[1].Warning.Code != WarnStreamRestarted || chunks[2].Type != ChunkStop {
+			t.Errorf("chunks: got %+v, want text, a stream_restarted warning, stop", chunks)
+		}
+		if msg := chunks[1].Warning.Message; !strings.Contains(msg, "503") || !strings.Contains(msg, "attempt 2 of 3") {
+			t.Errorf("warning message: got %q, want the error and the attempt", msg)
+		}
+	})
 	t.Run("cancellation stops the wait", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		p := &fakeProvider{errs: []error{retryable}, emit: []bool{false}}

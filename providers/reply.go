@@ -34,7 +34,8 @@ type Accumulator struct {
 	emitted   bool
 }
 
-// Add folds one chunk into the reply.
+// Add folds one chunk into the reply. A WarnStreamRestarted warning drops
+// everything added before it, keeping only the warning.
 func (a *Accumulator) Add(c Chunk) {
 	switch c.Type {
 	case ChunkText:
@@ -48,6 +49,10 @@ func (a *Accumulator) Add(c Chunk) {
 	case ChunkUsage:
 		a.usage = a.usage.merge(c.Usage)
 	case ChunkWarning:
+		if c.Warning.Code == WarnStreamRestarted {
+			// The attempt so far is void; the reply streams again.
+			a.Reset()
+		}
 		a.warnings = append(a.warnings, c.Warning)
 	case ChunkStop:
 		a.stop = c.Stop
@@ -96,7 +101,7 @@ func (a *Accumulator) addToolCall(d ToolCallDelta) {
 }
 
 // Emitted reports whether any content (text, reasoning or a tool call) has
-// arrived. A stream that fails after emitting is not restartable.
+// arrived since the accumulator was last reset.
 func (a *Accumulator) Emitted() bool { return a.emitted }
 
 // Reply returns the assembled reply. Tool calls without an ID (some APIs

@@ -3,6 +3,7 @@ package providers
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -27,7 +28,19 @@ type Retry struct {
 	MaxAttempts int
 	Wait        time.Duration
 	Err         error // what the previous attempt failed with
+	// Restarted says the failed attempt had already emitted content, which
+	// the caller must drop: a WarnStreamRestarted warning chunk announced it
+	// just before this retry.
+	Restarted bool
 }
+
+// WarnStreamRestarted is the code of the warning chunk RetryPolicy.Stream
+// emits before it restarts an attempt that had already emitted content.
+// Everything the attempt emitted before the warning (text, reasoning and
+// tool call fragments) belongs to a reply that will never complete: drop
+// it. The next attempt streams the whole reply again from its beginning.
+// An Accumulator does this by itself.
+const WarnStreamRestarted = "stream_restarted"
 
 func (rp RetryPolicy) withDefaults() RetryPolicy {
 	if rp.MaxAttempts <= 0 {
@@ -42,26 +55,39 @@ func (rp RetryPolicy) withDefaults() RetryPolicy {
 	return rp
 }
 
-// Stream calls p.Stream, retrying a retryable *Error as long as the failed
-// attempt emitted no content (text, reasoning or tool call): a stream that
-// already showed output is not restartable. onRetry, when non-nil, is told
-// about each retry before its wait.
+// Stream calls p.Stream, retrying a retryable *Error up to MaxAttempts. A
+// stream that breaks off after emitting content is restarted like any other
+// failure, after a WarnStreamRestarted warning chunk tells emit to drop
+// what the attempt sent. Use StreamCommitted when some of that content may
+// already have reached a user. onRetry, when non-nil, is told about each
+// retry before its wait.
 func (rp RetryPolicy) Stream(ctx context.Context, p Provider, req *Request, emit func(Chunk), onRetry func(Retry)) error {
+	return rp.StreamCommitted(ctx, p, req, emit, onRetry, nil)
+}
+
+// StreamCommitted is Stream for a caller that shows part of the output as it
+// arrives. After a failed attempt that emitted content, committed (when
+// non-nil) is asked whether that content already reached the user in a form
+// a restart cannot take back (printed answer text, say); if it did, the
+// failure is returned as it is and the call is not restarted.
+func (rp RetryPolicy) StreamCommitted(ctx context.Context, p Provider, req *Request, emit func(Chunk), onRetry func(Retry), committed func() bool) error {
 	rp = rp.withDefaults()
 	for attempt := 1; ; attempt++ {
 		emitted := false
 		err := p.Stream(ctx, req, func(c Chunk) {
-			switch c.Type {
-			case ChunkText, ChunkReasoning, ChunkToolCall:
+			if isContent(c) {
 				emitted = true
 			}
 			emit(c)
 		})
-		if err == nil || ctx.Err() != nil || emitted || attempt >= rp.MaxAttempts {
+		if err == nil || ctx.Err() != nil || attempt >= rp.MaxAttempts {
 			return err
 		}
 		var pe *Error
 		if !errors.As(err, &pe) || !pe.Retryable {
+			return err
+		}
+		if emitted && committed != nil && committed() {
 			return err
 		}
 		wait := rp.backoff(attempt)
@@ -71,8 +97,12 @@ func (rp RetryPolicy) Stream(ctx context.Context, p Provider, req *Request, emit
 			}
 			wait = pe.RetryAfter
 		}
+		next := Retry{Attempt: attempt + 1, MaxAttempts: rp.MaxAttempts, Wait: wait, Err: err, Restarted: emitted}
+		if emitted {
+			emit(Chunk{Type: ChunkWarning, Warning: Warning{Code: WarnStreamRestarted, Message: restartMessage(next)}})
+		}
 		if onRetry != nil {
-			onRetry(Retry{Attempt: attempt + 1, MaxAttempts: rp.MaxAttempts, Wait: wait, Err: err})
+			onRetry(next)
 		}
 		t := time.NewTimer(wait)
 		select {
@@ -82,6 +112,23 @@ func (rp RetryPolicy) Stream(ctx context.Context, p Provider, req *Request, emit
 		case <-t.C:
 		}
 	}
+}
+
+// isContent reports whether c carries part of the reply itself, which a
+// restart makes obsolete.
+func isContent(c Chunk) bool {
+	switch c.Type {
+	case ChunkText:
+		return c.Text != ""
+	case ChunkReasoning, ChunkToolCall:
+		return true
+	}
+	return false
+}
+
+func restartMessage(rt Retry) string {
+	return fmt.Sprintf("%v; restarting the reply from its beginning in %s (attempt %d of %d)",
+		rt.Err, rt.Wait.Round(10*time.Millisecond), rt.Attempt, rt.MaxAttempts)
 }
 
 // backoff is BaseDelay·2^(attempt-1), scaled by a random factor in [0.8, 1.2)

@@ -64,6 +64,10 @@ type Result struct {
 	// Parts holds media (images, documents) returned next to Content.
 	Parts   []providers.Part
 	IsError bool
+	// Failed marks an action that ran but did not succeed (a command that
+	// exited non-zero, a program that stopped with an error). The model
+	// sees the result as usual, but it is not evidence of work.
+	Failed bool
 }
 
 // Text returns a successful text result.

@@ -28,6 +28,8 @@ func target() replay.Target {
 const (
 	evStart    = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n"
 	evText     = "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"partial\"}}\n\n"
+	evHeader   = "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"final_answer\",\"input\":{}}}\n\n"
+	evThinking = "event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"thinking\",\"thinking\":\"\"}}\n\nevent: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"thinking_delta\",\"thinking\":\"hmm\"}}\n\n"
 	evOverload = "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}\n\n"
 )
 
@@ -52,12 +54,20 @@ func TestFaults(t *testing.T) {
 			Seq: replay.Sequence{replay.Cut(rec, 0), rec}, Hits: 2},
 		{Name: "cut before any text is retried",
 			Seq: replay.Sequence{replay.Cut(rec, 3), rec}, Hits: 2},
-		{Name: "cut after output is not retried",
-			Seq: replay.Sequence{replay.Cut(rec, 4), rec}, Hits: 1, WantErr: []string{"anthropic: stream from http://127.0.0.1", "/v1/messages broke off"}},
+		{Name: "cut after a tool-call header is restarted",
+			Seq: replay.Sequence{replay.Break("text/event-stream", evStart+evHeader), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after thinking is restarted",
+			Seq: replay.Sequence{replay.Break("text/event-stream", evStart+evThinking), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text is restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 4), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text the user saw is not restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 4), rec}, Shown: true, Hits: 1, WantErr: []string{"anthropic: stream from http://127.0.0.1", "/v1/messages broke off"}},
+		{Name: "a server that always cuts after output fails after 3 attempts",
+			Seq: replay.Sequence{replay.Cut(rec, 4)}, Hits: 3, Restarts: 2, WantErr: []string{"anthropic: stream from http://127.0.0.1", "/v1/messages broke off"}},
 		{Name: "cut after stop_reason keeps the complete reply",
 			Seq: replay.Sequence{replay.Cut(rec, pieces-1)}, Hits: 1},
 		{Name: "clean end before the reply was complete",
-			Seq: replay.Sequence{replay.SSE(evStart + evText)}, Hits: 1, WantErr: []string{"stream ended before the reply was complete"}},
+			Seq: replay.Sequence{replay.SSE(evStart + evText)}, Hits: 3, Restarts: 2, WantErr: []string{"stream ended before the reply was complete"}},
 		{Name: "malformed event is not retried",
 			Seq:  replay.Sequence{replay.SSE(evStart + evText + "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\n\n"), rec},
 			Hits: 1, WantErr: []string{"invalid JSON in the event stream from http://127.0.0.1", "/v1/messages"}, NoRetry: true},
@@ -73,17 +83,22 @@ func TestFaults(t *testing.T) {
 		{Name: "in-stream invalid request under another event name is not retried",
 			Seq:  replay.Sequence{replay.SSE(evStart + "event: message\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bad\"}}\n\n"), rec},
 			Hits: 1, WantErr: []string{"anthropic: bad"}, NoRetry: true},
-		{Name: "in-stream overloaded error after output is not retried",
-			Seq: replay.Sequence{replay.SSE(evStart + evText + evOverload), rec}, Hits: 1, WantErr: []string{"anthropic: Overloaded"}},
+		{Name: "in-stream overloaded error after output is restarted",
+			Seq: replay.Sequence{replay.SSE(evStart + evText + evOverload), rec}, Hits: 2, Restarts: 1},
+		{Name: "in-stream overloaded error after output the user saw is not restarted",
+			Seq: replay.Sequence{replay.SSE(evStart + evText + evOverload), rec}, Shown: true, Hits: 1, WantErr: []string{"anthropic: Overloaded"}},
 		{Name: "in-stream invalid request is not retried",
 			Seq:  replay.Sequence{replay.SSE(evStart + "event: error\ndata: {\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\",\"message\":\"bad schema\"}}\n\n"), rec},
 			Hits: 1, WantErr: []string{"anthropic: bad schema"}, NoRetry: true},
 		{Name: "server that never answers",
 			Seq: replay.Sequence{replay.Hang()}, Timeouts: providers.Timeouts{Response: 200 * time.Millisecond},
 			Hits: 3, WantErr: []string{"http://127.0.0.1", "/v1/messages", "within 200ms"}},
-		{Name: "stream that stalls after output",
+		{Name: "stream that stalls after output is restarted",
+			Seq: replay.Sequence{replay.Stall(rec, 5), rec}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
+			Hits: 2, Restarts: 1},
+		{Name: "stream that always stalls",
 			Seq: replay.Sequence{replay.Stall(rec, 5)}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
-			Hits: 1, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
+			Hits: 3, Restarts: 2, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
 	})
 }
 

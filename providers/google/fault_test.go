@@ -40,6 +40,8 @@ func sse(events ...string) string {
 
 const (
 	textEvent  = `{"candidates":[{"content":{"parts":[{"text":"partial"}],"role":"model"},"index":0}]}`
+	callEvent  = `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"list_files","args":{"path":"."}}}],"role":"model"},"index":0}]}`
+	thinkEvent = `{"candidates":[{"content":{"parts":[{"text":"hmm","thought":true}],"role":"model"},"index":0}]}`
 	errorEvent = `{"error":{"code":%d,"message":"%s","status":"%s"}}`
 )
 
@@ -59,14 +61,22 @@ func TestFaults(t *testing.T) {
 			Seq: replay.Sequence{replay.Hangup(), rec}, Hits: 2},
 		{Name: "cut right after the headers is retried",
 			Seq: replay.Sequence{replay.Cut(rec, 0), rec}, Hits: 2},
-		{Name: "cut after output is not retried",
-			Seq: replay.Sequence{replay.Cut(rec, 1), rec}, Hits: 1, WantErr: []string{"google: stream from http://127.0.0.1", "broke off"}},
+		{Name: "cut after the first chunk, a tool call, is restarted",
+			Seq: replay.Sequence{replay.Break("text/event-stream", sse(callEvent)), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after a thought is restarted",
+			Seq: replay.Sequence{replay.Break("text/event-stream", sse(thinkEvent)), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text is restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 1), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text the user saw is not restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 1), rec}, Shown: true, Hits: 1, WantErr: []string{"google: stream from http://127.0.0.1", "broke off"}},
+		{Name: "a server that always cuts after output fails after 3 attempts",
+			Seq: replay.Sequence{replay.Cut(rec, 1)}, Hits: 3, Restarts: 2, WantErr: []string{"google: stream from http://127.0.0.1", "broke off"}},
 		{Name: "cut after the finish reason keeps the complete reply",
 			Seq: replay.Sequence{replay.Cut(rec, 4)}, Hits: 1},
 		{Name: "cut inside a JSON array",
-			Seq: replay.Sequence{replay.Cut(array, 2), array}, Hits: 1, WantErr: []string{"broke off"}},
+			Seq: replay.Sequence{replay.Cut(array, 2)}, Hits: 3, Restarts: 2, WantErr: []string{"broke off"}},
 		{Name: "clean end without a finish reason",
-			Seq: replay.Sequence{replay.SSE(sse(textEvent))}, Hits: 1, WantErr: []string{"stream ended before the reply was complete"}},
+			Seq: replay.Sequence{replay.SSE(sse(textEvent))}, Hits: 3, Restarts: 2, WantErr: []string{"stream ended before the reply was complete"}},
 		{Name: "malformed chunk is not retried",
 			Seq:  replay.Sequence{replay.SSE(sse(textEvent, `{"candidates":[{"content":`))},
 			Hits: 1, WantErr: []string{"invalid response from http://127.0.0.1", ":streamGenerateContent"}},
@@ -87,9 +97,12 @@ func TestFaults(t *testing.T) {
 		{Name: "server that never answers",
 			Seq: replay.Sequence{replay.Hang()}, Timeouts: providers.Timeouts{Response: 200 * time.Millisecond},
 			Hits: 3, WantErr: []string{"no response", "http://127.0.0.1", "within 200ms"}},
-		{Name: "stream that stalls",
+		{Name: "stream that stalls after output is restarted",
+			Seq: replay.Sequence{replay.Stall(rec, 1), rec}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
+			Hits: 2, Restarts: 1},
+		{Name: "stream that always stalls",
 			Seq: replay.Sequence{replay.Stall(rec, 1)}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
-			Hits: 1, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
+			Hits: 3, Restarts: 2, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
 	})
 }
 

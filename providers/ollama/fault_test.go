@@ -43,6 +43,8 @@ func halfLine() http.Handler {
 // what is not, and what the error says.
 func TestFaults(t *testing.T) {
 	rec := replay.Load(t, simpleStream)
+	callLine := `{"model":"gemma3:1b","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"list_files","arguments":{"path":"."}}}]},"done":false}` + "\n"
+	thinkLine := `{"model":"gemma3:1b","message":{"role":"assistant","content":"","thinking":"hmm"},"done":false}` + "\n"
 	textLine := `{"model":"gemma3:1b","message":{"role":"assistant","content":"partial"},"done":false}` + "\n"
 	target().RunFaults(t, []replay.FaultCase{
 		{Name: "persistent 500 fails after 3 attempts",
@@ -52,12 +54,22 @@ func TestFaults(t *testing.T) {
 			Seq: replay.Sequence{replay.Hangup(), rec}, Hits: 2},
 		{Name: "cut right after the headers is retried",
 			Seq: replay.Sequence{replay.Cut(rec, 0), rec}, Hits: 2},
-		{Name: "cut after output is not retried",
-			Seq: replay.Sequence{replay.Cut(rec, 3), rec}, Hits: 1, WantErr: []string{"ollama: stream from http://127.0.0.1", "/api/chat broke off"}},
-		{Name: "cut in the middle of a line after output",
-			Seq: replay.Sequence{halfLine(), rec}, Hits: 1, WantErr: []string{"broke off in the middle of a line"}},
+		{Name: "cut after the first line, a tool call, is restarted",
+			Seq: replay.Sequence{replay.Break("application/x-ndjson", callLine), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after thinking is restarted",
+			Seq: replay.Sequence{replay.Break("application/x-ndjson", thinkLine), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text is restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 3), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text the user saw is not restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 3), rec}, Shown: true, Hits: 1, WantErr: []string{"ollama: stream from http://127.0.0.1", "/api/chat broke off"}},
+		{Name: "a server that always cuts after output fails after 3 attempts",
+			Seq: replay.Sequence{replay.Cut(rec, 3)}, Hits: 3, Restarts: 2, WantErr: []string{"ollama: stream from http://127.0.0.1", "/api/chat broke off"}},
+		{Name: "cut in the middle of a line after output is restarted",
+			Seq: replay.Sequence{halfLine(), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut in the middle of a line after output the user saw",
+			Seq: replay.Sequence{halfLine(), rec}, Shown: true, Hits: 1, WantErr: []string{"broke off in the middle of a line"}},
 		{Name: "clean end without done",
-			Seq: replay.Sequence{ndjson(textLine)}, Hits: 1, WantErr: []string{"stream ended before the reply was complete"}},
+			Seq: replay.Sequence{ndjson(textLine)}, Hits: 3, Restarts: 2, WantErr: []string{"stream ended before the reply was complete"}},
 		{Name: "malformed line is not retried",
 			Seq:  replay.Sequence{ndjson(textLine + `{"message":{"content":"x"` + "\n" + `{"done":true}` + "\n")},
 			Hits: 1, WantErr: []string{"invalid JSON from http://127.0.0.1", "/api/chat", `\"done\":true`}},
@@ -73,9 +85,12 @@ func TestFaults(t *testing.T) {
 		{Name: "server that never answers",
 			Seq: replay.Sequence{replay.Hang()}, Timeouts: providers.Timeouts{Response: 200 * time.Millisecond},
 			Hits: 3, WantErr: []string{"no response from http://127.0.0.1", "within 200ms"}},
-		{Name: "stream that stalls after output",
+		{Name: "stream that stalls after output is restarted",
+			Seq: replay.Sequence{replay.Stall(rec, 2), rec}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
+			Hits: 2, Restarts: 1},
+		{Name: "stream that always stalls",
 			Seq: replay.Sequence{replay.Stall(rec, 2)}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
-			Hits: 1, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
+			Hits: 3, Restarts: 2, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
 	})
 }
 

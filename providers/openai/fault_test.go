@@ -28,6 +28,8 @@ func target() replay.Target {
 func TestFaults(t *testing.T) {
 	rec := replay.Load(t, simpleStream)
 	textEvent := `data: {"choices":[{"index":0,"delta":{"content":"partial"},"finish_reason":null}]}` + "\n\n"
+	headerEvent := `data: {"choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"final_answer","arguments":""}}]},"finish_reason":null}]}` + "\n\n"
+	reasoningEvent := `data: {"choices":[{"index":0,"delta":{"reasoning_content":"thinking"},"finish_reason":null}]}` + "\n\n"
 	target().RunFaults(t, []replay.FaultCase{
 		{Name: "persistent 500 fails after 3 attempts",
 			Seq:  replay.Sequence{replay.Status(500, `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`)},
@@ -38,12 +40,22 @@ func TestFaults(t *testing.T) {
 			Seq: replay.Sequence{replay.Cut(rec, 0), rec}, Hits: 2},
 		{Name: "cut after a content-free event is retried",
 			Seq: replay.Sequence{replay.Cut(rec, 1), rec}, Hits: 2},
-		{Name: "cut after output is not retried",
-			Seq: replay.Sequence{replay.Cut(rec, 2), rec}, Hits: 1, WantErr: []string{"openai: stream from http://127.0.0.1", "broke off"}},
+		{Name: "cut after the first chunk, a tool-call header, is restarted",
+			Seq: replay.Sequence{replay.Break("text/event-stream", headerEvent), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after reasoning is restarted",
+			Seq: replay.Sequence{replay.Break("text/event-stream", reasoningEvent), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text is restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 2), rec}, Hits: 2, Restarts: 1},
+		{Name: "cut after text the user saw is not restarted",
+			Seq: replay.Sequence{replay.Cut(rec, 2), rec}, Shown: true, Hits: 1, WantErr: []string{"openai: stream from http://127.0.0.1", "broke off"}},
+		{Name: "a server that always cuts after output fails after 3 attempts",
+			Seq: replay.Sequence{replay.Cut(rec, 2)}, Hits: 3, Restarts: 2, WantErr: []string{"openai: stream from http://127.0.0.1", "broke off"}},
 		{Name: "cut after finish_reason keeps the complete reply",
 			Seq: replay.Sequence{replay.Cut(rec, 4)}, Hits: 1},
 		{Name: "clean end without finish_reason or [DONE]",
-			Seq: replay.Sequence{replay.SSE(textEvent)}, Hits: 1, WantErr: []string{"stream ended before the reply was complete"}},
+			Seq: replay.Sequence{replay.SSE(textEvent)}, Hits: 3, Restarts: 2, WantErr: []string{"stream ended before the reply was complete"}},
+		{Name: "clean end after a tool-call header is restarted",
+			Seq: replay.Sequence{replay.SSE(headerEvent), rec}, Hits: 2, Restarts: 1},
 		{Name: "malformed chunk is not retried",
 			Seq:  replay.Sequence{replay.SSE(textEvent + "data: {\"choices\":[{\"delta\":{\"content\":\"x\"}\n\n")},
 			Hits: 1, WantErr: []string{"invalid JSON from http://127.0.0.1", "/v1/chat/completions", `{\"choices\":[{\"delta\"`}},
@@ -62,9 +74,15 @@ func TestFaults(t *testing.T) {
 		{Name: "server that never answers",
 			Seq: replay.Sequence{replay.Hang()}, Timeouts: providers.Timeouts{Response: 200 * time.Millisecond},
 			Hits: 3, WantErr: []string{"no response from http://127.0.0.1", "within 200ms"}},
-		{Name: "stream that stalls",
+		{Name: "stream that stalls after output is restarted",
+			Seq: replay.Sequence{replay.Stall(rec, 2), rec}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
+			Hits: 2, Restarts: 1},
+		{Name: "stream that always stalls",
 			Seq: replay.Sequence{replay.Stall(rec, 2)}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
-			Hits: 1, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
+			Hits: 3, Restarts: 2, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
+		{Name: "stream that stalls after output the user saw",
+			Seq: replay.Sequence{replay.Stall(rec, 2), rec}, Timeouts: providers.Timeouts{Idle: 200 * time.Millisecond},
+			Shown: true, Hits: 1, WantErr: []string{"no data from http://127.0.0.1", "stalled"}},
 	})
 }
 

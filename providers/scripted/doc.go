@@ -7,8 +7,8 @@
 // with arguments as a JSON value or a raw string; a missing id becomes
 // call_<turn>_<n>), usage, stop (natural,
 // length, ...), delay_ms before the reply, chunk_delay_ms between streamed
-// pieces, and error ({status, message, retry_after_ms, after_output}) to
-// simulate a failure.
+// pieces, and error ({status, message, retry_after_ms, after_output,
+// after_call_header, argument_bytes}) to simulate a failure.
 //
 // Turn N answers the N-th model call: N counts the assistant messages in the
 // request plus the earlier calls this provider saw at the same point of the

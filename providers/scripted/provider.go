@@ -56,7 +56,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	if err := sleep(ctx, t.DelayMS); err != nil {
 		return err
 	}
-	if t.Error != nil && !t.Error.AfterOutput {
+	if t.Error != nil && !t.Error.Partial() {
 		return t.Error.providerError(req.Model)
 	}
 	return t.play(ctx, req.Model, emit)
@@ -104,6 +104,9 @@ func (t Turn) play(ctx context.Context, script string, emit func(providers.Chunk
 		emit(providers.Chunk{Type: providers.ChunkText, Text: piece})
 	}
 	if t.Error != nil {
+		if t.Error.AfterCallHeader && len(t.ToolCalls) > 0 {
+			emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: t.Error.header(t, t.ToolCalls[0])})
+		}
 		return t.Error.providerError(script)
 	}
 	for i, c := range t.ToolCalls {
@@ -135,6 +138,17 @@ func (t Turn) play(ctx context.Context, script string, emit func(providers.Chunk
 	}
 	emit(providers.Chunk{Type: providers.ChunkStop, Stop: stop})
 	return nil
+}
+
+// header is the first fragment of the call an AfterCallHeader failure
+// streams before breaking off.
+func (e *TurnError) header(t Turn, c Call) providers.ToolCallDelta {
+	id := c.ID
+	if id == "" {
+		id = fmt.Sprintf("call_%d_1", t.index+1)
+	}
+	args := c.ArgumentText()
+	return providers.ToolCallDelta{ID: id, Name: c.Name, Arguments: args[:min(max(e.ArgumentBytes, 0), len(args))]}
 }
 
 func (e *TurnError) providerError(script string) error {

@@ -42,9 +42,23 @@ type TurnError struct {
 	Status       int    `json:"status,omitempty"`
 	Message      string `json:"message"`
 	RetryAfterMS int    `json:"retry_after_ms,omitempty"`
-	// AfterOutput streams the turn's text before failing, making the
-	// failure non-restartable.
+	// AfterOutput streams the turn's reasoning and text, then fails: a
+	// stream that broke off after output.
 	AfterOutput bool `json:"after_output,omitempty"`
+	// AfterCallHeader streams the turn's reasoning and text, then the start
+	// of its first tool call (id and name) with the first ArgumentBytes
+	// bytes of its arguments, then fails: a stream cut inside a tool call.
+	// Wire protocols that send a call whole (Gemini, Ollama) send the whole
+	// first call instead.
+	AfterCallHeader bool `json:"after_call_header,omitempty"`
+	// ArgumentBytes is how much of the first call's arguments streams
+	// before an AfterCallHeader failure.
+	ArgumentBytes int `json:"argument_bytes,omitempty"`
+}
+
+// Partial reports whether the turn streams some output before its error.
+func (e *TurnError) Partial() bool {
+	return e != nil && (e.AfterOutput || e.AfterCallHeader)
 }
 
 // Load reads and checks a script file.

@@ -73,6 +73,50 @@ func TestTurnContent(t *testing.T) {
 	}
 }
 
+// TestPartialFailures: after_output streams reasoning and text before the
+// error; after_call_header adds the first call's id and name with
+// argument_bytes of its arguments, and nothing of later calls.
+func TestPartialFailures(t *testing.T) {
+	calls := []Call{{Name: "final_answer", Arguments: []byte(`{"answer":"42"}`)}, {Name: "other"}}
+	cases := []struct {
+		name string
+		err  TurnError
+		want string // the chunks, summarised
+	}{
+		{"after output", TurnError{Status: 502, AfterOutput: true}, "R(hm) T(so) "},
+		{"after a call header", TurnError{Status: 502, AfterCallHeader: true}, "R(hm) T(so) C(call_1_1 final_answer ) "},
+		{"after a header and some arguments", TurnError{Status: 502, AfterCallHeader: true, ArgumentBytes: 12}, `R(hm) T(so) C(call_1_1 final_answer {"answer":"4) `},
+		{"argument bytes past the end", TurnError{Status: 502, AfterCallHeader: true, ArgumentBytes: 99}, `R(hm) T(so) C(call_1_1 final_answer {"answer":"42"}) `},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := New()
+			e := tc.err
+			p.Register("s", &Script{Turns: []Turn{{Reasoning: "hm", Text: "so", ToolCalls: calls, Error: &e}}})
+			var got strings.Builder
+			err := p.Stream(t.Context(), &providers.Request{Model: "s"}, func(c providers.Chunk) {
+				switch c.Type {
+				case providers.ChunkReasoning:
+					got.WriteString("R(" + c.Text + ") ")
+				case providers.ChunkText:
+					got.WriteString("T(" + c.Text + ") ")
+				case providers.ChunkToolCall:
+					got.WriteString("C(" + c.ToolCall.ID + " " + c.ToolCall.Name + " " + c.ToolCall.Arguments + ") ")
+				default:
+					got.WriteString("other ")
+				}
+			})
+			var pe *providers.Error
+			if !errors.As(err, &pe) || !pe.Retryable || pe.StatusCode != 502 {
+				t.Errorf("error: got %v, want a retryable 502", err)
+			}
+			if got.String() != tc.want {
+				t.Errorf("chunks: got %q, want %q", got.String(), tc.want)
+			}
+		})
+	}
+}
+
 func TestLoad(t *testing.T) {
 	dir := t.TempDir()
 	cases := []struct{ content, want string }{

@@ -42,7 +42,7 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 		for _, p := range scripted.Words(t.Text) {
 			ds = append(ds, map[string]any{"type": "text_delta", "text": p})
 		}
-		if t.Error != nil {
+		if t.Error != nil && t.Error.AfterOutput { // break off inside the text block
 			st.sse("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "text", "text": ""}})
 			for _, d := range ds {
 				st.sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": d})
@@ -51,6 +51,18 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 			return
 		}
 		block(map[string]any{"type": "text", "text": ""}, ds)
+	}
+	if t.Error != nil { // after_output without text, or after_call_header
+		if c, args, ok := header(t); ok {
+			st.sse("content_block_start", map[string]any{"type": "content_block_start", "index": idx,
+				"content_block": map[string]any{"type": "tool_use", "id": "toolu_" + st.callID(0, c), "name": c.Name, "input": map[string]any{}}})
+			if args != "" {
+				st.sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx,
+					"delta": map[string]any{"type": "input_json_delta", "partial_json": args}})
+			}
+		}
+		st.cut = true
+		return
 	}
 	for i, c := range t.ToolCalls {
 		a := c.ArgumentText()
@@ -88,16 +100,15 @@ func writeGemini(st *stream, t scripted.Turn) {
 		chunk([]any{map[string]any{"text": p}}, "")
 	}
 	if t.Error != nil {
+		if c, _, ok := header(t); ok { // Gemini sends a call whole
+			chunk([]any{geminiCall(c)}, "")
+		}
 		st.cut = true
 		return
 	}
 	var calls []any
 	for _, c := range t.ToolCalls {
-		var a any
-		if json.Unmarshal([]byte(c.ArgumentText()), &a) != nil {
-			a = map[string]any{}
-		}
-		calls = append(calls, map[string]any{"functionCall": map[string]any{"name": c.Name, "args": a}})
+		calls = append(calls, geminiCall(c))
 	}
 	finish := "STOP"
 	if t.Stop == "length" {
@@ -126,17 +137,16 @@ func writeOllama(st *stream, t scripted.Turn) {
 		line(map[string]any{"role": "assistant", "content": p}, false, nil)
 	}
 	if t.Error != nil {
+		if c, _, ok := header(t); ok { // Ollama sends a call whole
+			line(map[string]any{"role": "assistant", "content": "", "tool_calls": []any{ollamaCall(c)}}, false, nil)
+		}
 		st.cut = true
 		return
 	}
 	if len(t.ToolCalls) > 0 {
 		var calls []any
 		for _, c := range t.ToolCalls {
-			var a any
-			if json.Unmarshal([]byte(c.ArgumentText()), &a) != nil {
-				a = map[string]any{}
-			}
-			calls = append(calls, map[string]any{"function": map[string]any{"name": c.Name, "arguments": a}})
+			calls = append(calls, ollamaCall(c))
 		}
 		line(map[string]any{"role": "assistant", "content": "", "tool_calls": calls}, false, nil)
 	}
@@ -146,4 +156,22 @@ func writeOllama(st *stream, t scripted.Turn) {
 		reason = "length"
 	}
 	line(map[string]any{"role": "assistant", "content": ""}, true, map[string]any{"done_reason": reason, "prompt_eval_count": in, "eval_count": out})
+}
+
+// jsonArgs decodes a call's arguments for protocols that send them as an
+// object; text that is not JSON becomes an empty object.
+func jsonArgs(c scripted.Call) any {
+	var a any
+	if json.Unmarshal([]byte(c.ArgumentText()), &a) != nil {
+		a = map[string]any{}
+	}
+	return a
+}
+
+func geminiCall(c scripted.Call) map[string]any {
+	return map[string]any{"functionCall": map[string]any{"name": c.Name, "args": jsonArgs(c)}}
+}
+
+func ollamaCall(c scripted.Call) map[string]any {
+	return map[string]any{"function": map[string]any{"name": c.Name, "arguments": jsonArgs(c)}}
 }

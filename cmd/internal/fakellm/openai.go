@@ -17,7 +17,11 @@ func writeOpenAI(st *stream, t scripted.Turn) {
 	for _, p := range scripted.Words(t.Text) {
 		st.sse("", chunk(map[string]any{"content": p}, nil))
 	}
-	if t.Error != nil { // after_output: break off mid-reply
+	if t.Error != nil { // after_output or after_call_header: break off mid-reply
+		if c, args, ok := header(t); ok {
+			st.sse("", chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "id": st.callID(0, c), "type": "function",
+				"function": map[string]any{"name": c.Name, "arguments": args}}}}, nil))
+		}
 		st.cut = true
 		return
 	}

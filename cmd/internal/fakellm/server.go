@@ -6,8 +6,10 @@
 //
 // A turn's error field injects faults: a status with a JSON error body and
 // an optional Retry-After; status 0 hangs up before answering (a stream
-// cut before any output); after_output streams the turn's text and then
-// breaks the connection.
+// cut before any output); after_output streams the turn's reasoning and
+// text and then breaks the connection; after_call_header also streams the
+// start of the first tool call (with argument_bytes of its arguments; the
+// whole call where the protocol sends calls whole) before the break.
 package fakellm
 
 import (
@@ -102,7 +104,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if t.Error != nil && !t.Error.AfterOutput {
+	if t.Error != nil && !t.Error.Partial() {
 		s.fail(w, t.Error)
 		return
 	}
@@ -207,6 +209,18 @@ func (st *stream) sse(event string, v any) {
 		return
 	}
 	st.frame("data: " + string(b) + "\n\n")
+}
+
+// header returns the first tool call and the part of its arguments an
+// after_call_header fault streams, or ok false when the turn has no such
+// fault.
+func header(t scripted.Turn) (c scripted.Call, args string, ok bool) {
+	if t.Error == nil || !t.Error.AfterCallHeader || len(t.ToolCalls) == 0 {
+		return scripted.Call{}, "", false
+	}
+	c = t.ToolCalls[0]
+	a := c.ArgumentText()
+	return c, a[:min(max(t.Error.ArgumentBytes, 0), len(a))], true
 }
 
 func (st *stream) callID(i int, c scripted.Call) string {

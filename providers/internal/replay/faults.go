@@ -60,6 +60,19 @@ func Cut(rec *Recording, n int) http.Handler {
 	})
 }
 
+// Break answers 200 with contentType and body, flushed, then closes the
+// connection without finishing the response: a hand-made stream that
+// breaks off after body.
+func Break(contentType, body string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(body))
+		flush(w)
+		closeConn(w)
+	})
+}
+
 // Stall replays rec's status, headers and the first n pieces of its body,
 // then holds the connection open without another byte until the client
 // gives up or the test ends: a stalled stream.

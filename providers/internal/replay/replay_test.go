@@ -93,6 +93,9 @@ func TestFaultHandlers(t *testing.T) {
 	if body, err := get(Cut(rec, 1), 5*time.Second); !errors.Is(err, io.ErrUnexpectedEOF) || body != first {
 		t.Errorf("Cut: got %q, %v; want the first event then unexpected EOF", body, err)
 	}
+	if body, err := get(Break("text/event-stream", "data: {}\n\n"), 5*time.Second); !errors.Is(err, io.ErrUnexpectedEOF) || body != "data: {}\n\n" {
+		t.Errorf("Break: got %q, %v; want the body then unexpected EOF", body, err)
+	}
 	if _, err := get(Hang(), 100*time.Millisecond); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Hang: got %v, want the client's deadline", err)
 	}

@@ -24,16 +24,55 @@ type Target struct {
 
 // Retried runs one call through providers.RetryPolicy (three attempts, a
 // 5ms base delay, the default 30s cap on a server's wait) against a server
-// answering from seq. It returns the reply assembled over all attempts,
-// the server (for its hits) and the error.
+// answering from seq. It returns the reply an Accumulator assembled over
+// all attempts (a restarted attempt's output dropped), the server (for its
+// hits) and the error.
 func (tg Target) Retried(t testing.TB, seq Sequence, timeouts providers.Timeouts) (providers.Reply, *Server, error) {
+	t.Helper()
+	o := tg.retried(t, seq, timeouts, false)
+	return o.reply, o.srv, o.err
+}
+
+// retryOutcome is what one call through the retry policy did.
+type retryOutcome struct {
+	reply    providers.Reply
+	srv      *Server
+	err      error
+	restarts int // stream_restarted warning chunks
+	retries  []providers.Retry
+	// order holds "warning" for each restart warning and "retry" for each
+	// onRetry call, in the order they came.
+	order []string
+}
+
+// retried is Retried for a caller that, when shown is set, treats every
+// piece of content as already shown to the user, so no attempt that
+// emitted content may be restarted.
+func (tg Target) retried(t testing.TB, seq Sequence, timeouts providers.Timeouts, shown bool) retryOutcome {
 	t.Helper()
 	policy := providers.RetryPolicy{MaxAttempts: 3, BaseDelay: 5 * time.Millisecond}
 	srv := seq.Serve(t)
 	p := tg.New(srv, timeouts)
 	acc := providers.Accumulator{Provider: p.Name()}
-	err := policy.Stream(t.Context(), p, tg.Request(), acc.Add, nil)
-	return acc.Reply(), srv, err
+	o := retryOutcome{srv: srv}
+	emit := func(c providers.Chunk) {
+		acc.Add(c)
+		if c.Type == providers.ChunkWarning && c.Warning.Code == providers.WarnStreamRestarted {
+			o.restarts++
+			o.order = append(o.order, "warning")
+		}
+	}
+	onRetry := func(r providers.Retry) {
+		o.retries = append(o.retries, r)
+		o.order = append(o.order, "retry")
+	}
+	var committed func() bool
+	if shown {
+		committed = acc.Emitted
+	}
+	o.err = policy.StreamCommitted(t.Context(), p, tg.Request(), emit, onRetry, committed)
+	o.reply = acc.Reply()
+	return o
 }
 
 // FaultCase is one scripted exchange for Target.RunFaults.
@@ -44,41 +83,78 @@ type FaultCase struct {
 	// Hits is how many requests the server must see: 3 when every attempt
 	// failed and was retried.
 	Hits int
+	// Restarts is how many attempts broke off after emitting content and
+	// were restarted, each announced by a stream_restarted warning chunk.
+	Restarts int
+	// Shown makes the caller treat content as shown to the user the
+	// moment it arrives: a stream that breaks off after content is then
+	// not restarted.
+	Shown bool
 	// WantErr holds substrings of the error, which must be a
 	// *providers.Error. None means the call must succeed with the Target's
-	// Text.
+	// Text and no tool call.
 	WantErr []string
 	// NoRetry says the error must not be retryable.
 	NoRetry bool
 }
 
-// RunFaults runs each case as a subtest through Retried and checks the
-// attempts, then either the reply text or the error: its type, its
-// substrings and, where asked, that it is not retryable.
+// RunFaults runs each case as a subtest through the retry policy and checks
+// the attempts and the restarts (each restart warning comes just before its
+// retry, which is marked Restarted), then either the reply or the error:
+// its type, its substrings and, where asked, that it is not retryable.
 func (tg Target) RunFaults(t *testing.T, cases []FaultCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.Name, func(t *testing.T) {
-			reply, srv, err := tg.Retried(t, tc.Seq, tc.Timeouts)
-			if n := srv.Hits(); n != tc.Hits {
+			o := tg.retried(t, tc.Seq, tc.Timeouts, tc.Shown)
+			if n := o.srv.Hits(); n != tc.Hits {
 				t.Errorf("attempts: got %d, want %d", n, tc.Hits)
 			}
+			checkRestarts(t, o, tc.Restarts)
 			if len(tc.WantErr) == 0 {
-				if err != nil {
-					t.Fatalf("error: got %v, want success", err)
+				if o.err != nil {
+					t.Fatalf("error: got %v, want success", o.err)
 				}
-				if got := reply.Message.Text(); got != tg.Text {
+				if got := o.reply.Message.Text(); got != tg.Text {
 					t.Errorf("text: got %q, want %q", got, tg.Text)
+				}
+				if n := len(o.reply.Message.ToolCalls); n != 0 {
+					t.Errorf("tool calls: got %d (%+v), want none: a restarted attempt's calls are dropped", n, o.reply.Message.ToolCalls)
 				}
 				return
 			}
-			pe := ProviderError(t, err)
-			t.Logf("error: %v (retryable %v)", err, pe.Retryable)
-			ErrorContains(t, err, tc.WantErr...)
+			pe := ProviderError(t, o.err)
+			t.Logf("error: %v (retryable %v)", o.err, pe.Retryable)
+			ErrorContains(t, o.err, tc.WantErr...)
 			if tc.NoRetry && pe.Retryable {
-				t.Errorf("error %q: got retryable, want not", err)
+				t.Errorf("error %q: got retryable, want not", o.err)
 			}
 		})
+	}
+}
+
+// checkRestarts checks that want attempts were restarted, each announced
+// by a warning chunk right before the retry, and that only those retries
+// are marked Restarted.
+func checkRestarts(t *testing.T, o retryOutcome, want int) {
+	t.Helper()
+	if o.restarts != want {
+		t.Errorf("stream_restarted warnings: got %d, want %d", o.restarts, want)
+	}
+	marked := 0
+	for _, r := range o.retries {
+		if r.Restarted {
+			marked++
+		}
+	}
+	if marked != want {
+		t.Errorf("retries marked Restarted: got %d, want %d", marked, want)
+	}
+	for i, step := range o.order {
+		if step == "warning" && (i+1 >= len(o.order) || o.order[i+1] != "retry") {
+			t.Errorf("order %v: a restart warning must come right before its retry", o.order)
+			break
+		}
 	}
 }
 

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# bench/run.sh — llmrt's speed and size, measured the way a user meets them.
+#
+# Builds llmrt as released (-trimpath, -s -w) and times it against a fake
+# model server on loopback (cmd/internal/benchharness): a cold one-shot run,
+# --help, a 100-iteration tool loop, and a 100,000-token streamed answer on
+# the openai, anthropic, google and ollama protocols beside curl fetching the
+# same stream. Then it runs the Go benchmarks of the hot paths (engine loop,
+# stream parsing, search, TUI, run_code) and prints the binary sizes.
+#
+#   bench/run.sh                 everything, 15 runs per row
+#   RUNS=30 bench/run.sh         more runs
+#   ONLY=oneshot,help bench/run.sh   some rows of the table only
+#   GOBENCH=0 bench/run.sh       skip the Go benchmarks
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v curl >/dev/null || { echo "bench/run.sh: curl is required: apt-get install -y curl" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+go build -trimpath -ldflags "-s -w" -o "$tmp/llmrt" .
+go build -o "$tmp/llmrt-debug" .
+go build -o "$tmp/benchharness" ./cmd/internal/benchharness
+
+"$tmp/benchharness" -llmrt "$tmp/llmrt" -runs "${RUNS:-15}" -only "${ONLY:-}"
+
+echo
+printf '%-44s %10s\n' "binary size" "MB"
+mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
+printf '%-44s %10s\n' "llmrt as released (-s -w)" "$(mb "$tmp/llmrt")"
+printf '%-44s %10s\n' "llmrt with symbols (go build)" "$(mb "$tmp/llmrt-debug")"
+
+if [[ ${GOBENCH:-1} != 0 ]]; then
+	echo
+	echo "Go benchmarks (go test -bench, -count 5; compare runs with benchstat):"
+	pkgs=$(go list ./... | grep -E '/(engine|providers/(openai|anthropic|google|ollama)|tools|tools/runcode|ui)$' || true)
+	# shellcheck disable=SC2086
+	go test -run '^$' -bench . -benchmem -count 5 $pkgs | grep -E '^(Benchmark|ok|pkg:)'
+fi

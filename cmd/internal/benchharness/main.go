@@ -1,0 +1,215 @@
+// Command benchharness times the llmrt binary as a user meets it: cold
+// one-shot runs, --help, a long tool loop and a long streamed answer, each
+// against an in-process fake model server on loopback, and prints one table
+// of medians with min–max. bench/run.sh builds llmrt and runs it.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+func main() {
+	bin := flag.String("llmrt", "", "the llmrt binary to time")
+	runs := flag.Int("runs", 15, "runs per measurement")
+	tokens := flag.Int("tokens", 100_000, "tokens (words) of the streamed answer")
+	only := flag.String("only", "", "comma list of rows to run: oneshot,help,loop,stream (default all)")
+	flag.Parse()
+	if *bin == "" {
+		fmt.Fprintln(os.Stderr, "usage: benchharness -llmrt PATH [-runs N]")
+		os.Exit(2)
+	}
+	h := &harness{bin: *bin, runs: *runs, ws: mustTemp()}
+	defer os.RemoveAll(h.ws)
+	want := func(row string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), row) }
+
+	fmt.Printf("llmrt benchmarks: %d runs each, %s\n\n", *runs, machine())
+	fmt.Printf("%-44s %22s %22s\n", "measurement", "median (min–max)", "peak RSS MB")
+	if want("oneshot") {
+		h.row("cold one-shot run, one trivial turn", h.oneShot)
+	}
+	if want("help") {
+		h.row("llmrt --help", func() sample { return h.exec(nil, nil, "--help") })
+	}
+	if want("loop") {
+		h.loop()
+	}
+	if want("stream") {
+		for _, p := range []string{fakellm.OpenAI, fakellm.Anthropic, fakellm.Gemini, fakellm.Ollama} {
+			h.stream(p, *tokens)
+		}
+	}
+}
+
+type harness struct {
+	bin  string
+	runs int
+	ws   string
+}
+
+// sample is one timed process.
+type sample struct {
+	wall time.Duration
+	rss  int64 // KiB
+}
+
+func (h *harness) row(name string, f func() sample) []sample {
+	var ss []sample
+	for range h.runs {
+		ss = append(ss, f())
+	}
+	walls := make([]float64, len(ss))
+	rss := make([]float64, len(ss))
+	for i, s := range ss {
+		walls[i] = float64(s.wall.Microseconds()) / 1000
+		rss[i] = float64(s.rss) / 1024
+	}
+	fmt.Printf("%-44s %22s %22s\n", name, stat(walls, "ms"), stat(rss, ""))
+	return ss
+}
+
+// stat renders median (min–max).
+func stat(v []float64, unit string) string {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	med := s[len(s)/2]
+	if len(s)%2 == 0 {
+		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return fmt.Sprintf("%.1f%s (%.1f–%.1f)", med, unit, s[0], s[len(s)-1])
+}
+
+// exec runs llmrt with args and env, stdout discarded, and measures it.
+func (h *harness) exec(env map[string]string, stdout io.Writer, args ...string) sample {
+	cmd := exec.Command(h.bin, args...)
+	cmd.Dir = h.ws
+	cmd.Env = append(os.Environ(), "NO_COLOR=1", "XDG_STATE_HOME="+filepath.Join(h.ws, "state"), "XDG_CONFIG_HOME="+filepath.Join(h.ws, "config"))
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.Stdout = stdout
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchharness: llmrt %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		os.Exit(1)
+	}
+	return sample{wall: wall, rss: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}
+}
+
+// provider returns the flags and environment that point llmrt at a fake
+// server of protocol p.
+func provider(p, url string) (env map[string]string, args []string) {
+	switch p {
+	case fakellm.Anthropic:
+		return map[string]string{"ANTHROPIC_API_KEY": "k"}, []string{"--provider", "anthropic", "--base-url", url}
+	case fakellm.Gemini:
+		return map[string]string{"GEMINI_API_KEY": "k"}, []string{"--provider", "google", "--base-url", url}
+	case fakellm.Ollama:
+		return nil, []string{"--provider", "ollama", "--base-url", url}
+	}
+	return map[string]string{"OPENAI_API_KEY": "k"}, []string{"--provider", "openai", "--base-url", url + "/v1"}
+}
+
+func (h *harness) run(p string, turns []scripted.Turn, stdout io.Writer, extra ...string) sample {
+	srv := fakellm.Start(p, turns...)
+	defer srv.Close()
+	env, args := provider(p, srv.URL)
+	args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), extra...)
+	return h.exec(env, stdout, args...)
+}
+
+func finalAnswer(text string) scripted.Turn {
+	a, _ := json.Marshal(map[string]string{"answer": text})
+	return scripted.Turn{ToolCalls: []scripted.Call{{Name: "final_answer", Arguments: a}}}
+}
+
+func (h *harness) oneShot() sample {
+	return h.run(fakellm.OpenAI, []scripted.Turn{finalAnswer("ok")}, nil, "-p", "hi")
+}
+
+// loop times a run of 100 model turns, each calling path_exists, and
+// reports the time per iteration.
+func (h *harness) loop() {
+	const n = 100
+	turns := make([]scripted.Turn, 0, n)
+	for i := range n - 1 {
+		a, _ := json.Marshal(map[string]string{"path": fmt.Sprintf("f%d.txt", i)})
+		turns = append(turns, scripted.Turn{ToolCalls: []scripted.Call{{Name: "path_exists", Arguments: a}}})
+	}
+	turns = append(turns, finalAnswer("done"))
+	var per []float64
+	var rss []float64
+	for range h.runs {
+		s := h.run(fakellm.OpenAI, turns, nil, "--max-iterations", "200", "-p", "loop")
+		per = append(per, float64(s.wall.Microseconds())/1000/n)
+		rss = append(rss, float64(s.rss)/1024)
+	}
+	fmt.Printf("%-44s %22s %22s\n", "tool loop, per iteration (100 iterations)", stat(per, "ms"), stat(rss, ""))
+}
+
+// stream times a long streamed answer piped to /dev/null next to curl
+// fetching the same bytes from the same server, and prints the ratio.
+func (h *harness) stream(p string, tokens int) {
+	var b strings.Builder
+	for i := range tokens {
+		fmt.Fprintf(&b, "w%d ", i%1000)
+	}
+	turn := scripted.Turn{Text: b.String()}
+	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	defer devnull.Close()
+	name := fmt.Sprintf("stream %dk tokens, %s", tokens/1000, p)
+	ll := h.row(name, func() sample {
+		return h.run(p, []scripted.Turn{turn}, devnull, "--finish", "text", "-p", "stream")
+	})
+	curl := h.row("  curl, same stream", func() sample {
+		srv := fakellm.Start(p, turn)
+		defer srv.Close()
+		cmd := exec.Command("curl", "-sS", "-N", "-o", os.DevNull, "-X", "POST", "-H", "Content-Type: application/json", "-d", "{}", srv.URL+"/stream")
+		start := time.Now()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "benchharness: curl: %v\n%s", err, out)
+			os.Exit(1)
+		}
+		return sample{wall: time.Since(start), rss: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}
+	})
+	fmt.Printf("%-44s %22s\n", "  ratio llmrt/curl (medians)", fmt.Sprintf("%.2f×", median(ll)/median(curl)))
+}
+
+func median(ss []sample) float64 {
+	v := make([]float64, len(ss))
+	for i, s := range ss {
+		v[i] = float64(s.wall)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+func mustTemp() string {
+	d, err := os.MkdirTemp("", "llmrt-bench")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+func machine() string {
+	out, _ := exec.Command("uname", "-srm").Output()
+	return fmt.Sprintf("%d CPUs, %s", runtimeCPUs(), strings.TrimSpace(string(out)))
+}

@@ -1,0 +1,29 @@
+// Package sandbox confines the processes an agent starts — the commands of
+// shell_cmd, the programs run_code starts, MCP stdio servers that opt in —
+// with the operating system's own mechanisms, so a command a person allowed
+// still cannot write outside the workspace or reach the network.
+//
+// Modes:
+//   - off: no confinement.
+//   - read-only: the process reads the whole filesystem but writes only to
+//     a private temporary directory made for it (TMPDIR points there).
+//   - workspace-write: the process reads the whole filesystem and writes
+//     inside the workspace, the system temporary directory and the extra
+//     paths the policy lists.
+//
+// In both confined modes the network is off unless the policy allows it.
+//
+// On Linux the filesystem rules are Landlock rules and the network is cut
+// by a new network namespace (which also stops UDP and DNS); where a
+// namespace cannot be made, Landlock's TCP rules are used instead. The
+// rules are applied to one throw-away OS thread, which then starts the
+// command: the child inherits the restriction and llmrt's own threads never
+// carry it. On macOS the command runs under sandbox-exec with a Seatbelt
+// profile. Elsewhere confined modes are not available.
+//
+// What the sandbox does not protect: reading (a confined command can read
+// any file the user can, including keys in the home directory), what the
+// command does inside the workspace, and anything done through a process
+// that was already running outside the sandbox (a daemon reached over a
+// Unix socket, for example).
+package sandbox

@@ -1,0 +1,178 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// The test binary doubles as a network client run inside the sandbox.
+func TestMain(m *testing.M) {
+	if url := os.Getenv("SANDBOX_TEST_FETCH"); url != "" {
+		c := http.Client{Timeout: 3 * time.Second}
+		resp, err := c.Get(url)
+		if err != nil {
+			fmt.Println("fetch failed:", err)
+			os.Exit(7)
+		}
+		resp.Body.Close()
+		fmt.Println("fetched", resp.Status)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func needLandlock(t *testing.T) {
+	t.Helper()
+	if err := Available(); err != nil {
+		t.Skipf("no Landlock on this kernel: %v", err)
+	}
+}
+
+// dirs returns a workspace, a directory outside both the workspace and the
+// temp directory, and points TMPDIR at a fresh temp directory.
+func dirs(t *testing.T) (ws, outside, tmp string) {
+	ws, outside = t.TempDir(), t.TempDir()
+	tmp = t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	return ws, outside, tmp
+}
+
+func run(t *testing.T, p Policy, script string, env ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command("/bin/sh", "-c", script)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cleanup, err := Start(cmd, p)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer cleanup()
+	err = cmd.Wait()
+	return out.String(), err
+}
+
+func TestWorkspaceWrite(t *testing.T) {
+	needLandlock(t)
+	ws, outside, tmp := dirs(t)
+	p := Policy{Mode: WorkspaceWrite, Workspace: ws}
+	out, err := run(t, p, fmt.Sprintf("echo ok > %s/ok.txt && echo t > %s/t.txt && echo x >/dev/null", ws, tmp))
+	if err != nil {
+		t.Fatalf("writes inside the workspace and temp dir failed: %v\n%s", err, out)
+	}
+	out, err = run(t, p, fmt.Sprintf("echo no > %s/escape.txt", outside))
+	if err == nil {
+		t.Fatalf("write outside the workspace succeeded:\n%s", out)
+	}
+	if !strings.Contains(out, "Permission denied") {
+		t.Errorf("output = %q, want a permission error", out)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "escape.txt")); err == nil {
+		t.Error("escape.txt exists outside the workspace")
+	}
+	// llmrt's own process is not restricted.
+	if err := os.WriteFile(filepath.Join(outside, "host.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatalf("the host process lost write access: %v", err)
+	}
+}
+
+func TestReadOnly(t *testing.T) {
+	needLandlock(t)
+	ws, _, _ := dirs(t)
+	p := Policy{Mode: ReadOnly, Workspace: ws}
+	if out, err := run(t, p, fmt.Sprintf("echo no > %s/f.txt", ws)); err == nil {
+		t.Fatalf("read-only mode wrote into the workspace:\n%s", out)
+	}
+	out, err := run(t, p, `echo scratch > "$TMPDIR/s.txt" && cat "$TMPDIR/s.txt" && cat /etc/hostname >/dev/null`)
+	if err != nil || !strings.Contains(out, "scratch") {
+		t.Fatalf("the private temp dir is not writable or reads fail: %v\n%s", err, out)
+	}
+}
+
+func TestOff(t *testing.T) {
+	ws, outside, _ := dirs(t)
+	if out, err := run(t, Policy{Mode: Off, Workspace: ws}, fmt.Sprintf("echo yes > %s/f.txt", outside)); err != nil {
+		t.Fatalf("sandbox off refused a write: %v\n%s", err, out)
+	}
+}
+
+func TestNetwork(t *testing.T) {
+	needLandlock(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hi") })}
+	go srv.Serve(ln)
+	defer srv.Close()
+	url := "http://" + ln.Addr().String() + "/"
+	ws, _, _ := dirs(t)
+	self, _ := os.Executable()
+	for _, tc := range []struct {
+		network bool
+		wantOK  bool
+	}{{false, false}, {true, true}} {
+		out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws, Network: tc.network}, self, "SANDBOX_TEST_FETCH="+url)
+		if (err == nil) != tc.wantOK {
+			t.Errorf("Network=%v: err=%v, want ok=%v\n%s", tc.network, err, tc.wantOK, out)
+		}
+		if !tc.network && !strings.Contains(out, "network is unreachable") {
+			t.Errorf("offline fetch said %q, want network is unreachable", out)
+		}
+		if !tc.network && Explain(out, Policy{Mode: WorkspaceWrite}) == "" {
+			t.Errorf("Explain found no sandbox refusal in %q", out)
+		}
+	}
+}
+
+// Many sandboxed starts from many goroutines leave the host's threads
+// unrestricted: the restriction dies with its thread.
+func TestHostThreadsStayFree(t *testing.T) {
+	needLandlock(t)
+	ws, outside, _ := dirs(t)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			if _, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws}, "true"); err != nil {
+				t.Errorf("start %d: %v", i, err)
+			}
+			if err := os.WriteFile(filepath.Join(outside, fmt.Sprint(i)), nil, 0o644); err != nil {
+				t.Errorf("host write after start %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func BenchmarkStart(b *testing.B) {
+	ws := b.TempDir()
+	for _, m := range []Mode{Off, WorkspaceWrite} {
+		b.Run(string(m), func(b *testing.B) {
+			if m != Off && Available() != nil {
+				b.Skip("no Landlock")
+			}
+			for b.Loop() {
+				cmd := exec.Command("/bin/true")
+				cleanup, err := Start(cmd, Policy{Mode: m, Workspace: ws})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := cmd.Wait(); err != nil {
+					b.Fatal(err)
+				}
+				cleanup()
+			}
+		})
+	}
+}

@@ -1,0 +1,54 @@
+package sandbox
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSeatbeltProfile(t *testing.T) {
+	t.Setenv("TMPDIR", "/private/tmp")
+	p := Policy{Mode: WorkspaceWrite, Workspace: "/Users/me/proj \"x\"", Writable: []string{"/opt/cache"}}
+	prof := seatbeltProfile(p, "")
+	for _, want := range []string{
+		"(deny file-write*)",
+		`(subpath "/Users/me/proj \"x\"")`,
+		`(subpath "/private/tmp")`,
+		`(subpath "/opt/cache")`,
+		`(literal "/dev/null")`,
+		"(deny network*)",
+	} {
+		if !strings.Contains(prof, want) {
+			t.Errorf("profile lacks %q:\n%s", want, prof)
+		}
+	}
+	p.Network = true
+	if prof := seatbeltProfile(p, ""); strings.Contains(prof, "(deny network*)") {
+		t.Errorf("network allowed but the profile denies it:\n%s", prof)
+	}
+	ro := seatbeltProfile(Policy{Mode: ReadOnly, Workspace: "/Users/me/proj"}, "/tmp/llmrt-sandbox-1")
+	if strings.Contains(ro, "/Users/me/proj") || !strings.Contains(ro, `(subpath "/tmp/llmrt-sandbox-1")`) {
+		t.Errorf("read-only profile must allow only the private temp dir:\n%s", ro)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	ww := Policy{Mode: WorkspaceWrite}
+	for _, tc := range []struct {
+		out  string
+		p    Policy
+		want string
+	}{
+		{"sh: 1: cannot create /etc/x: Permission denied", ww, "--sandbox off"},
+		{"touch: cannot touch 'x': Read-only file system", ww, "sandbox_writable"},
+		{"curl: (7) Failed to connect: Network is unreachable", ww, "--sandbox-network"},
+		{"ssh: Could not resolve hostname github.com: Temporary failure in name resolution", ww, "--sandbox-network"},
+		{"FAIL: 3 tests failed", ww, ""},
+		{"Permission denied", Policy{Mode: Off}, ""},
+		{"Network is unreachable", Policy{Mode: WorkspaceWrite, Network: true}, ""},
+	} {
+		got := Explain(tc.out, tc.p)
+		if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
+			t.Errorf("Explain(%q, %+v) = %q, want it to mention %q", tc.out, tc.p, got, tc.want)
+		}
+	}
+}

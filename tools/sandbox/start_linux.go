@@ -1,0 +1,93 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// Available reports whether confined modes work on this system, and if not,
+// why.
+func Available() error {
+	v, err := landlockABI()
+	if err != nil {
+		return fmt.Errorf("this kernel does not offer Landlock (%v); commands run unconfined", err)
+	}
+	if v < 1 {
+		return errors.New("this kernel's Landlock is too old; commands run unconfined")
+	}
+	return nil
+}
+
+// Start starts cmd confined by p (or plainly when p confines nothing). The
+// returned cleanup is never nil; call it once the process has exited: it
+// removes the private temporary directory of read-only mode.
+//
+// The restriction is put on a goroutine's OS thread that is locked and
+// never unlocked, so the Go runtime throws the thread away when the
+// goroutine ends; the command, started from that thread, inherits it.
+// Because the starting thread dies at once, cmd must not use Pdeathsig:
+// Start clears it.
+func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
+	cleanup = func() {}
+	if !p.Confined() {
+		return cleanup, cmd.Start()
+	}
+	abi, err := landlockABI()
+	if err != nil || abi < 1 {
+		return cleanup, fmt.Errorf("sandbox %s: this kernel does not offer Landlock; use --sandbox off to run commands unconfined", p.Mode)
+	}
+	var tmp string
+	if p.Mode == ReadOnly {
+		if tmp, err = os.MkdirTemp("", "llmrt-sandbox-"); err != nil {
+			return cleanup, fmt.Errorf("sandbox: private temp directory: %w", err)
+		}
+		cleanup = func() { os.RemoveAll(tmp) }
+		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
+	}
+	if cmd.SysProcAttr != nil {
+		cmd.SysProcAttr.Pdeathsig = 0
+	}
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread() // never unlocked: see the doc comment
+		done <- startRestricted(cmd, p, abi, p.writableRoots(tmp))
+	}()
+	if err := <-done; err != nil {
+		cleanup()
+		return func() {}, err
+	}
+	return cleanup, nil
+}
+
+// startRestricted runs on the throw-away thread: it leaves the network
+// (unless allowed), restricts the thread and starts cmd.
+func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error {
+	netByLandlock := false
+	if !p.Network {
+		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			if abi < 4 {
+				return fmt.Errorf("sandbox: cannot cut the network (no network namespace: %v; Landlock ABI %d has no network rules); use --sandbox-network to run with network", err, abi)
+			}
+			netByLandlock = true
+		}
+	}
+	fd, err := ruleset(abi, writable, netByLandlock)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(fd)
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("sandbox: no_new_privs: %w", err)
+	}
+	if err := restrictSelf(fd); err != nil {
+		return err
+	}
+	return cmd.Start()
+}
