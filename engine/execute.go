@@ -159,6 +159,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	info := r.callInfo(p, false)
 	p.caller.r, p.caller.parent = r, p
 	pctx := withCaller(tools.WithWorkspace(ctx, r.ws), &p.caller)
+	pctx = tools.WithCaller(pctx, p.caller.toolResult)
 	pctx = tools.WithProgress(pctx, func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})
