@@ -31,7 +31,10 @@ type ToolSource interface {
 }
 
 // Starter is implemented by tool sources that must be started before their
-// tools can be listed, such as an MCP server process.
+// tools can be listed, such as an MCP server process. ctx bounds the
+// start-up only: it may be the context of the first run, so a source must
+// not tie what it starts to it (no exec.CommandContext with it); Close
+// ends it.
 type Starter interface {
 	Start(ctx context.Context) error
 }
