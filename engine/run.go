@@ -46,7 +46,7 @@ type run struct {
 	rules     []Rule
 	usedOnce  map[int]bool
 	askMu     sync.Mutex      // puts questions to a person one at a time
-	answered  map[string]bool // question ids the user answered just before this run
+	answered  map[string]bool // question ids of the latest answer, before this run or inline
 	postNoted bool
 	callIDs   map[string]bool // every tool call id in the conversation
 }
