@@ -247,3 +247,19 @@ func toolResultFor(msgs []engine.Message, name string) string {
 	}
 	return ""
 }
+
+// TestExecuteToolCallAsks: outside the loop, ask_user_input takes the same
+// path: with an Asker it returns the resolved answer, without one it is
+// not run.
+func TestExecuteToolCallAsks(t *testing.T) {
+	h := newHarness(t)
+	call := providers.ToolCall{ID: "q1", Name: engine.AskUserTool, Arguments: langAsk}
+	req := engine.Request{WorkDir: h.dir, Asker: engine.AskerFunc(pickGo)}
+	if got := h.rt.ExecuteToolCall(context.Background(), call, req); got.IsError || got.Content != `{"answers":{"lang":"go"},"skipped":false,"other":{}}` {
+		t.Errorf("with an Asker: got %+v, want the resolved answer", got)
+	}
+	req.Asker = nil
+	if got := h.rt.ExecuteToolCall(context.Background(), call, req); !got.IsError || got.Code != engine.OutcomeNotRun {
+		t.Errorf("without an Asker: got %+v, want not_run", got)
+	}
+}

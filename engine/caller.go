@@ -12,6 +12,8 @@ import (
 
 // Caller lets a tool that is executing inside a run use that run. The
 // engine puts one on the context of every tool call; CallerFrom returns it.
+// Its CallTool is also installed as the context's tools.Caller, for tools
+// that do not import the engine.
 //
 // A run_code tool calls the run's other tools with CallTool: each inner
 // call is validated against its schema and goes through the run's deny
@@ -86,6 +88,13 @@ func (c *Caller) CallTool(ctx context.Context, name string, args json.RawMessage
 	p := r.plan(i, call, c.CallID())
 	r.exec(ctx, p)
 	return *p.outcome
+}
+
+// toolResult is CallTool in the form of tools.Caller, which tools that do
+// not import the engine (run_code) find on their context.
+func (c *Caller) toolResult(ctx context.Context, name string, args json.RawMessage) tools.Result {
+	o := c.CallTool(ctx, name, args)
+	return tools.Result{Content: o.Content, Parts: o.Parts, IsError: o.IsError}
 }
 
 // Forward hands an event of a sub-run to this run's consumer unchanged,

@@ -13,6 +13,7 @@ import (
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/scripted"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/runcode"
 )
 
 // scriptTool is a host tool standing in for run_code: it makes the inner
@@ -251,5 +252,38 @@ func TestFanOut(t *testing.T) {
 	want := []string{"a:run_start", "b:run_start", "a:completed", "b:completed"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestRunCodeCallsThroughTheRun: run_code's programs reach the run's tools
+// through the engine's call path, with the run_code call as parent, and
+// the run's deny rules apply to them.
+func TestRunCodeCallsThroughTheRun(t *testing.T) {
+	code, _ := json.Marshal(map[string]string{"code": "print(peek(x=\"a\"))\nr = poke(x=\"b\")\nprint(failed(r))"})
+	h := newHarness(t, call("run_code", string(code)), answer("done"))
+	ct := &counterTool{}
+	peek, poke := ct.tool("peek", tools.KindRead), ct.tool("poke", tools.KindWrite)
+	req := h.request("go")
+	req.BuiltIns = []string{}
+	req.Permission.Rules = []engine.Rule{{Action: engine.RuleDeny, Tool: "poke"}}
+	req.Tools = []engine.Tool{peek, poke, runcode.Tool([]tools.Tool{peek, poke}, runcode.Options{})}
+	var log eventLog
+	res, err := h.rt.CompleteWith(context.Background(), req, log.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := toolResultFor(res.Messages, "run_code")
+	if !strings.Contains(out, `ok peek\nTrue`) || ct.count() != 1 {
+		t.Errorf("run_code result %s after %d executions; want peek's output, poke refused, 1 execution", out, ct.count())
+	}
+	runID := res.Messages[1].ToolCalls[0].ID
+	var inner []string
+	for _, ev := range log.evs {
+		if ev.Call != nil && ev.Call.ParentID == runID && (ev.Type == engine.EventToolResult || ev.Type == engine.EventToolError) {
+			inner = append(inner, ev.Call.Name+":"+ev.Outcome.Code)
+		}
+	}
+	if want := []string{"peek:", "poke:permission_denied"}; !reflect.DeepEqual(inner, want) {
+		t.Errorf("inner call events: got %v, want %v", inner, want)
 	}
 }

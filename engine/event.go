@@ -73,6 +73,12 @@ func (t EventType) Terminal() bool {
 // refused, skipped and cancelled calls). A consumer can therefore persist
 // the conversation as it grows; results of concurrent calls arrive in
 // completion order, while Result.Messages holds them in model order.
+//
+// A tool that runs a sub-run (spawn_agent) may pass the sub-run's events
+// to its parent's consumer (Caller.Forward). They keep their own RunID and
+// carry ParentID, the parent's run id; the sub-run's own terminal event is
+// among them, so a consumer that persists one conversation or waits for
+// "the" terminal event looks only at events without a ParentID.
 type Event struct {
 	Type      EventType `json:"type"`
 	RunID     string    `json:"run_id"`

@@ -46,7 +46,7 @@ type run struct {
 	rules     []Rule
 	usedOnce  map[int]bool
 	askMu     sync.Mutex      // puts questions to a person one at a time
-	answered  map[string]bool // question ids the user answered just before this run
+	answered  map[string]bool // question ids of the latest answer, before this run or inline
 	postNoted bool
 	callIDs   map[string]bool // every tool call id in the conversation
 }
@@ -200,32 +200,6 @@ func (r *run) systemMessage() Message {
 		text += "\n\n" + r.tools.instructions
 	}
 	return providers.TextMessage(providers.RoleSystem, text)
-}
-
-// refreshTools polls the runtime's tool sources before a model call and
-// rebuilds the surface (and the system prompt) when they changed.
-func (r *run) refreshTools(ctx context.Context) {
-	if len(r.rt.active) == 0 {
-		return
-	}
-	st := r.rt.pollSources(ctx)
-	if r.tools.sameSources(st) {
-		r.diagnose(st.diags)
-		return
-	}
-	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
-	r.diagnose(r.tools.diags)
-	r.wire[0] = r.systemMessage()
-}
-
-// diagnose records diagnostics once each, for Result.Diagnostics.
-func (r *run) diagnose(ds []Diagnostic) {
-	for _, d := range ds {
-		if !r.seenDiag[d] {
-			r.seenDiag[d] = true
-			r.diags = append(r.diags, d)
-		}
-	}
 }
 
 // push appends a message to the conversation.

@@ -31,7 +31,10 @@ type ToolSource interface {
 }
 
 // Starter is implemented by tool sources that must be started before their
-// tools can be listed, such as an MCP server process.
+// tools can be listed, such as an MCP server process. ctx bounds the
+// start-up only: it may be the context of the first run, so a source must
+// not tie what it starts to it (no exec.CommandContext with it); Close
+// ends it.
 type Starter interface {
 	Start(ctx context.Context) error
 }
@@ -81,6 +84,32 @@ func (rt *Runtime) pollSources(ctx context.Context) sourceState {
 	}
 	st.instructions = strings.Join(texts, "\n\n")
 	return st
+}
+
+// refreshTools polls the runtime's tool sources before a model call and
+// rebuilds the surface (and the system prompt) when they changed.
+func (r *run) refreshTools(ctx context.Context) {
+	if len(r.rt.active) == 0 {
+		return
+	}
+	st := r.rt.pollSources(ctx)
+	if r.tools.sameSources(st) {
+		r.diagnose(st.diags)
+		return
+	}
+	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
+	r.diagnose(r.tools.diags)
+	r.wire[0] = r.systemMessage()
+}
+
+// diagnose records diagnostics once each, for Result.Diagnostics.
+func (r *run) diagnose(ds []Diagnostic) {
+	for _, d := range ds {
+		if !r.seenDiag[d] {
+			r.seenDiag[d] = true
+			r.diags = append(r.diags, d)
+		}
+	}
 }
 
 // sameSources reports whether a poll offers the tools and instructions a

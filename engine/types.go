@@ -69,7 +69,7 @@ type Request struct {
 	// AskViaEvents) such calls pause the run with status tool_calls.
 	Asker Asker
 	// AskViaEvents makes ask_user_input calls wait for a QuestionReply
-	// sent on the Reply channel of the question event.
+	// sent on the Reply channel of the question event (when Asker is nil).
 	AskViaEvents bool
 
 	// MaxIterations bounds model calls (default 24).

@@ -1,0 +1,59 @@
+package engine
+
+import "context"
+
+// exec takes one planned call alone through the permission policy and
+// runs it. It is the single path of every mutating call of a batch, of
+// calls made outside the loop (ExecuteToolCall) and of calls a running
+// tool makes (Caller.CallTool); only a batch's read calls are admitted
+// one by one and then run together.
+func (r *run) exec(ctx context.Context, p *plan) {
+	switch {
+	case p.outcome != nil:
+	case p.pending:
+		p.outcome = &ToolOutcome{Content: p.call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
+		r.emitOutcome(p)
+	case r.admit(ctx, p):
+		r.runGroup(ctx, []*plan{p})
+	}
+}
+
+// admit applies the permission policy to a planned call: deny rules to
+// every call, the full policy (modes, allow rules, a person) to mutating
+// ones. A refused call gets its outcome. The permission state is shared by
+// the loop and by calls from running tools, so decisions are taken one at
+// a time; a person is never asked two things at once, and an allow-always
+// answer holds for the next decision.
+func (r *run) admit(ctx context.Context, p *plan) bool {
+	r.permMu.Lock()
+	defer r.permMu.Unlock()
+	var o *ToolOutcome
+	switch {
+	case !p.tool.Kind.Mutating():
+		o = r.denyRule(p)
+	case ctx.Err() != nil:
+		// invoke reports the cancellation
+	default:
+		if ok, refused := r.authorize(ctx, p); !ok {
+			o = refused
+		}
+	}
+	if o == nil {
+		return true
+	}
+	p.outcome = o
+	r.emitOutcome(p)
+	return false
+}
+
+// message returns the tool message of the call's outcome, the one its
+// outcome event carried.
+func (p *plan) message() Message {
+	if p.msg.Role == "" {
+		p.msg = toolMessage(p.call, *p.outcome)
+	}
+	return p.msg
+}
+
+// serial reports a call that runs alone, in model order.
+func (p *plan) serial() bool { return p.ask || p.tool.Kind.Mutating() }
