@@ -29,7 +29,7 @@ type plan struct {
 	// post-answer rules.
 	answered map[string]bool
 	caller   Caller // installed on the call's context; part of the plan to save an allocation
-	failed  bool         // the tool ran but its action did not succeed (tools.Result.Failed)
+	failed   bool   // the tool ran but its action did not succeed (tools.Result.Failed)
 }
 
 // executeBatch runs a reply's calls (SPEC §3.6): each is validated; read

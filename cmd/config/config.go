@@ -23,33 +23,33 @@ import (
 // File is the content of a config file. Pointer fields distinguish "unset"
 // from a zero value, so a later layer overrides only what it sets.
 type File struct {
-	Provider        *string            `json:"provider"`
-	Model           *string            `json:"model"`
-	BaseURL         *string            `json:"base_url"`
-	System          *string            `json:"system"`
-	SystemFile      *string            `json:"system_file"`
-	Tools           *string            `json:"tools"`
-	Permission      *string            `json:"permission"`
-	Allow           []string           `json:"allow"`
-	Deny            []string           `json:"deny"`
-	MaxIterations   *int               `json:"max_iterations"`
-	MaxTokens       *int               `json:"max_tokens"`
-	Temperature     *float64           `json:"temperature"`
-	ReasoningEffort *string            `json:"reasoning_effort"`
-	WebSearch       *string            `json:"web_search"`
-	Finish          *string            `json:"finish"`
-	Budget          *int               `json:"budget"`
-	Timeout         *string            `json:"timeout"`
-	AllowPrivateWeb *bool              `json:"web_fetch_allow_private"`
+	Provider        *string  `json:"provider"`
+	Model           *string  `json:"model"`
+	BaseURL         *string  `json:"base_url"`
+	System          *string  `json:"system"`
+	SystemFile      *string  `json:"system_file"`
+	Tools           *string  `json:"tools"`
+	Permission      *string  `json:"permission"`
+	Allow           []string `json:"allow"`
+	Deny            []string `json:"deny"`
+	MaxIterations   *int     `json:"max_iterations"`
+	MaxTokens       *int     `json:"max_tokens"`
+	Temperature     *float64 `json:"temperature"`
+	ReasoningEffort *string  `json:"reasoning_effort"`
+	WebSearch       *string  `json:"web_search"`
+	Finish          *string  `json:"finish"`
+	Budget          *int     `json:"budget"`
+	Timeout         *string  `json:"timeout"`
+	AllowPrivateWeb *bool    `json:"web_fetch_allow_private"`
 	// Sandbox is off, read-only or workspace-write; SandboxWritable adds
 	// writable paths (relative ones to the working directory);
 	// SandboxedCommands "auto" lets ask mode run confined commands without
 	// asking.
-	Sandbox           *string  `json:"sandbox"`
-	SandboxNetwork    *bool    `json:"sandbox_network"`
-	SandboxWritable   []string `json:"sandbox_writable"`
-	SandboxedCommands *string  `json:"sandboxed_commands"`
-	Providers       map[string]Backend `json:"providers"`
+	Sandbox           *string            `json:"sandbox"`
+	SandboxNetwork    *bool              `json:"sandbox_network"`
+	SandboxWritable   []string           `json:"sandbox_writable"`
+	SandboxedCommands *string            `json:"sandboxed_commands"`
+	Providers         map[string]Backend `json:"providers"`
 }
 
 // Backend holds per-provider settings from a config file.
