@@ -89,4 +89,3 @@ func processTable() (procs []procInfo, ok bool) {
 	}
 	return procs, true
 }
-
