@@ -68,6 +68,8 @@ func editFile(ws *Workspace, a editArgs) Result {
 		return Errorf("stat %s: %v", a.Path, err)
 	case info.IsDir():
 		return Errorf("refused: %s is a directory", a.Path)
+	case notRegular(a.Path, info) != "":
+		return Errorf("%s", notRegular(a.Path, info))
 	}
 	if err := ws.CheckFresh(abs); err != nil {
 		return Errorf("%v", err)
