@@ -58,6 +58,9 @@ func stopCall(marker string, pgid int, grace time.Duration) int {
 	}
 	live, dead := find()
 	found := len(live)
+	// The ones killed here that were re-parented to this process become
+	// its zombies: reap them by pid too.
+	dead = append(dead, live...)
 	if found > 0 {
 		signalAll(live, syscall.SIGTERM)
 		for deadline := time.Now().Add(grace); len(live) > 0 && time.Now().Before(deadline); {
@@ -69,7 +72,8 @@ func stopCall(marker string, pgid int, grace time.Duration) int {
 			time.Sleep(5 * time.Millisecond)
 			live, _ = find()
 		}
-		_, dead = find()
+		_, more := find()
+		dead = append(dead, more...)
 	}
 	reap(dead)
 	return found
