@@ -74,7 +74,7 @@ func editFile(ws *Workspace, a editArgs) Result {
 	if err := ws.CheckFresh(abs); err != nil {
 		return Errorf("%v", err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readAllFrom(ws, abs)
 	if err != nil {
 		return Errorf("read %s: %v", a.Path, err)
 	}

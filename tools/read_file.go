@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -67,7 +68,7 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 			return Errorf("%s", why)
 		}
 	}
-	f, err := openNoBlock(abs)
+	f, err := ws.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Errorf("no such file: %s", path)
 	}

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -30,6 +31,16 @@ func notRegular(path string, info fs.FileInfo) string {
 		kind = "not a regular file (" + m.Type().String() + ")"
 	}
 	return fmt.Sprintf("refused: %s is %s; file tools only read and write regular files", path, kind)
+}
+
+// readAllFrom reads a whole file of the workspace through its os.Root.
+func readAllFrom(ws *Workspace, abs string) ([]byte, error) {
+	f, err := ws.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // openNoBlock opens abs for reading without ever blocking: a named pipe

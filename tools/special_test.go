@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -72,5 +73,51 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 		case <-time.After(3 * time.Second):
 			t.Fatalf("%s(%v) blocked", c.tool, c.args)
 		}
+	}
+}
+
+// TestOpenAfterSwapStaysInside: a file replaced by a symlink to the outside
+// between resolving and opening is not opened, for reading or writing, and
+// parent directories are not created through such a link either.
+func TestOpenAfterSwapStaysInside(t *testing.T) {
+	ws, root := newTestWorkspace(t)
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "secret.txt")
+	writeTestFile(t, outside, "secret.txt", "top secret\n")
+	p := writeTestFile(t, root, "a.txt", "inside\n")
+	abs, err := ws.ResolveWrite("a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The swap a racing process would make after the check.
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, p); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := ws.OpenFile(abs, os.O_RDONLY, 0); err == nil {
+		f.Close()
+		t.Error("reading through a swapped-in symlink to the outside should fail")
+	}
+	if f, err := ws.OpenFile(abs, os.O_WRONLY|os.O_TRUNC, 0o644); err == nil {
+		f.Close()
+		t.Error("writing through a swapped-in symlink to the outside should fail")
+	}
+	if b, _ := os.ReadFile(secret); string(b) != "top secret\n" {
+		t.Errorf("the outside file changed: %q", b)
+	}
+	dir, err := ws.ResolveWrite("sub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "sub")); err != nil {
+		t.Fatal(err)
+	}
+	if err := ws.MkdirAll(filepath.Join(dir, "x"), 0o755); err == nil {
+		t.Error("MkdirAll through a swapped-in symlink should fail")
+	}
+	if _, err := os.Stat(filepath.Join(outside, "x")); err == nil {
+		t.Error("a directory was made outside the workspace")
 	}
 }
