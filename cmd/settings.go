@@ -17,6 +17,7 @@ import (
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/skills"
+	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -46,6 +47,7 @@ type settings struct {
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
+	shellEnv        tools.EnvPolicy
 	diagnostics     []string
 
 	// Host behaviour from the shared flags.
@@ -121,6 +123,9 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		return nil, err
 	}
 	if err := s.applySandbox(cmd, sf); err != nil {
+		return nil, err
+	}
+	if err := s.applyShellEnv(); err != nil {
 		return nil, err
 	}
 	if resumed != nil && resumed.Options != nil {

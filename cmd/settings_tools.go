@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
 )
 
@@ -81,4 +83,28 @@ func parseToolSelection(v string) ([]string, error) {
 		names = append(names, n)
 	}
 	return names, nil
+}
+
+// applyShellEnv resolves the shell_env config key into the environment
+// policy of shell_cmd. Provider key variables are dropped whatever their
+// names, unless shell_env passes them by name.
+func (s *settings) applyShellEnv() error {
+	var p tools.EnvPolicy
+	if e := s.cfg.ShellEnv; e != nil {
+		p = tools.EnvPolicy{Inherit: e.Inherit, IgnoreDefaultExcludes: e.IgnoreDefaultExcludes, Pass: e.Pass,
+			Exclude: e.Exclude, IncludeOnly: e.IncludeOnly, Set: e.Set}
+	}
+	if err := p.Check(); err != nil {
+		return usageErrorf("config key shell_env: %v", err)
+	}
+	for _, name := range catalog.Names() {
+		spec, _ := catalog.Lookup(name)
+		for _, v := range spec.KeyVars {
+			if !slices.Contains(p.Pass, v) {
+				p.Exclude = append(p.Exclude, v)
+			}
+		}
+	}
+	s.shellEnv = p
+	return nil
 }
