@@ -77,7 +77,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: sf.skillsDirs}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, sf.skillsDirs)}
 	changed := cmd.Flags().Changed
 	str := func(flagName, flagVal, env string, file *string) string {
 		if changed(flagName) {
@@ -309,4 +309,17 @@ func pick(flagSet bool, flagVal string, file *string) string {
 		return *file
 	}
 	return ""
+}
+
+// configDirs resolves directories from config files against the working
+// directory and puts the flag's after them, so the flag's win.
+func configDirs(workDir string, fromConfig, fromFlags []string) []string {
+	var out []string
+	for _, d := range fromConfig {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(workDir, d)
+		}
+		out = append(out, d)
+	}
+	return append(out, fromFlags...)
 }
