@@ -65,10 +65,11 @@ func parseToolSelection(v string) ([]string, error) {
 				names = append(names, t.Name)
 			}
 		}
-		return names, nil
+		// run_code and spawn_agent only reach the other selected tools.
+		return append(names, engine.RunCodeTool, engine.SpawnAgentTool), nil
 	}
 	known := map[string]bool{}
-	for _, n := range tools.BuiltinNames() {
+	for _, n := range engine.BuiltinNames() {
 		known[n] = true
 	}
 	var names []string
@@ -78,7 +79,7 @@ func parseToolSelection(v string) ([]string, error) {
 			continue
 		}
 		if !known[n] {
-			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(tools.BuiltinNames(), ", "))
+			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.BuiltinNames(), ", "))
 		}
 		names = append(names, n)
 	}
