@@ -164,7 +164,7 @@ func (s *settings) request(msgs []engine.Message) engine.Request {
 		Temperature: s.temperature, MaxTokens: s.maxTokens, ReasoningEffort: s.effort,
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,
-		Diagnostics: s.engineDiagnostics(),
+		Diagnostics: s.engineDiagnostics(), ContextWindow: s.contextWindow,
 	}
 }
 

@@ -79,7 +79,7 @@ func newSessionsShowCmd(f *Factory) *cobra.Command {
 func printTranscript(f *Factory, s *session.Session) {
 	w := f.IO.Out
 	fmt.Fprintf(w, "session %s  %s/%s  %s\n", s.Meta.ID, s.Meta.Provider, s.Meta.Model, s.Meta.WorkDir)
-	for _, m := range s.Messages {
+	for _, m := range s.History {
 		switch m.Role {
 		case providers.RoleTool:
 			mark := "✓"

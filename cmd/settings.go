@@ -30,20 +30,22 @@ type settings struct {
 	model    string
 	backend  catalog.Settings
 
-	system      string
-	builtIns    []string
-	permission  engine.Permission
-	maxIter     int
-	maxTokens   int
-	temperature *float64
-	effort      providers.Effort
-	webSearch   *providers.WebSearch
-	finish      engine.FinishPolicy
-	budget      int
-	timeout     time.Duration
-	skillsDirs  []string // --skills-dir roots, after the standard ones
-	skills      *skills.Catalogue
-	projectDocs *instructions.Set // nil with --no-project-instructions
+	system     string
+	builtIns   []string
+	permission engine.Permission
+	maxIter    int
+	maxTokens  int
+	// contextWindow is the context_window config key (0: the model's own).
+	contextWindow int
+	temperature   *float64
+	effort        providers.Effort
+	webSearch     *providers.WebSearch
+	finish        engine.FinishPolicy
+	budget        int
+	timeout       time.Duration
+	skillsDirs    []string // --skills-dir roots, after the standard ones
+	skills        *skills.Catalogue
+	projectDocs   *instructions.Set // nil with --no-project-instructions
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
@@ -244,6 +246,12 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	s.maxIter = intOf("max-iterations", sf.maxIterations, cfg.MaxIterations)
 	s.maxTokens = intOf("max-tokens", sf.maxTokens, cfg.MaxTokens)
 	s.budget = intOf("budget", sf.budget, cfg.Budget)
+	if cfg.ContextWindow != nil {
+		if *cfg.ContextWindow < 1_000 {
+			return usageErrorf("config key context_window: %d tokens is too small; give the model's context window, e.g. 128000", *cfg.ContextWindow)
+		}
+		s.contextWindow = *cfg.ContextWindow
+	}
 	if s.maxIter < 0 || s.maxTokens < 0 || s.budget < 0 {
 		return usageErrorf("--max-iterations, --max-tokens and --budget must not be negative")
 	}

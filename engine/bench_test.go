@@ -101,3 +101,12 @@ func BenchmarkPathExists1000(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkContextAccounting measures what deciding whether to compact
+// costs per model call with a 500-message history: once the provider has
+// counted a call, only what was appended since is estimated.
+func BenchmarkContextAccounting(b *testing.B) {
+	b.Run("500 messages", func(b *testing.B) {
+		engine.BenchAccounting(b, 500)
+	})
+}

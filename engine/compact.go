@@ -49,7 +49,13 @@ func (r *run) maybeCompact(ctx context.Context) {
 		th = 0.85
 	}
 	window := r.contextWindow()
-	if r.nextRequestTokens() <= int(th*float64(window)) {
+	next := r.nextRequestTokens()
+	if _, known := ContextWindow(r.req.Model); !known && r.req.ContextWindow == 0 && next > window/2 {
+		// Said once the assumption starts to matter, not on every small run.
+		r.diagnose([]Diagnostic{{Source: "context_window", Message: fmt.Sprintf(
+			"the context window of model %s is not known; assuming %d tokens: set context_window in the configuration to its real size", r.req.Model, window)}})
+	}
+	if next <= int(th*float64(window)) {
 		return
 	}
 	if err := r.compact(ctx, "", window/3); err != nil && !errors.Is(err, errNothingToCompact) && ctx.Err() == nil {
@@ -192,25 +198,20 @@ func writeTranscript(b *strings.Builder, m *Message, max int) {
 		}
 		return s[:max/2] + "\n[…]\n" + s[len(s)-max/2:]
 	}
-	switch m.Role {
-	case providers.RoleUser, providers.RoleAssistant:
-		if isSummary(m) {
-			b.WriteString("Earlier summary: ")
-			b.WriteString(strings.TrimPrefix(m.Text(), summaryPrefix))
-		} else {
-			break
-		}
-		if m.Role == providers.RoleUser {
-			b.WriteString("User: ")
-			b.WriteString(cut(m.Text()))
-			break
-		}
+	switch {
+	case isSummary(m):
+		b.WriteString("Earlier summary: ")
+		b.WriteString(strings.TrimPrefix(m.Text(), summaryPrefix))
+	case m.Role == providers.RoleUser:
+		b.WriteString("User: ")
+		b.WriteString(cut(m.Text()))
+	case m.Role == providers.RoleAssistant:
 		b.WriteString("Agent: ")
 		b.WriteString(cut(m.Text()))
 		for _, c := range m.ToolCalls {
 			fmt.Fprintf(b, "\n(called %s with %s)", c.Name, cut(c.Arguments))
 		}
-	case providers.RoleTool:
+	case m.Role == providers.RoleTool:
 		fmt.Fprintf(b, "Result of %s: %s", m.ToolName, cut(m.Text()))
 	default:
 		return

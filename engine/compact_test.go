@@ -200,6 +200,9 @@ func TestCompactionKeepsTheLatestUserMessage(t *testing.T) {
 	if !isSummaryRequest(seq.reqs[0]) {
 		t.Fatal("the oversized history should be compacted before the first call")
 	}
+	if tr := seq.reqs[0].Messages[1].Text(); !strings.Contains(tr, "User: question 0") || !strings.Contains(tr, "Result of big: xxx") || !strings.Contains(tr, "Agent: answer 0") {
+		t.Errorf("the summary request should hold the older turns as a transcript: %.500s", tr)
+	}
 	found := false
 	calls := map[string]bool{}
 	for _, m := range seq.reqs[1].Messages {

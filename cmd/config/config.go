@@ -54,8 +54,11 @@ type File struct {
 	ShellEnv *ShellEnv `json:"shell_env"`
 	// SkillsDirs are extra skill roots (relative ones to the working
 	// directory), searched before the standard ones like --skills-dir.
-	SkillsDirs []string           `json:"skills_dirs"`
-	Providers  map[string]Backend `json:"providers"`
+	SkillsDirs []string `json:"skills_dirs"`
+	// ContextWindow is the model's context window in tokens, for models
+	// the built-in table does not know or gets wrong.
+	ContextWindow *int               `json:"context_window"`
+	Providers     map[string]Backend `json:"providers"`
 }
 
 // ShellEnv is the shell_env config key: which variables the commands a
@@ -212,6 +215,9 @@ func (c *Config) merge(f File) {
 	}
 	c.SandboxWritable = append(c.SandboxWritable, f.SandboxWritable...)
 	c.SkillsDirs = append(c.SkillsDirs, f.SkillsDirs...)
+	if f.ContextWindow != nil {
+		c.ContextWindow = f.ContextWindow
+	}
 	if f.ShellEnv != nil {
 		c.ShellEnv = f.ShellEnv
 	}
@@ -238,7 +244,7 @@ var known = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
 		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
-		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands shell_env skills_dirs $schema`) {
+		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands shell_env skills_dirs context_window $schema`) {
 		m[k] = true
 	}
 	return m

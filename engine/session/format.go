@@ -18,6 +18,9 @@ const (
 	lineMeta    = "meta"
 	lineMessage = "message"
 	lineEnd     = "end"
+	// lineCompacted holds the whole conversation a run continued from
+	// after compacting it; resuming starts from the latest one.
+	lineCompacted = "compacted"
 )
 
 // line is one line of a session file. Exactly one payload is set, matching
@@ -29,6 +32,8 @@ type line struct {
 	Meta    *Meta           `json:"meta,omitempty"`
 	Message *engine.Message `json:"message,omitempty"`
 	End     *End            `json:"end,omitempty"`
+	// Compacted is the payload of a compacted line.
+	Compacted []engine.Message `json:"compacted,omitempty"`
 }
 
 // Meta describes a session. It is the first line of every session file and

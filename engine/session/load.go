@@ -20,8 +20,13 @@ const Interrupted = "interrupted: llmrt stopped before this call finished; it ma
 // Session is a loaded session, ready to replay: Messages can be sent to any
 // provider as they are, once the host answers Pending.
 type Session struct {
-	Meta     Meta             `json:"meta"`
+	Meta Meta `json:"meta"`
+	// Messages is the conversation a resumed run continues: after a
+	// compaction, the compacted conversation and what followed it.
 	Messages []engine.Message `json:"messages"`
+	// History is every message the session recorded, compacted ones
+	// included, for reading.
+	History []engine.Message `json:"history"`
 	// Last is the last end line, nil when no run has ended yet.
 	Last *End `json:"last,omitempty"`
 	// Pending are the calls a paused run (Last.Status tool_calls) left for
@@ -101,6 +106,9 @@ func parse(data []byte, name string) (*Session, error) {
 			s.Meta = *l.Meta
 		case lineMessage:
 			s.Messages = append(s.Messages, *l.Message)
+			s.History = append(s.History, *l.Message)
+		case lineCompacted:
+			s.Messages = append([]engine.Message(nil), l.Compacted...)
 		case lineEnd:
 			s.Last = l.End
 		default:
@@ -128,7 +136,8 @@ func (l *line) check(first bool) error {
 	switch {
 	case l.Type == lineMeta && l.Meta == nil,
 		l.Type == lineMessage && l.Message == nil,
-		l.Type == lineEnd && l.End == nil:
+		l.Type == lineEnd && l.End == nil,
+		l.Type == lineCompacted && len(l.Compacted) == 0:
 		return fmt.Errorf("%s line without its payload", l.Type)
 	}
 	return nil

@@ -47,6 +47,8 @@ func (w *Writer) WriteEvent(ev engine.Event) error {
 		return nil
 	}
 	switch {
+	case ev.Type == engine.EventWarning && len(ev.Compacted) > 0:
+		return w.writeLine(line{Type: lineCompacted, Time: eventTime(ev), Compacted: ev.Compacted})
 	case ev.Type == engine.EventAssistantMessage:
 		if ev.Message == nil {
 			return fmt.Errorf("session: %s event without a message", ev.Type)
