@@ -243,3 +243,43 @@ func TestTooLongIsCompactedOnce(t *testing.T) {
 		t.Fatalf("a second refusal should fail the run once: %s after %d calls: %+v", res.Status, len(seq.reqs), res.Error)
 	}
 }
+
+// TestCompactionKeepsAnAnsweredQuestion: a run resumed with the answer to
+// its pending ask_user_input call keeps the call and the answer verbatim
+// when the older history is compacted.
+func TestCompactionKeepsAnAnsweredQuestion(t *testing.T) {
+	seq := &turnSequence{turns: []scripted.Turn{answer("done")}}
+	rt, _ := engine.New(engine.Config{Providers: map[string]providers.Provider{"seq": seq}})
+	defer rt.Close()
+	var history []engine.Message
+	for i := 0; i < 4; i++ {
+		history = append(history,
+			providers.TextMessage(providers.RoleUser, fmt.Sprintf("question %d %s", i, strings.Repeat("z", 2000))),
+			providers.TextMessage(providers.RoleAssistant, fmt.Sprintf("answer %d", i)))
+	}
+	ask := engine.ToolCall{ID: "ask1", Name: engine.AskUserTool, Arguments: `{"questions":[{"id":"db","header":"DB","question":"Which database?","options":[{"id":"pg","label":"Postgres"},{"id":"my","label":"MySQL"}]}]}`}
+	history = append(history,
+		providers.TextMessage(providers.RoleUser, "set up the database"),
+		engine.Message{Role: providers.RoleAssistant, ToolCalls: []engine.ToolCall{ask}},
+		providers.ToolResultMessage(ask, `{"answers":{"db":"pg"}}`, false))
+	res, err := rt.Complete(context.Background(), engine.Request{
+		Provider: "seq", Model: "m", WorkDir: t.TempDir(), BuiltIns: []string{}, ContextWindow: 2_000, Messages: history,
+	})
+	if err != nil || res.Status != engine.StatusCompleted {
+		t.Fatal(err, res.Status, res.Error)
+	}
+	if !isSummaryRequest(seq.reqs[0]) {
+		t.Fatal("the history should be compacted first")
+	}
+	var call, result bool
+	for _, m := range seq.reqs[1].Messages {
+		for _, c := range m.ToolCalls {
+			call = call || (c.ID == "ask1" && c.Arguments == ask.Arguments)
+		}
+		result = result || (m.ToolCallID == "ask1" && m.Text() == `{"answers":{"db":"pg"}}`)
+	}
+	if !call || !result {
+		t.Errorf("the answered question should survive verbatim: call %v, answer %v", call, result)
+	}
+	assertReplayable(t, res.Messages, nil)
+}
