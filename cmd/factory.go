@@ -2,15 +2,11 @@ package cmd
 
 import (
 	"net/http"
-	"runtime/debug"
 	"sync"
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine/session"
 )
-
-// version is set at build time with -ldflags "-X github.com/llmrt/llmrt/cmd.version=...".
-var version = ""
 
 // Factory hands out lazily built dependencies, so `llmrt --help` does no IO.
 type Factory struct {
@@ -50,15 +46,4 @@ func (f *Factory) Config(dir string) (*config.Config, error) {
 // Sessions returns the store saved sessions live in (SPEC §7.4).
 func (f *Factory) Sessions() *session.Store {
 	return &session.Store{Dir: session.DefaultDir(f.Getenv)}
-}
-
-// Version returns the build's version.
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
 }

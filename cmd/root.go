@@ -34,10 +34,10 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 func newVersionCmd(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
-		Short: "Print the llmrt version",
+		Short: "Print the llmrt version, commit and build date",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := fmt.Fprintln(f.IO.Out, "llmrt", Version())
+			_, err := fmt.Fprintln(f.IO.Out, versionText())
 			return err
 		},
 	}

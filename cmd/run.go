@@ -63,6 +63,7 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	fs.BoolVar(&opts.noSession, "no-session", false, "do not save this run as a session")
 	fs.StringArrayVar(&opts.answers, "answer", nil, "answer a pending question: QUESTION=OPTION[,OPTION...]; repeatable")
 	fs.StringVar(&opts.answersJSON, "answers", "", `answers as JSON: {"answers":{"q":"opt"},"other":{"q":"text"},"skipped":false}`)
+	completeShared(cmd, f)
 	return cmd
 }
 

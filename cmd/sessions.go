@@ -56,6 +56,12 @@ func newSessionsShowCmd(f *Factory) *cobra.Command {
 		Use:   "show ID",
 		Short: "Show a saved session's conversation",
 		Args:  cobra.ExactArgs(1),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return completeSessions(f)(cmd, args, toComplete)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			st := f.Sessions()
 			s, err := st.Load(args[0])

@@ -49,6 +49,7 @@ control tools, with their evidence kind and source.`,
 func registerToolFlags(cmd *cobra.Command, sf *sharedFlags) {
 	all := cmd.Flags()
 	sf.register(all)
+	completeShared(cmd, nil)
 	for _, name := range []string{"provider", "model", "base-url", "system", "system-file", "attach", "max-iterations",
 		"max-tokens", "temperature", "reasoning-effort", "web-search", "finish", "timeout", "budget", "trace"} {
 		_ = all.MarkHidden(name)
@@ -106,7 +107,8 @@ default ask mode a mutating tool asks on a terminal and is denied without one
 (allow it with --allow or --permission auto).`,
 		Example: `  llmrt tools call read_file --args '{"path":"README.md"}'
   llmrt tools call shell_cmd --args '{"command":"go version"}' --permission auto`,
-		Args: cobra.ExactArgs(1),
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: completeToolName,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.cmd, opts.name = cmd, args[0]
 			if runF != nil {
