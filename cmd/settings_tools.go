@@ -48,12 +48,12 @@ func (s *settings) applyToolFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	return nil
 }
 
-// parseToolSelection reads --tools: all (nil), none (empty), read-only, or
-// a comma list of built-in names.
+// parseToolSelection reads --tools: all (the default), none (empty),
+// read-only, or a comma list of built-in names.
 func parseToolSelection(v string) ([]string, error) {
 	switch strings.TrimSpace(v) {
 	case "", "all":
-		return nil, nil
+		return engine.AllBuiltIns(), nil
 	case "none":
 		return []string{}, nil
 	case "read-only":

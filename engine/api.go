@@ -131,12 +131,7 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	if err != nil {
 		return Response{}, err
 	}
-	reply := acc.Reply()
-	resp := Response{Message: reply.Message, Usage: reply.Usage, Stop: reply.Stop}
-	for _, w := range reply.Warnings {
-		resp.Warnings = append(resp.Warnings, Warning{Code: w.Code, Message: w.Message})
-	}
-	return resp, nil
+	return acc.Reply(), nil
 }
 
 // ToolInfo describes one tool of a resolved surface.

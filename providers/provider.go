@@ -132,11 +132,15 @@ func (u Usage) merge(v Usage) Usage {
 	}
 }
 
-// Warning is something the caller should know that does not stop the call,
-// such as web search being ignored.
+// Warning is something the caller should know that does not stop the call
+// or the run: web search being ignored by an adapter, a retry, a tool call
+// the permission policy refused.
 type Warning struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Rule, on the engine's permission_denied warnings, is the rule that
+	// would have allowed the call.
+	Rule string `json:"rule,omitempty"`
 }
 
 // ChunkType says which field of a Chunk is set.

@@ -8,10 +8,10 @@ import (
 
 // Reply is a complete model reply assembled from chunks.
 type Reply struct {
-	Message  Message
-	Usage    Usage
-	Stop     StopReason
-	Warnings []Warning
+	Message  Message    `json:"message"`
+	Usage    Usage      `json:"usage"`
+	Stop     StopReason `json:"stop"`
+	Warnings []Warning  `json:"warnings,omitempty"`
 }
 
 // Empty reports whether the reply holds no text and no tool calls.
