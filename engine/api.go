@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 )
@@ -126,7 +127,7 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
 		ReasoningEffort: req.ReasoningEffort, WebSearch: req.WebSearch,
 	}
-	acc := providers.Accumulator{Provider: p.Name()}
+	acc := stream.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
 	if err != nil {
 		return Response{}, err

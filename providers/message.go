@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"net/http"
 	"strings"
 )
@@ -162,4 +164,25 @@ func SplitSystem(msgs []Message) (system string, rest []Message) {
 		rest = append(rest, m)
 	}
 	return strings.Join(parts, "\n\n"), rest
+}
+
+// Reply is a complete model reply: what a Provider's chunks add up to, and
+// what the engine's Generate returns.
+type Reply struct {
+	Message  Message    `json:"message"`
+	Usage    Usage      `json:"usage"`
+	Stop     StopReason `json:"stop"`
+	Warnings []Warning  `json:"warnings,omitempty"`
+}
+
+// Empty reports whether the reply holds no text and no tool calls.
+func (r *Reply) Empty() bool {
+	return len(r.Message.ToolCalls) == 0 && strings.TrimSpace(r.Message.Text()) == ""
+}
+
+// NewCallID returns a fresh, random tool call id.
+func NewCallID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "call_" + hex.EncodeToString(b[:])
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Provider is one model API. Stream makes a single model call and delivers
@@ -43,6 +44,15 @@ func ParseEffort(s string) (Effort, error) {
 type WebSearch struct {
 	// ContextSize is low, medium or high; empty means medium.
 	ContextSize string `json:"context_size,omitempty"`
+}
+
+// Timeouts bound one HTTP attempt of an adapter. Zero values take the
+// defaults.
+type Timeouts struct {
+	// Response is the longest wait for response headers (default 2m).
+	Response time.Duration
+	// Idle is the longest silence inside a streamed body (default 3m).
+	Idle time.Duration
 }
 
 // Request is one model call in neutral form. System text may appear as
@@ -113,24 +123,6 @@ func (u Usage) Add(v Usage) Usage {
 
 // Total is input plus output tokens, the figure token budgets count.
 func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
-
-// merge overlays the non-zero fields of v on u. Usage chunks carry running
-// totals for the call, so the latest non-zero value of a field wins.
-func (u Usage) merge(v Usage) Usage {
-	pick := func(a, b int) int {
-		if b != 0 {
-			return b
-		}
-		return a
-	}
-	return Usage{
-		InputTokens:      pick(u.InputTokens, v.InputTokens),
-		OutputTokens:     pick(u.OutputTokens, v.OutputTokens),
-		ReasoningTokens:  pick(u.ReasoningTokens, v.ReasoningTokens),
-		CacheReadTokens:  pick(u.CacheReadTokens, v.CacheReadTokens),
-		CacheWriteTokens: pick(u.CacheWriteTokens, v.CacheWriteTokens),
-	}
-}
 
 // Warning is something the caller should know that does not stop the call
 // or the run: web search being ignored by an adapter, a retry, a tool call

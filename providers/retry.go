@@ -39,7 +39,7 @@ type Retry struct {
 // Everything the attempt emitted before the warning (text, reasoning and
 // tool call fragments) belongs to a reply that will never complete: drop
 // it. The next attempt streams the whole reply again from its beginning.
-// An Accumulator does this by itself.
+// The engine does this by itself.
 const WarnStreamRestarted = "stream_restarted"
 
 func (rp RetryPolicy) withDefaults() RetryPolicy {

@@ -69,7 +69,7 @@ func editFile(ws *Workspace, a editArgs) Result {
 	case info.IsDir():
 		return Errorf("refused: %s is a directory", a.Path)
 	}
-	if err := ws.CheckFresh(abs); err != nil {
+	if err := ws.checkFresh(abs); err != nil {
 		return Errorf("%v", err)
 	}
 	data, err := os.ReadFile(abs)

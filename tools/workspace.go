@@ -113,17 +113,17 @@ func (w *Workspace) Rel(abs string) string {
 	return filepath.ToSlash(rel)
 }
 
-// NoteRead records that the run has seen the current version of a file.
-func (w *Workspace) NoteRead(abs string, info fs.FileInfo) {
+// noteRead records that the run has seen the current version of a file.
+func (w *Workspace) noteRead(abs string, info fs.FileInfo) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.seen[abs] = stamp{size: info.Size(), modTime: info.ModTime()}
 }
 
-// CheckFresh refuses a change to an existing file that differs on disk from
+// checkFresh refuses a change to an existing file that differs on disk from
 // the version this run read. Files the run never read pass (SPEC §5.1 guards
 // against overwriting changes made since a read).
-func (w *Workspace) CheckFresh(abs string) error {
+func (w *Workspace) checkFresh(abs string) error {
 	w.mu.Lock()
 	st, read := w.seen[abs]
 	w.mu.Unlock()
@@ -143,8 +143,8 @@ func (w *Workspace) CheckFresh(abs string) error {
 	return nil
 }
 
-// HasRead reports whether the run has read abs.
-func (w *Workspace) HasRead(abs string) bool {
+// hasRead reports whether the run has read abs.
+func (w *Workspace) hasRead(abs string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	_, ok := w.seen[abs]

@@ -1,8 +1,9 @@
 // Package ollama is the adapter for Ollama's native chat API: POST
 // {server}/api/chat, streamed as newline-delimited JSON (SPEC §4.7). Ollama
 // has no light official Go client, so the adapter speaks the wire format
-// itself: the request goes through providers.Send and the NDJSON reply is
-// decoded with encoding/json's Decoder, one object per line.
+// itself: the request goes through the adapters' shared HTTP call, with its
+// response and idle time limits, and the NDJSON reply is decoded with
+// encoding/json's Decoder, one object per line.
 //
 // It owns the conversion of neutral requests to the wire (system text merged
 // into one leading system message, images as base64, tool calls with object

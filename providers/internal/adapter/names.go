@@ -1,8 +1,10 @@
-package providers
+package adapter
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+
+	"github.com/llmrt/llmrt/providers"
 )
 
 // NameRule says which tool names an API accepts on the wire.
@@ -37,7 +39,7 @@ type NameCodec struct {
 // ToolNameCodec builds a codec for every tool name a request mentions: the
 // offered tools, the calls in its history and the tool results, so names
 // stay consistent on the wire across the whole conversation.
-func ToolNameCodec(req *Request, rule NameRule) *NameCodec {
+func ToolNameCodec(req *providers.Request, rule NameRule) *NameCodec {
 	names := make([]string, 0, len(req.Tools))
 	for _, t := range req.Tools {
 		names = append(names, t.Name)
