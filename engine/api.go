@@ -109,7 +109,9 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 
 // Generate makes one provider call with the request's tool surface (no
 // control tools, no loop contract) and returns the reply without running
-// any tool.
+// any tool. Its error is a *RunError: misuse (ErrInvalidRequest), a failed
+// call (ErrProvider, with the *providers.Error in the chain) or
+// cancellation (ErrCancelled, with the context's error in the chain).
 func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) {
 	req, p, err := rt.prepare(req, true)
 	if err != nil {
@@ -130,7 +132,11 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	acc := stream.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
 	if err != nil {
-		return Response{}, err
+		code := CodeProviderError
+		if ctx.Err() != nil {
+			code = CodeCancelled
+		}
+		return Response{}, &RunError{Code: code, Message: err.Error(), Err: err}
 	}
 	return acc.Reply(), nil
 }

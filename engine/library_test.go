@@ -150,3 +150,14 @@ func TestSentinelErrors(t *testing.T) {
 		t.Errorf("closed runtime: got %v, want ErrClosed", err)
 	}
 }
+
+// TestGenerateErrors: a failed call from Generate matches ErrProvider and
+// still unwraps to the adapter's *providers.Error.
+func TestGenerateErrors(t *testing.T) {
+	h := newHarness(t, scripted.Turn{Error: &scripted.TurnError{Status: 401, Message: "bad key"}})
+	_, err := h.rt.Generate(context.Background(), h.request("x"))
+	var pe *providers.Error
+	if !errors.Is(err, engine.ErrProvider) || !errors.As(err, &pe) || pe.StatusCode != 401 {
+		t.Errorf("got %v, want ErrProvider wrapping the 401", err)
+	}
+}

@@ -1,6 +1,13 @@
-// Package catalog builds providers by name from explicit settings or from
-// the environment variables of SPEC §4, so hosts (the CLI, programs using
-// the engine) need not know each adapter's constructor.
+// Package catalog builds any provider by name, from explicit settings or
+// from each provider's environment variables (OPENAI_API_KEY,
+// ANTHROPIC_BASE_URL, ...), for hosts that choose the provider at run time
+// as the CLI does. It is the all-in-one: it links every adapter. A program
+// that knows its provider imports that adapter alone and passes it to
+// engine.Config.Adapters.
+//
+//	p, err := catalog.New(name, catalog.FromEnv(name, os.Getenv))
+//	...
+//	rt, err := engine.New(engine.Config{Adapters: []engine.Provider{p}})
 package catalog
 
 import (
