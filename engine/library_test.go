@@ -100,6 +100,8 @@ func TestNewRejectsAmbiguousProviders(t *testing.T) {
 		"adapter and map":          {Adapters: []engine.Provider{sp}, Providers: map[string]providers.Provider{"scripted": sp}},
 		"nil adapter":              {Adapters: []engine.Provider{nil}},
 		"unknown default provider": {Adapters: []engine.Provider{sp}, Defaults: engine.Defaults{Provider: "openai"}},
+		"model without a provider": {Defaults: engine.Defaults{Model: "m"}},
+		"model for no one of two":  {Adapters: []engine.Provider{sp}, Providers: map[string]providers.Provider{"other": sp}, Defaults: engine.Defaults{Model: "m"}},
 	} {
 		_, err := engine.New(cfg)
 		if !errors.Is(err, engine.ErrInvalidRequest) {

@@ -107,6 +107,12 @@ func New(cfg Config) (*Runtime, error) {
 	if _, ok := byName[def]; def != "" && !ok {
 		return nil, configError("default provider %q is not configured (configured: %s)", def, providerNames(byName))
 	}
+	switch {
+	case def == "" && cfg.Defaults.Model != "" && len(byName) == 0:
+		return nil, configError("default model %q has no provider: add its adapter to Config.Adapters", cfg.Defaults.Model)
+	case def == "" && cfg.Defaults.Model != "":
+		return nil, configError("default model %q has no default provider: set Defaults.Provider to one of %s", cfg.Defaults.Model, providerNames(byName))
+	}
 	return &Runtime{cfg: cfg, providers: byName, defaultProvider: def}, nil
 }
 
@@ -277,7 +283,10 @@ func (rt *Runtime) providerFor(req *Request, needModel bool) (providers.Provider
 		req.Model = rt.cfg.Defaults.Model
 	}
 	if needModel && req.Model == "" {
-		return nil, noProvider("no model set for provider %s: set Request.Model or Config.Defaults.Model", req.Provider)
+		if req.Provider == rt.defaultProvider {
+			return nil, noProvider("no model set for provider %s: set Request.Model or Config.Defaults.Model", req.Provider)
+		}
+		return nil, noProvider("no model set for provider %s: set Request.Model (Config.Defaults.Model applies to the default provider, %s)", req.Provider, cmpOr(rt.defaultProvider, "none here"))
 	}
 	return p, nil
 }
