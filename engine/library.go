@@ -74,6 +74,14 @@ func JSONResult(v any) ToolResult { return tools.JSON(v) }
 // ErrorResult returns a tool result the model sees as an error.
 func ErrorResult(format string, args ...any) ToolResult { return tools.Errorf(format, args...) }
 
+// AskInput is the payload of an ask_user_input call: the questions an
+// Asker puts to a person (Question.Input).
+type AskInput = tools.AskInput
+
+// Answer is what a person chose in reply to an AskInput; an Asker returns
+// it, and AskInput.Resolve checks it against the questions.
+type Answer = tools.Answer
+
 // Effort is a reasoning-effort level; empty keeps the provider's default.
 type Effort = providers.Effort
 
