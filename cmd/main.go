@@ -7,17 +7,30 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/llmrt/llmrt/tools"
 )
 
 // Main runs the llmrt command line and returns the process exit code.
+//
+// Whatever llmrt started is stopped before it returns, by every path:
+// llmrt is the subreaper of its descendants, so commands that detached
+// from their call are still found.
 func Main() int {
+	_ = tools.EnableSubreaper()
+	defer tools.StopAll(exitGrace)
 	f := NewFactory(SystemIO(os.Getenv), os.Getenv)
 	ctx, stop := signalContext()
 	defer stop()
 	return Execute(ctx, f, os.Args[1:])
 }
+
+// exitGrace is how long leftover processes have between SIGTERM and
+// SIGKILL when llmrt exits.
+const exitGrace = 500 * time.Millisecond
 
 // Execute runs the command tree with args; tests call it with a test
 // Factory.
@@ -57,6 +70,7 @@ func signalContext() (context.Context, func()) {
 		}
 		cancel(errSignal{sig})
 		if _, ok := <-ch; ok {
+			tools.StopAll(0)
 			os.Exit(exitCancelled)
 		}
 	}()

@@ -71,7 +71,8 @@ type textOutput struct {
 
 func (t *textOutput) event(ev engine.Event) {
 	t.progress.event(ev)
-	if ev.Type == engine.EventAnswerDelta {
+	// A sub-run's answer goes to its parent's model, not to stdout.
+	if ev.Type == engine.EventAnswerDelta && ev.ParentID == "" {
 		t.write(ev.Delta)
 	}
 }

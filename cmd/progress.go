@@ -18,13 +18,23 @@ type progress struct {
 	color   bool
 	verbose bool
 	shown   bool // something was printed, so the answer needs a gap
+	// depth is how deep each sub-run seen so far is nested; a sub-run's
+	// lines, and the calls a run_code program makes, are indented under
+	// the call that started them.
+	depth  map[string]int
+	indent string
 }
 
 func (p *progress) event(ev engine.Event) {
 	if p == nil {
 		return
 	}
+	p.indent = p.indentOf(ev)
 	switch ev.Type {
+	case engine.EventRunStart:
+		if ev.ParentID != "" {
+			p.line("⤷ sub-agent %s", ev.RunID)
+		}
 	case engine.EventAssistantMessage:
 		// What the model says between tool calls is context, not the
 		// answer: it goes with the progress, not to stdout.
@@ -52,7 +62,7 @@ func (p *progress) line(format string, args ...any) {
 	if p == nil {
 		return
 	}
-	s := fmt.Sprintf(format, args...)
+	s := p.indent + fmt.Sprintf(format, args...)
 	if p.color {
 		s = "\x1b[2m" + s + "\x1b[0m"
 	}
@@ -67,6 +77,30 @@ func (p *progress) gap() {
 		fmt.Fprintln(p.w)
 		p.shown = false
 	}
+}
+
+// indentOf returns the indentation of ev's lines: two spaces for each
+// level of sub-run, two more for a call made by a running tool.
+func (p *progress) indentOf(ev engine.Event) string {
+	d := 0
+	if ev.ParentID != "" {
+		if p.depth == nil {
+			p.depth = map[string]int{}
+		}
+		d, ok := p.depth[ev.RunID]
+		if !ok {
+			d = p.depth[ev.ParentID] + 1
+			p.depth[ev.RunID] = d
+		}
+		if ev.Call != nil && ev.Call.ParentID != "" {
+			d++
+		}
+		return strings.Repeat("  ", d)
+	}
+	if ev.Call != nil && ev.Call.ParentID != "" {
+		d++
+	}
+	return strings.Repeat("  ", d)
 }
 
 func isControlName(n string) bool { return n == engine.FinalAnswerTool || n == engine.BlockedTool }

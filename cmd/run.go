@@ -182,7 +182,7 @@ func (s *settings) engineDiagnostics() []engine.Diagnostic {
 func (s *settings) toolOptions() tools.Options {
 	return tools.Options{
 		WebFetch: tools.WebFetchOptions{AllowPrivate: s.allowPrivateWeb},
-		Shell:    tools.ShellOptions{Sandbox: s.sandbox},
+		Shell:    tools.ShellOptions{Sandbox: s.sandbox, EnvPolicy: s.shellEnv},
 	}
 }
 

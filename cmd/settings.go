@@ -17,6 +17,7 @@ import (
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/skills"
+	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -46,6 +47,7 @@ type settings struct {
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
+	shellEnv        tools.EnvPolicy
 	diagnostics     []string
 
 	// Host behaviour from the shared flags.
@@ -75,7 +77,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: sf.skillsDirs}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, sf.skillsDirs)}
 	changed := cmd.Flags().Changed
 	str := func(flagName, flagVal, env string, file *string) string {
 		if changed(flagName) {
@@ -121,6 +123,9 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		return nil, err
 	}
 	if err := s.applySandbox(cmd, sf); err != nil {
+		return nil, err
+	}
+	if err := s.applyShellEnv(); err != nil {
 		return nil, err
 	}
 	if resumed != nil && resumed.Options != nil {
@@ -304,4 +309,17 @@ func pick(flagSet bool, flagVal string, file *string) string {
 		return *file
 	}
 	return ""
+}
+
+// configDirs resolves directories from config files against the working
+// directory and puts the flag's after them, so the flag's win.
+func configDirs(workDir string, fromConfig, fromFlags []string) []string {
+	var out []string
+	for _, d := range fromConfig {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(workDir, d)
+		}
+		out = append(out, d)
+	}
+	return append(out, fromFlags...)
 }

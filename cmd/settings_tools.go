@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
 )
 
@@ -63,10 +65,11 @@ func parseToolSelection(v string) ([]string, error) {
 				names = append(names, t.Name)
 			}
 		}
-		return names, nil
+		// run_code and spawn_agent only reach the other selected tools.
+		return append(names, engine.RunCodeTool, engine.SpawnAgentTool), nil
 	}
 	known := map[string]bool{}
-	for _, n := range tools.BuiltinNames() {
+	for _, n := range engine.BuiltinNames() {
 		known[n] = true
 	}
 	var names []string
@@ -76,9 +79,33 @@ func parseToolSelection(v string) ([]string, error) {
 			continue
 		}
 		if !known[n] {
-			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(tools.BuiltinNames(), ", "))
+			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.BuiltinNames(), ", "))
 		}
 		names = append(names, n)
 	}
 	return names, nil
+}
+
+// applyShellEnv resolves the shell_env config key into the environment
+// policy of shell_cmd. Provider key variables are dropped whatever their
+// names, unless shell_env passes them by name.
+func (s *settings) applyShellEnv() error {
+	var p tools.EnvPolicy
+	if e := s.cfg.ShellEnv; e != nil {
+		p = tools.EnvPolicy{Inherit: e.Inherit, IgnoreDefaultExcludes: e.IgnoreDefaultExcludes, Pass: e.Pass,
+			Exclude: e.Exclude, IncludeOnly: e.IncludeOnly, Set: e.Set}
+	}
+	if err := p.Check(); err != nil {
+		return usageErrorf("config key shell_env: %v", err)
+	}
+	for _, name := range catalog.Names() {
+		spec, _ := catalog.Lookup(name)
+		for _, v := range spec.KeyVars {
+			if !slices.Contains(p.Pass, v) {
+				p.Exclude = append(p.Exclude, v)
+			}
+		}
+	}
+	s.shellEnv = p
+	return nil
 }

@@ -83,7 +83,9 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(out, "\ncommands: %s\n", s.sandbox.Describe())
+	pol := s.sandbox
+	pol.Workspace = s.workDir
+	_, err = fmt.Fprintf(out, "\ncommands: %s\n", pol.Describe())
 	return err
 }
 

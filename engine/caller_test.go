@@ -13,7 +13,6 @@ import (
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/scripted"
 	"github.com/llmrt/llmrt/tools"
-	"github.com/llmrt/llmrt/tools/runcode"
 )
 
 // scriptTool is a host tool standing in for run_code: it makes the inner
@@ -264,9 +263,9 @@ func TestRunCodeCallsThroughTheRun(t *testing.T) {
 	ct := &counterTool{}
 	peek, poke := ct.tool("peek", tools.KindRead), ct.tool("poke", tools.KindWrite)
 	req := h.request("go")
-	req.BuiltIns = []string{}
+	req.BuiltIns = []string{engine.RunCodeTool}
 	req.Permission.Rules = []engine.Rule{{Action: engine.RuleDeny, Tool: "poke"}}
-	req.Tools = []engine.Tool{peek, poke, runcode.Tool([]tools.Tool{peek, poke}, runcode.Options{})}
+	req.Tools = []engine.Tool{peek, poke}
 	var log eventLog
 	res, err := h.rt.CompleteWith(context.Background(), req, log.add)
 	if err != nil {

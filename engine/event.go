@@ -114,6 +114,9 @@ type Event struct {
 	Warning *Warning `json:"warning,omitempty"`
 	// Result is set on terminal events.
 	Result *Result `json:"result,omitempty"`
+	// Compacted, on a context_compacted warning, is the whole conversation
+	// the run continues from, so a session store can resume from it.
+	Compacted []Message `json:"compacted,omitempty"`
 }
 
 // CallInfo identifies a tool call in events.

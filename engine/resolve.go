@@ -50,6 +50,7 @@ func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Wor
 		return nil, err
 	}
 	ts := rt.assemble(own, rt.pollSources(ctx), withControl)
+	rt.finishRunCode(ts)
 	if len(req.Permission.Rules) > 0 {
 		// A rule that can never apply is a typo the host should hear of.
 		ts.diags = append(ts.diags, CheckRules(req.Permission.Rules, toolInfos(ts.list))...)
@@ -60,7 +61,7 @@ func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Wor
 // ownTools checks and collects the request's built-ins and host tools; a
 // host tool replaces nothing but an executable ask_user_input.
 func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) ([]tools.Tool, error) {
-	builtins := tools.Builtins(ws, rt.cfg.BuiltinOptions)
+	builtins := append(tools.Builtins(ws, rt.cfg.BuiltinOptions), rt.engineBuiltins()...)
 	selected, err := selectBuiltins(builtins, req.BuiltIns)
 	if err != nil {
 		return nil, err

@@ -50,6 +50,8 @@ type run struct {
 	answered  map[string]bool // question ids of the latest answer, before this run or inline
 	postNoted bool
 	callIDs   map[string]bool // every tool call id in the conversation
+	ctx       contextUsage    // what is known of the next request's size
+	retried   bool            // a too-long request was compacted and sent again
 }
 
 // emitter serialises events from the loop and tool goroutines to the sink.

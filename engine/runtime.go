@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/runcode"
 )
 
 // Config is the stable state of a Runtime.
@@ -31,6 +32,11 @@ type Config struct {
 	Sources []ToolSource
 	// Defaults fill zero fields of each request.
 	Defaults Defaults
+	// RunCode bounds run_code programs (time, steps, output).
+	RunCode runcode.Options
+	// SpawnDepth is how deep spawn_agent sub-runs may nest: zero means
+	// DefaultSpawnDepth, negative forbids sub-runs.
+	SpawnDepth int
 }
 
 // Defaults are request settings applied when a request leaves them zero.

@@ -98,6 +98,13 @@ type Request struct {
 	// MaxResultBytes caps each tool result the model sees (default 32 KiB).
 	MaxResultBytes int
 
+	// ContextWindow is the model's context window in tokens; zero means
+	// the built-in table's value for the model (see ContextWindow), or
+	// DefaultContextWindow for a model it does not know.
+	ContextWindow int
+	// Compaction keeps the conversation inside the window; on by default.
+	Compaction Compaction
+
 	// ParentID marks the events of a sub-run with its parent's run id.
 	ParentID string
 	// Diagnostics are problems the host found preparing this request (an

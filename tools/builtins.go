@@ -33,10 +33,14 @@ type ShellOptions struct {
 	// Sandbox confines commands (the zero value confines nothing); its
 	// Workspace is the run's workspace root whatever the field says.
 	Sandbox sandbox.Policy
-	// Env is the environment of commands; nil means the environment of
-	// this process. PAGER, GIT_PAGER and GIT_TERMINAL_PROMPT are set to
-	// non-interactive values unless Env sets them.
+	// Env is the environment commands start from; nil means the
+	// environment of this process. EnvPolicy then filters it, and PAGER,
+	// GIT_PAGER and GIT_TERMINAL_PROMPT are set to non-interactive values
+	// unless the result sets them.
 	Env []string
+	// EnvPolicy filters Env; its zero value drops every variable whose
+	// name looks like a secret.
+	EnvPolicy EnvPolicy
 }
 
 // WebFetchOptions configure web_fetch.

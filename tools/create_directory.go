@@ -56,7 +56,7 @@ func createDirectory(ws *Workspace, path string, recursive bool) Result {
 		return Errorf("refused: %s exists and is a file, not a directory", path)
 	}
 	if recursive {
-		err = os.MkdirAll(abs, 0o755)
+		err = ws.MkdirAll(abs, 0o755)
 	} else {
 		err = os.Mkdir(abs, 0o755)
 	}

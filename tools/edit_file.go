@@ -68,11 +68,13 @@ func editFile(ws *Workspace, a editArgs) Result {
 		return Errorf("stat %s: %v", a.Path, err)
 	case info.IsDir():
 		return Errorf("refused: %s is a directory", a.Path)
+	case notRegular(a.Path, info) != "":
+		return Errorf("%s", notRegular(a.Path, info))
 	}
 	if err := ws.checkFresh(abs); err != nil {
 		return Errorf("%v", err)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := readAllFrom(ws, abs)
 	if err != nil {
 		return Errorf("read %s: %v", a.Path, err)
 	}

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"bufio"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -135,11 +134,14 @@ func (w *Workspace) domain(dir string) []string {
 // result never aliases rules, so sibling directories do not see each
 // other's rules.
 func appendIgnoreFile(rules []ignoreRule, dir string, domain []string) []ignoreRule {
-	f, err := os.Open(filepath.Join(dir, ".gitignore"))
+	f, err := openNoBlock(filepath.Join(dir, ".gitignore"))
 	if err != nil {
 		return rules
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return rules
+	}
 	out := rules[:len(rules):len(rules)]
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -62,7 +63,12 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 	if err != nil {
 		return Errorf("%v", err)
 	}
-	f, err := os.Open(abs)
+	if info, err := os.Stat(abs); err == nil {
+		if why := notRegular(path, info); why != "" {
+			return Errorf("%s", why)
+		}
+	}
+	f, err := ws.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Errorf("no such file: %s", path)
 	}
@@ -76,6 +82,9 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 	}
 	if info.IsDir() {
 		return Errorf("%s is a directory; use list_files to see what it holds", path)
+	}
+	if why := notRegular(path, info); why != "" {
+		return Errorf("%s", why)
 	}
 	br := bufio.NewReaderSize(f, 64*1024)
 	head, _ := br.Peek(sniffSize)

@@ -99,6 +99,9 @@ func searchFiles(ctx context.Context, ws *Workspace, opts SearchOptions, a searc
 	if err != nil {
 		return Errorf("no such file or directory: %s", dir), nil
 	}
+	if why := notRegular(dir, info); why != "" {
+		return Errorf("%s", why), nil
+	}
 	s.start, s.base = abs, ws.Rel(abs)
 	var out searchOutput
 	switch {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strings"
 	"syscall"
 	"time"
 
@@ -58,7 +57,9 @@ func shellCmdTool(ws *Workspace, opts ShellOptions) Tool {
 		Name: "shell_cmd",
 		Description: "Run a command in the working directory and return its exit code, combined stdout+stderr, whether it timed out, and its duration. " +
 			"stdin is empty (/dev/null), so interactive commands cannot prompt. Long output keeps its beginning and end; filter it (grep, tail) when you need a part. " +
-			"Default timeout 120 s (timeout_ms up to 600000); on timeout the whole process tree is stopped. A non-zero exit_code is reported, not treated as a failure of the tool.",
+			"Default timeout 120 s (timeout_ms up to 600000); on timeout the whole process tree is stopped. " +
+			"Background processes (cmd &, nohup, setsid) are stopped when the call returns, so a server cannot be left running for a later call: start it and use it within one command. " +
+			"Variables whose names look like secrets (*KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *CREDENTIAL*) are not in the environment. A non-zero exit_code is reported, not treated as a failure of the tool.",
 		Schema:    json.RawMessage(shellCmdSchema),
 		Kind:      KindExternalAction,
 		Source:    SourceBuiltin,
@@ -93,7 +94,8 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	grace := durationOr(opts.GraceKill, defaultGraceKill)
 
 	out := newHeadTail(intOr(opts.MaxOutputBytes, defaultShellOutput))
-	cmd := buildCmd(a, absDir, opts, out)
+	marker := newCallMarker()
+	cmd := buildCmd(a, absDir, opts, out, marker)
 	// WaitDelay bounds Wait when a background process keeps the output pipe
 	// open after the command (or the killed group leader) has exited.
 	cmd.WaitDelay = grace
@@ -112,11 +114,16 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	go func() { done <- cmd.Wait() }()
 	res, cancelled, waitErr := superviseShell(ctx, pgid, done, out, timeout, grace)
 	res.DurationMS = time.Since(start).Milliseconds()
-	if errors.Is(waitErr, exec.ErrWaitDelay) {
-		if !res.TimedOut && !cancelled {
-			stopGroup(pgid, grace, nil)
-		}
-		res.Note = joinNotes(res.Note, "a background process kept the output open after the command ended and was stopped; redirect a background job's output (cmd > file 2>&1 &) to keep it running")
+	// Whatever the command left behind, in its process group or out of it,
+	// is stopped now: nothing a call starts outlives it.
+	left := 0
+	if !res.TimedOut && !cancelled {
+		members, _ := liveMembers(pgid)
+		left = len(members)
+		stopGroup(pgid, grace, nil)
+	}
+	if left += stopCall(marker, pgid, grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
+		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
 	}
 	if st := cmd.ProcessState; st != nil {
 		res.ExitCode = st.ExitCode()
@@ -146,7 +153,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 
 // buildCmd prepares the command: a shell line, or a program and its
 // arguments without a shell, writing both streams to out.
-func buildCmd(a shellArgs, dir string, opts ShellOptions, out *headTail) *exec.Cmd {
+func buildCmd(a shellArgs, dir string, opts ShellOptions, out *headTail, marker string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if a.Args != nil {
 		cmd = exec.Command(a.Command, *a.Args...)
@@ -154,7 +161,7 @@ func buildCmd(a shellArgs, dir string, opts ShellOptions, out *headTail) *exec.C
 		cmd = exec.Command("/bin/sh", "-c", a.Command)
 	}
 	cmd.Dir = dir
-	cmd.Env = shellEnv(opts.Env)
+	cmd.Env = commandEnv(opts.Env, opts.EnvPolicy, marker)
 	// Stdin stays nil: exec connects /dev/null, so a prompt reads EOF
 	// instead of hanging. Its own process group lets us signal the whole
 	// tree, grandchildren included.
@@ -189,27 +196,6 @@ func superviseShell(ctx context.Context, pgid int, done <-chan error, out *headT
 			ReportProgress(ctx, Progress{Message: fmt.Sprintf("running for %s, %d bytes of output", time.Since(start).Round(time.Second), out.Total())})
 		}
 	}
-}
-
-// shellEnv returns env (or this process's environment) with pagers and git
-// prompts disabled, since nobody can answer them.
-func shellEnv(env []string) []string {
-	if env == nil {
-		env = os.Environ()
-	}
-	out := append([]string(nil), env...)
-	set := func(k, v string) {
-		for _, kv := range env {
-			if strings.HasPrefix(kv, k+"=") {
-				return
-			}
-		}
-		out = append(out, k+"="+v)
-	}
-	set("PAGER", "cat")
-	set("GIT_PAGER", "cat")
-	set("GIT_TERMINAL_PROMPT", "0")
-	return out
 }
 
 func durationOr(d, def time.Duration) time.Duration {

@@ -184,13 +184,60 @@ func TestShellCmdBackgroundJob(t *testing.T) {
 	if live, _ := liveMembers(leadingPID(t, sr.Output)); len(live) > 0 {
 		t.Errorf("background job %v still running", live)
 	}
-	// One with its output redirected is left alone.
-	sr, _, _ = runShellTest(t, context.Background(), Options{}, map[string]any{"command": "sleep 30 >/dev/null 2>&1 & echo $!"})
-	pid := leadingPID(t, sr.Output)
-	defer syscall.Kill(pid, syscall.SIGKILL)
-	if sr.Note != "" || syscall.Kill(pid, 0) != nil {
-		t.Errorf("detached background job: note %q, alive %v; want no note and the job running", sr.Note, syscall.Kill(pid, 0) == nil)
+}
+
+// TestShellCmdLeavesNoProcess: whatever a command starts in the background,
+// in its process group or out of it, is gone once the call returns.
+func TestShellCmdLeavesNoProcess(t *testing.T) {
+	cases := map[string]string{
+		"background":      "sleep %s &",
+		"redirected":      "sleep %s >/dev/null 2>&1 &",
+		"nohup":           "nohup sleep %s >/dev/null 2>&1 &",
+		"setsid":          "setsid sleep %s >/dev/null 2>&1 &",
+		"setsid fork":     "setsid -f sleep %s >/dev/null 2>&1",
+		"subshell":        "(sleep %s >/dev/null 2>&1 &)",
+		"double fork":     "sh -c 'sleep %s >/dev/null 2>&1 &' &",
+		"disown":          "sleep %s >/dev/null 2>&1 & disown",
+		"ignores SIGTERM": "trap '' TERM; setsid sh -c 'trap \"\" TERM; sleep %s' >/dev/null 2>&1 &",
+		"exec form":       "",
 	}
+	n := 0
+	for name, line := range cases {
+		n++
+		secs := strconv.Itoa(4000 + n) // a duration no other test uses
+		t.Run(name, func(t *testing.T) {
+			args := map[string]any{"command": strings.ReplaceAll(line, "%s", secs)}
+			if line == "" {
+				args = map[string]any{"command": "setsid", "args": []string{"-f", "sleep", secs}}
+			}
+			sr, res, err := runShellTest(t, context.Background(), Options{Shell: ShellOptions{GraceKill: 300 * time.Millisecond}}, args)
+			if err != nil || res.IsError {
+				t.Fatalf("shell_cmd: %v %s", err, res.Content)
+			}
+			if left := processesRunning("sleep " + secs); len(left) > 0 {
+				for _, pid := range left {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+				t.Fatalf("%q left %v running", args["command"], left)
+			}
+			if !strings.Contains(sr.Note, "background process") {
+				t.Errorf("the model should be told its background process was stopped, note %q", sr.Note)
+			}
+		})
+	}
+}
+
+// processesRunning lists the live processes whose command line contains s.
+func processesRunning(s string) []int {
+	var pids []int
+	procs, _ := processTable()
+	for _, p := range procs {
+		cmdline, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline")
+		if !p.zombie && strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), s) {
+			pids = append(pids, p.pid)
+		}
+	}
+	return pids
 }
 
 func TestHeadTail(t *testing.T) {

@@ -47,6 +47,23 @@ func groupAlive(pgid int) bool {
 // is false when /proc cannot be read (not Linux), and the caller must
 // assume the group is alive.
 func liveMembers(pgid int) (pids []int, ok bool) {
+	procs, ok := processTable()
+	for _, p := range procs {
+		if p.pgrp == pgid && !p.zombie {
+			pids = append(pids, p.pid)
+		}
+	}
+	return pids, ok
+}
+
+// procInfo is what the process table says of one process.
+type procInfo struct {
+	pid, ppid, pgrp int
+	zombie          bool
+}
+
+// processTable reads /proc; ok is false where it cannot be read.
+func processTable() (procs []procInfo, ok bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, false
@@ -63,12 +80,12 @@ func liveMembers(pgid int) (pids []int, ok bool) {
 		// Fields after the parenthesised command name: state ppid pgrp …
 		s := string(stat)
 		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) < 3 || fields[0] == "Z" || fields[0] == "X" {
+		if len(fields) < 3 {
 			continue
 		}
-		if g, _ := strconv.Atoi(fields[2]); g == pgid {
-			pids = append(pids, pid)
-		}
+		ppid, _ := strconv.Atoi(fields[1])
+		pgrp, _ := strconv.Atoi(fields[2])
+		procs = append(procs, procInfo{pid: pid, ppid: ppid, pgrp: pgrp, zombie: fields[0] == "Z" || fields[0] == "X"})
 	}
-	return pids, true
+	return procs, true
 }

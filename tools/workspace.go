@@ -190,3 +190,59 @@ func evalExisting(p string) (string, error) {
 	}
 	return filepath.Join(realParent, base), nil
 }
+
+// OpenFile opens abs, a path Resolve or ResolveWrite returned, through an
+// os.Root of the workspace (or of the read root that holds it). A symlink
+// swapped in between resolving and opening therefore cannot lead outside:
+// the open fails instead. Only the workspace may be opened for writing.
+func (w *Workspace) OpenFile(abs string, flag int, perm fs.FileMode) (*os.File, error) {
+	r, rel, err := w.openRoot(abs, flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_TRUNC|os.O_APPEND) != 0)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.OpenFile(rel, flag, perm)
+}
+
+// MkdirAll creates directory abs and its missing parents inside the
+// workspace, through an os.Root as OpenFile does.
+func (w *Workspace) MkdirAll(abs string, perm fs.FileMode) error {
+	r, rel, err := w.openRoot(abs, true)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if rel == "." {
+		return nil
+	}
+	return r.MkdirAll(rel, perm)
+}
+
+// openRoot opens the root that holds abs and returns abs relative to it.
+func (w *Workspace) openRoot(abs string, write bool) (*os.Root, string, error) {
+	base := w.root
+	if !within(w.root, abs) {
+		base = ""
+		if !write {
+			w.mu.Lock()
+			for _, r := range w.readRoots {
+				if within(r, abs) {
+					base = r
+				}
+			}
+			w.mu.Unlock()
+		}
+		if base == "" {
+			return nil, "", fmt.Errorf("refused: %s is outside the workspace %s", abs, w.root)
+		}
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil {
+		return nil, "", err
+	}
+	r, err := os.OpenRoot(base)
+	if err != nil {
+		return nil, "", err
+	}
+	return r, rel, nil
+}

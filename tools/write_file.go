@@ -74,7 +74,7 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 			return Errorf("%v", err)
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+	if err := ws.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return Errorf("create parent directories of %s: %v", path, err)
 	}
 	flags := os.O_WRONLY | os.O_CREATE
@@ -106,7 +106,7 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 // set, records the new version as read, so the run can keep editing the
 // file it just wrote without a stale-write refusal.
 func writeAndNote(ws *Workspace, abs string, flags int, content string, note bool) error {
-	f, err := os.OpenFile(abs, flags, 0o644)
+	f, err := ws.OpenFile(abs, flags, 0o644)
 	if err != nil {
 		return err
 	}

@@ -45,11 +45,33 @@ type File struct {
 	// writable paths (relative ones to the working directory);
 	// SandboxedCommands "auto" lets ask mode run confined commands without
 	// asking.
-	Sandbox           *string            `json:"sandbox"`
-	SandboxNetwork    *bool              `json:"sandbox_network"`
-	SandboxWritable   []string           `json:"sandbox_writable"`
-	SandboxedCommands *string            `json:"sandboxed_commands"`
-	Providers         map[string]Backend `json:"providers"`
+	Sandbox           *string  `json:"sandbox"`
+	SandboxNetwork    *bool    `json:"sandbox_network"`
+	SandboxWritable   []string `json:"sandbox_writable"`
+	SandboxedCommands *string  `json:"sandboxed_commands"`
+	// ShellEnv shapes the environment of the commands the model runs; a
+	// layer that sets it replaces the lower layers' setting whole.
+	ShellEnv *ShellEnv `json:"shell_env"`
+	// SkillsDirs are extra skill roots (relative ones to the working
+	// directory), searched before the standard ones like --skills-dir.
+	SkillsDirs []string           `json:"skills_dirs"`
+	Providers  map[string]Backend `json:"providers"`
+}
+
+// ShellEnv is the shell_env config key: which variables the commands a
+// model composes inherit. By default they inherit everything except
+// variables whose names look like secrets.
+type ShellEnv struct {
+	// Inherit is all (default), core or none.
+	Inherit string `json:"inherit"`
+	// IgnoreDefaultExcludes keeps variables that look like secrets.
+	IgnoreDefaultExcludes bool `json:"ignore_default_excludes"`
+	// Pass names variables kept although they look like secrets.
+	Pass []string `json:"pass"`
+	// Exclude and IncludeOnly are name globs, matched ignoring case.
+	Exclude     []string          `json:"exclude"`
+	IncludeOnly []string          `json:"include_only"`
+	Set         map[string]string `json:"set"`
 }
 
 // Backend holds per-provider settings from a config file.
@@ -189,6 +211,10 @@ func (c *Config) merge(f File) {
 		c.SandboxNetwork = f.SandboxNetwork
 	}
 	c.SandboxWritable = append(c.SandboxWritable, f.SandboxWritable...)
+	c.SkillsDirs = append(c.SkillsDirs, f.SkillsDirs...)
+	if f.ShellEnv != nil {
+		c.ShellEnv = f.ShellEnv
+	}
 	// Rules and skill roots accumulate across layers.
 	c.Allow = append(c.Allow, f.Allow...)
 	c.Deny = append(c.Deny, f.Deny...)
@@ -203,9 +229,8 @@ func (c *Config) merge(f File) {
 // notYet are keys of features this version does not have yet; they are
 // reported rather than silently ignored.
 var notYet = map[string]string{
-	"mcpServers":  "MCP servers are not supported by this version of llmrt",
-	"servers":     "MCP servers are not supported by this version of llmrt",
-	"skills_dirs": "skills are not supported by this version of llmrt",
+	"mcpServers": "MCP servers are not supported by this version of llmrt",
+	"servers":    "MCP servers are not supported by this version of llmrt",
 }
 
 // Known keys, for the unknown-key diagnostic.
@@ -213,7 +238,7 @@ var known = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
 		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
-		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands $schema`) {
+		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands shell_env skills_dirs $schema`) {
 		m[k] = true
 	}
 	return m

@@ -1,0 +1,185 @@
+package cmd_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+)
+
+// TestSecretsNeverReachTheModel: a command the model composes sees no
+// provider key and no variable that looks like a secret, and the key's
+// value is in no request, session, trace or stderr byte.
+func TestSecretsNeverReachTheModel(t *testing.T) {
+	const key, token = "sk-e2e-secret-value-0123456789", "ghp-e2e-token-value-987"
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, shellTurn("echo key=$OPENAI_API_KEY; env"), finalAnswer("done"))
+	trace := filepath.Join(sb.home, "trace.jsonl")
+	o := sb.run(cli{
+		args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
+			"--permission", "auto", "--trace", trace, "--verbose", "-p", "show me"},
+		env: map[string]string{"OPENAI_API_KEY": key, "GITHUB_TOKEN": token, "VISIBLE_VAR": "seen"},
+	})
+	o.want(t, 0)
+	reqs := srv.Requests()
+	_, result, _ := strings.Cut(string(reqs[len(reqs)-1].Body), `"role":"tool"`)
+	if !strings.Contains(result, "VISIBLE_VAR=seen") || !strings.Contains(result, `key=\\n`) {
+		t.Fatalf("the command should run with the other variables and an empty key: %s", result)
+	}
+	for _, leak := range []string{key, token, "GITHUB_TOKEN", "OPENAI_API_KEY"} {
+		if strings.Contains(result, leak) {
+			t.Errorf("the model saw %q", leak)
+		}
+	}
+	files := append(sb.sessions(), trace)
+	if len(files) < 2 {
+		t.Fatalf("want a session and a trace, got %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(b, []byte(key)) || bytes.Contains(b, []byte(token)) {
+			t.Errorf("%s holds a secret value", filepath.Base(f))
+		}
+	}
+	if strings.Contains(o.stderr, key) || strings.Contains(o.stdout, key) {
+		t.Errorf("the key reached the terminal:\n%s", o.stderr)
+	}
+}
+
+// TestShellEnvPassesNamedVariables: shell_env in the project config lets a
+// named variable through, and a malformed shell_env is a clear error.
+func TestShellEnvPassesNamedVariables(t *testing.T) {
+	sb := newSandbox(t)
+	sb.write(".llmrt/config.json", `{"shell_env": {"pass": ["GITHUB_TOKEN"], "set": {"CI": "1"}}}`)
+	srv := fake(t, fakellm.OpenAI, shellTurn("echo tok=$GITHUB_TOKEN ci=$CI"), finalAnswer("done"))
+	o := sb.run(cli{
+		args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "x"},
+		env:  map[string]string{"OPENAI_API_KEY": "k", "GITHUB_TOKEN": "passed-through"},
+	})
+	o.want(t, 0)
+	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), "tok=passed-through ci=1") {
+		t.Errorf("shell_env should pass GITHUB_TOKEN and set CI: %s", reqs[len(reqs)-1].Body)
+	}
+	sb.write(".llmrt/config.json", `{"shell_env": {"inherit": "some"}}`)
+	o = sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "x"},
+		env: map[string]string{"OPENAI_API_KEY": "k"}})
+	if o.code != 2 || !strings.Contains(o.stderr, "shell_env") || !strings.Contains(o.stderr, "all, core or none") {
+		t.Errorf("a bad shell_env should be a usage error naming it, got %d: %s", o.code, o.stderr)
+	}
+}
+
+// running lists the live processes whose command line contains s.
+func running(s string) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if i := bytes.LastIndexByte(stat, ')'); i < 0 || bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z")) {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if strings.Contains(strings.ReplaceAll(string(cmdline), "\x00", " "), s) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func killAll(pids []int) {
+	for _, p := range pids {
+		syscall.Kill(p, syscall.SIGKILL)
+	}
+}
+
+// TestNoProcessOutlivesACall: background jobs, nohup and setsid children
+// are gone once shell_cmd returns, and once llmrt is stopped mid-call.
+func TestNoProcessOutlivesACall(t *testing.T) {
+	for i, line := range []string{"sleep %s &", "nohup sleep %s >/dev/null 2>&1 &", "setsid sleep %s >/dev/null 2>&1 &"} {
+		secs := strconv.Itoa(5300 + i)
+		command := strings.ReplaceAll(line, "%s", secs)
+		t.Run(command, func(t *testing.T) {
+			sb := newSandbox(t)
+			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), finalAnswer("done"))
+			sandboxRun(t, sb, srv, "--permission", "auto", "-p", "x").want(t, 0)
+			if left := running("sleep " + secs); len(left) > 0 {
+				killAll(left)
+				t.Fatalf("%q left %v running", command, left)
+			}
+			if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), "stopped when it returned") {
+				t.Errorf("the model should be told its background process was stopped")
+			}
+		})
+	}
+	t.Run("SIGTERM mid-call", func(t *testing.T) {
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, shellTurn("setsid sleep 5311 >/dev/null 2>&1 & nohup sleep 5312 >/dev/null 2>&1 & sleep 5313"), finalAnswer("done"))
+		cmd := sb.command(context.Background(), cli{
+			args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "x"},
+			env:  map[string]string{"OPENAI_API_KEY": "k"},
+		})
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { killAll(running("sleep 531")) }()
+		for deadline := time.Now().Add(15 * time.Second); len(running("sleep 531")) < 3; time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("the command did not start: %v", running("sleep 531"))
+			}
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+				t.Errorf("SIGTERM should end the run with exit 130, got %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("llmrt did not exit after SIGTERM")
+		}
+		if left := running("sleep 531"); len(left) > 0 {
+			t.Errorf("processes survived llmrt: %v", left)
+		}
+	})
+}
+
+// TestSpecialFilesDoNotBlock: a named pipe in the workspace neither blocks
+// read_file, search_files and list_files nor stops SIGTERM working.
+func TestSpecialFilesDoNotBlock(t *testing.T) {
+	sb := newSandbox(t)
+	sb.write("a.txt", "needle\n")
+	if err := syscall.Mkfifo(filepath.Join(sb.work, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("read_file", `{"path":"fifo"}`),
+		toolCall("search_files", `{"content":"needle"}`),
+		toolCall("list_files", `{}`),
+		finalAnswer("done"))
+	o := sandboxRun(t, sb, srv, "--permission", "auto", "-p", "x")
+	o.want(t, 0)
+	if o.took > 20*time.Second {
+		t.Errorf("took %s", o.took)
+	}
+	reqs := srv.Requests()
+	if !contains(string(reqs[1].Body), "named pipe") || !contains(string(reqs[2].Body), "a.txt") || !contains(string(reqs[3].Body), "fifo") {
+		t.Errorf("read_file should refuse the pipe, search find a.txt, list show the pipe:\n%s\n%s\n%s", reqs[1].Body, reqs[2].Body, reqs[3].Body)
+	}
+}

@@ -1,0 +1,82 @@
+package cmd_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+)
+
+// TestRunCodeFromOutside: a run_code program that reads three files shows
+// three inner tool results with the program's call as parent, in one model
+// round trip.
+func TestRunCodeFromOutside(t *testing.T) {
+	sb := newSandbox(t)
+	for _, n := range []string{"a", "b", "c"} {
+		sb.write(n+".txt", "file "+n+"\n")
+	}
+	prog, _ := json.Marshal(map[string]string{"code": "for n in ['a', 'b', 'c']:\n    print(read_file(path=n + '.txt'))\n"})
+	srv := fake(t, fakellm.OpenAI, toolCall("run_code", string(prog)), finalAnswer("read all three"))
+	o := sandboxRun(t, sb, srv, "-o", "stream-json", "-p", "read")
+	o.want(t, 0)
+	var programID string
+	inner := 0
+	sc := bufio.NewScanner(strings.NewReader(o.stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var ev struct {
+			Type string `json:"type"`
+			Call *struct {
+				ID       string `json:"id"`
+				Name     string `json:"name"`
+				ParentID string `json:"parent_id"`
+			} `json:"call"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			t.Fatalf("not JSON: %s", sc.Text())
+		}
+		switch {
+		case ev.Type == "tool_start" && ev.Call.Name == "run_code":
+			programID = ev.Call.ID
+		case ev.Type == "tool_result" && ev.Call.Name == "read_file":
+			inner++
+			if ev.Call.ParentID == "" || ev.Call.ParentID != programID {
+				t.Errorf("inner result with parent %q, want %q", ev.Call.ParentID, programID)
+			}
+		}
+	}
+	if inner != 3 {
+		t.Errorf("want 3 inner read_file results, got %d:\n%s", inner, o.stdout)
+	}
+	if n := len(srv.Requests()); n != 2 {
+		t.Errorf("want 2 model calls (the program, the answer), got %d", n)
+	}
+	if last := lastRequestText(t, srv); !contains(last, "file a") || !contains(last, "file c") {
+		t.Errorf("the program's output should reach the model: %s", last)
+	}
+}
+
+// TestSpawnAgentFromOutside: a sub-run's answer goes to the parent model,
+// stdout holds only the parent's answer, and progress shows the sub-run
+// indented.
+func TestSpawnAgentFromOutside(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("spawn_agent", `{"task":"count the files"}`),
+		finalAnswer("the child counted 0"),
+		finalAnswer("parent answer"))
+	o := sandboxRun(t, sb, srv, "--verbose", "-p", "delegate")
+	o.want(t, 0)
+	if strings.TrimSpace(o.stdout) != "parent answer" {
+		t.Errorf("stdout should hold only the parent's answer, got %q", o.stdout)
+	}
+	if !contains(lastRequestText(t, srv), "the child counted 0") {
+		t.Errorf("the parent model should get the sub-run's answer")
+	}
+	t.Logf("stderr:\n%s", o.stderr)
+	if !contains(o.stderr, "\n  ⤷ sub-agent") && !strings.HasPrefix(o.stderr, "  ⤷ sub-agent") {
+		t.Errorf("progress should show the sub-run:\n%s", o.stderr)
+	}
+}

@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/llmrt/llmrt/providers"
+)
+
+// Compaction says how a run keeps its conversation inside the model's
+// context window. The zero value compacts at 85% of the window.
+//
+// When the next request would pass the threshold, the run asks the model
+// for a summary of the older part of the conversation and continues from
+// that summary plus the most recent messages. A tool call is never split
+// from its result, and the latest user message is kept as it was. A
+// warning event with code context_compacted reports the sizes before and
+// after, and carries the new conversation (Event.Compacted) for session
+// stores. A request the provider rejects as too long is compacted once
+// more and sent again, once.
+type Compaction struct {
+	// Disabled turns compaction off; a conversation that outgrows the
+	// window then fails with the provider's error.
+	Disabled bool
+	// Threshold is the fraction of the window at which to compact; zero
+	// means 0.85.
+	Threshold float64
+}
+
+// WarningContextCompacted is the code of the warning a compaction emits.
+const WarningContextCompacted = "context_compacted"
+
+const summaryPrefix = "[Summary of the earlier part of this conversation, written when it was compacted to fit the model's context window]\n\n"
+
+const summaryInstructions = `You are compacting a conversation between a user and an AI agent that uses tools, because it has grown too long for the model's context window. Write a summary the agent can continue from without the original messages. Keep: the user's goals and constraints, decisions made and why, facts learned (file paths, names, commands, errors and their fixes), what was done and what remains to be done. Leave out pleasantries and anything superseded. Write plain prose and lists, no preamble.`
+
+// errNothingToCompact: the conversation has no older part to summarise.
+var errNothingToCompact = errors.New("nothing to compact: the conversation is only its latest turn")
+
+// maybeCompact compacts when the next request would pass the threshold.
+func (r *run) maybeCompact(ctx context.Context) {
+	if r.req.Compaction.Disabled {
+		return
+	}
+	th := r.req.Compaction.Threshold
+	if th <= 0 || th > 1 {
+		th = 0.85
+	}
+	window := r.contextWindow()
+	if r.nextRequestTokens() <= int(th*float64(window)) {
+		return
+	}
+	if err := r.compact(ctx, "", window/3); err != nil && !errors.Is(err, errNothingToCompact) && ctx.Err() == nil {
+		r.warn("compaction_failed", fmt.Sprintf("the conversation could not be compacted (%v); sending it whole", err))
+	}
+}
+
+// compact replaces the older part of the conversation with a summary the
+// model writes, keeping about keep tokens of the latest messages verbatim.
+// focus, when set, tells the summary what matters most.
+func (r *run) compact(ctx context.Context, focus string, keep int) error {
+	lead := 0
+	for lead < len(r.msgs) && r.msgs[lead].Role == providers.RoleSystem {
+		lead++
+	}
+	body := r.msgs[lead:]
+	k := keepFrom(body, keep)
+	u := latestUser(body)
+	old := make([]Message, 0, k)
+	for i := range k {
+		if i != u {
+			old = append(old, body[i])
+		}
+	}
+	if len(old) == 0 || (len(old) == 1 && isSummary(&old[0])) {
+		return errNothingToCompact
+	}
+	before := r.nextRequestTokens()
+	summary, err := r.summarise(ctx, old, focus)
+	if err != nil {
+		return err
+	}
+	msgs := append([]Message(nil), r.msgs[:lead]...)
+	if u >= 0 && u < k {
+		// The latest request is older than the kept messages: it stays, and
+		// the work done on it so far is summarised after it.
+		msgs = append(msgs, body[u], providers.TextMessage(providers.RoleAssistant, summaryPrefix+summary))
+	} else {
+		msgs = append(msgs, providers.TextMessage(providers.RoleUser, summaryPrefix+summary))
+		if k < len(body) && body[k].Role == providers.RoleUser {
+			// Providers that want turns to alternate get one between the
+			// summary and the user message kept after it.
+			msgs = append(msgs, providers.TextMessage(providers.RoleAssistant, "Understood. I will continue from this summary."))
+		}
+	}
+	msgs = append(msgs, body[k:]...)
+	r.msgs = msgs
+	r.wire = make([]Message, 0, len(msgs)-lead+16)
+	r.wire = append(r.wire, r.systemMessage())
+	r.wire = append(r.wire, msgs[lead:]...)
+	r.ctx = contextUsage{}
+	after := r.nextRequestTokens()
+	w := Warning{Code: WarningContextCompacted, Message: fmt.Sprintf(
+		"the conversation was compacted to fit the model's context window of %d tokens: about %d tokens before, %d after (%d older messages summarised)",
+		r.contextWindow(), before, after, len(old))}
+	if !r.seenWarn[w] {
+		r.seenWarn[w] = true
+		r.warnings = append(r.warnings, w)
+	}
+	r.out.emit(Event{Type: EventWarning, Warning: &w, Compacted: append([]Message(nil), msgs...)})
+	return nil
+}
+
+// keepFrom picks where the part of body kept verbatim starts: the latest
+// messages worth about budget tokens, never starting on a tool result,
+// which must stay with the call that made it.
+func keepFrom(body []Message, budget int) int {
+	k, used := len(body), 0
+	for k > 0 {
+		n := estimateMessage(&body[k-1])
+		if used+n > budget {
+			break
+		}
+		used += n
+		k--
+	}
+	for k > 0 && k < len(body) && body[k].Role == providers.RoleTool {
+		k-- // back to the assistant message that made the call
+	}
+	return k
+}
+
+// latestUser is the index of the latest user message that is not a
+// summary, or -1.
+func latestUser(body []Message) int {
+	for i := len(body) - 1; i >= 0; i-- {
+		if body[i].Role == providers.RoleUser && !isSummary(&body[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+func isSummary(m *Message) bool {
+	return strings.HasPrefix(m.Text(), summaryPrefix)
+}
+
+// summarise asks the model for a summary of old. The transcript is cut to
+// fit half the window, longest messages first to shrink.
+func (r *run) summarise(ctx context.Context, old []Message, focus string) (string, error) {
+	budget := r.contextWindow() * 4 / 2 // bytes
+	per := budget / max(len(old), 1)
+	var b strings.Builder
+	for i := range old {
+		writeTranscript(&b, &old[i], max(per, 400))
+	}
+	prompt := "The conversation so far:\n\n" + b.String()
+	if focus != "" {
+		prompt += "\n\nThe user asks the summary to focus on: " + focus
+	}
+	preq := &providers.Request{
+		Model: r.req.Model,
+		Messages: []Message{
+			providers.TextMessage(providers.RoleSystem, summaryInstructions),
+			providers.TextMessage(providers.RoleUser, prompt),
+		},
+		MaxTokens: min(8_000, r.contextWindow()/8),
+	}
+	var acc providers.Accumulator
+	acc.Provider = r.provider.Name()
+	err := r.req.Retry.Stream(ctx, r.provider, preq, acc.Add, nil)
+	reply := acc.Reply()
+	r.usage = r.usage.Add(reply.Usage)
+	if err != nil {
+		return "", err
+	}
+	text := strings.TrimSpace(reply.Message.Text())
+	if text == "" {
+		return "", errors.New("the model returned an empty summary")
+	}
+	return text, nil
+}
+
+// writeTranscript renders one message as plain text for the summariser,
+// each part cut to max bytes.
+func writeTranscript(b *strings.Builder, m *Message, max int) {
+	cut := func(s string) string {
+		if len(s) <= max {
+			return s
+		}
+		return s[:max/2] + "\n[…]\n" + s[len(s)-max/2:]
+	}
+	switch m.Role {
+	case providers.RoleUser, providers.RoleAssistant:
+		if isSummary(m) {
+			b.WriteString("Earlier summary: ")
+			b.WriteString(strings.TrimPrefix(m.Text(), summaryPrefix))
+		} else {
+			break
+		}
+		if m.Role == providers.RoleUser {
+			b.WriteString("User: ")
+			b.WriteString(cut(m.Text()))
+			break
+		}
+		b.WriteString("Agent: ")
+		b.WriteString(cut(m.Text()))
+		for _, c := range m.ToolCalls {
+			fmt.Fprintf(b, "\n(called %s with %s)", c.Name, cut(c.Arguments))
+		}
+	case providers.RoleTool:
+		fmt.Fprintf(b, "Result of %s: %s", m.ToolName, cut(m.Text()))
+	default:
+		return
+	}
+	b.WriteString("\n\n")
+}
+
+// tooLong reports whether err is a provider refusing a request for
+// exceeding the model's context window.
+func tooLong(err error) bool {
+	var pe *providers.Error
+	if !errors.As(err, &pe) || pe.Retryable {
+		return false
+	}
+	if pe.StatusCode != 0 && pe.StatusCode != 400 && pe.StatusCode != 413 {
+		return false
+	}
+	s := strings.ToLower(pe.Code + " " + pe.Message)
+	for _, k := range []string{"context_length_exceeded", "context length", "context window", "prompt is too long", "too many tokens", "maximum context", "input is too long", "exceeds the maximum", "token limit"} {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// DefaultSpawnDepth is how deep sub-runs may nest when Config.SpawnDepth
+// is zero: a run's sub-run may start its own, and that one may not.
+const DefaultSpawnDepth = 2
+
+const spawnSchema = `{
+  "type": "object",
+  "properties": {
+    "task": {"type": "string", "minLength": 1, "description": "The complete task for the sub-agent: what to do, what to return, and every fact it needs (it does not see this conversation)"},
+    "tools": {"type": "array", "items": {"type": "string"}, "description": "Names of the tools the sub-agent may use (default: the same tools as you)"}
+  },
+  "required": ["task"],
+  "additionalProperties": false
+}`
+
+type spawnArgs struct {
+	Task  string    `json:"task"`
+	Tools *[]string `json:"tools"`
+}
+
+// depthKey carries how deep the run a context belongs to is nested.
+type depthKey struct{}
+
+func spawnDepth(ctx context.Context) int {
+	d, _ := ctx.Value(depthKey{}).(int)
+	return d
+}
+
+// subRuns guards what concurrent sub-runs of one run add to it.
+var subRuns sync.Mutex
+
+func (rt *Runtime) spawnTool() tools.Tool {
+	return tools.Tool{
+		Name: SpawnAgentTool,
+		Description: "Hand a focused task to a sub-agent: a separate run with its own bounded loop, the same model and permissions, and the tools you give it. " +
+			"It sees only the task text, not this conversation, and returns its final answer (or why it failed). " +
+			"Use it for self-contained work whose details you do not need to see, e.g. surveying a directory or trying a fix in one area; several spawn_agent calls in one reply run at the same time.",
+		Schema: json.RawMessage(spawnSchema),
+		// Each of the sub-run's calls is checked like a direct one, so
+		// starting it changes nothing by itself.
+		Kind:   tools.KindRead,
+		Source: tools.SourceBuiltin,
+		Execute: func(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
+			var a spawnArgs
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return tools.Errorf("invalid arguments: %v", err), nil
+			}
+			c := CallerFrom(ctx)
+			if c == nil {
+				return tools.Errorf("spawn_agent runs only inside a run"), nil
+			}
+			return c.r.spawn(ctx, c, a), nil
+		},
+	}
+}
+
+// spawn runs a sub-run for a and reports how it ended.
+func (r *run) spawn(ctx context.Context, c *Caller, a spawnArgs) tools.Result {
+	limit := r.rt.cfg.SpawnDepth
+	if limit == 0 {
+		limit = DefaultSpawnDepth
+	}
+	depth := spawnDepth(ctx) + 1
+	if limit < 0 || depth > limit {
+		return tools.Errorf("refused: sub-runs may nest %d deep and this one would be at depth %d; do the task yourself", max(limit, 0), depth)
+	}
+	child, errRes := r.childRequest(a)
+	if errRes != nil {
+		return *errRes
+	}
+	res, err := r.rt.CompleteWith(context.WithValue(ctx, depthKey{}, depth), child, c.Forward)
+	if err != nil {
+		return tools.Errorf("the sub-run could not start: %v", err)
+	}
+	subRuns.Lock()
+	r.usage = r.usage.Add(res.Usage)
+	subRuns.Unlock()
+	return subRunResult(res, child.MaxIterations)
+}
+
+// childRequest is the parent's request narrowed to a: the parent's own
+// system text, the task as the only user message, the tools it names (a
+// subset of the parent's), and what is left of the token budget.
+func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
+	child := r.req
+	child.Messages = nil
+	for _, m := range r.req.Messages {
+		if m.Role != providers.RoleSystem {
+			break
+		}
+		child.Messages = append(child.Messages, m)
+	}
+	child.Messages = append(child.Messages, providers.TextMessage(providers.RoleUser, a.Task))
+	child.ParentID = r.out.runID
+	child.Diagnostics = nil
+	if a.Tools != nil {
+		var builtins []string
+		var host []Tool
+		for _, name := range *a.Tools {
+			t, ok := r.tools.get(name)
+			switch {
+			case !ok || t.Source == tools.SourceControl:
+				return child, errResult("unknown tool %q for the sub-agent; choose from: %s", name, r.toolNames())
+			case slices.ContainsFunc(r.req.Tools, func(h Tool) bool { return h.Name == name }):
+				host = append(host, *t)
+			case t.Source == tools.SourceBuiltin:
+				builtins = append(builtins, name)
+			}
+			// Tools of the runtime's sources reach every run anyway.
+		}
+		child.BuiltIns, child.Tools = builtins, host
+		if child.BuiltIns == nil {
+			child.BuiltIns = []string{}
+		}
+	}
+	if b := r.req.TokenBudget; b > 0 {
+		subRuns.Lock()
+		left := b - r.usage.Total()
+		subRuns.Unlock()
+		if left <= 0 {
+			return child, errResult("refused: the token budget of %d is spent", b)
+		}
+		child.TokenBudget = left
+	}
+	return child, nil
+}
+
+func errResult(format string, args ...any) *tools.Result {
+	r := tools.Errorf(format, args...)
+	return &r
+}
+
+// subRunResult tells the parent model how its sub-run ended.
+func subRunResult(res Result, maxIter int) tools.Result {
+	switch res.Status {
+	case StatusCompleted:
+		return tools.Text(res.Output)
+	case StatusMaxIterations:
+		return tools.Errorf("the sub-agent stopped after %d model calls without finishing; give it a smaller task or do it yourself", res.Iterations)
+	case StatusToolCalls:
+		names := make([]string, len(res.PendingCalls))
+		for i, c := range res.PendingCalls {
+			names[i] = c.Name
+		}
+		return tools.Errorf("the sub-agent stopped waiting for %s, which only the host can answer; ask the user yourself", strings.Join(names, ", "))
+	case StatusCancelled:
+		return tools.Errorf("the sub-agent was cancelled")
+	}
+	msg := "the sub-agent failed"
+	if res.Error != nil {
+		if res.Error.Code == CodeBlocked {
+			return tools.Errorf("the sub-agent is blocked: %s", res.Error.Message)
+		}
+		msg = fmt.Sprintf("the sub-agent failed (%s): %s", res.Error.Code, res.Error.Message)
+	}
+	return tools.Errorf("%s", msg)
+}

@@ -1,0 +1,140 @@
+package tools
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// EnableSubreaper makes this process the child subreaper of everything it
+// starts: a process whose parent exits is re-parented here instead of to
+// init, so commands that detach (setsid, nohup, double forks) stay
+// descendants of llmrt and StopAll can find them. Programs call it once at
+// start-up; without it, leftovers are still found by their call marker.
+func EnableSubreaper() error {
+	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// hasMarker reports whether process pid was started with marker in its
+// environment.
+func hasMarker(pid int, marker string) bool {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	if err != nil {
+		return false
+	}
+	want := []byte(callMarkerVar + "=" + marker)
+	for kv := range bytes.SplitSeq(env, []byte{0}) {
+		if bytes.Equal(kv, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// stopCall stops every process still carrying the call's marker, wherever
+// it moved: SIGTERM, then SIGKILL after grace. Zombies it leaves as this
+// process's children (they were re-parented here) are reaped. It returns
+// how many processes it found.
+func stopCall(marker string, pgid int, grace time.Duration) int {
+	self := os.Getpid()
+	find := func() (live []int, dead []int) {
+		procs, _ := processTable()
+		for _, p := range procs {
+			if p.pid == self {
+				continue
+			}
+			switch {
+			case p.zombie && p.ppid == self && p.pgrp == pgid:
+				dead = append(dead, p.pid)
+			case !p.zombie && hasMarker(p.pid, marker):
+				live = append(live, p.pid)
+			}
+		}
+		return live, dead
+	}
+	live, dead := find()
+	found := len(live)
+	// The ones killed here that were re-parented to this process become
+	// its zombies: reap them by pid too.
+	dead = append(dead, live...)
+	if found > 0 {
+		signalAll(live, syscall.SIGTERM)
+		for deadline := time.Now().Add(grace); len(live) > 0 && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+			live, _ = find()
+		}
+		signalAll(live, syscall.SIGKILL)
+		for deadline := time.Now().Add(time.Second); len(live) > 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+			live, _ = find()
+		}
+		_, more := find()
+		dead = append(dead, more...)
+	}
+	reap(dead)
+	return found
+}
+
+// StopAll stops every process this process started that is still running,
+// children and their descendants alike (with EnableSubreaper, detached
+// ones too): SIGTERM, then SIGKILL after grace. Programs call it on the
+// way out, whatever the way.
+func StopAll(grace time.Duration) {
+	self := os.Getpid()
+	descendants := func() (live []int) {
+		procs, ok := processTable()
+		if !ok {
+			return nil
+		}
+		children := map[int][]procInfo{}
+		for _, p := range procs {
+			children[p.ppid] = append(children[p.ppid], p)
+		}
+		queue := []int{self}
+		for len(queue) > 0 {
+			pid := queue[0]
+			queue = queue[1:]
+			for _, c := range children[pid] {
+				if c.zombie {
+					continue
+				}
+				live = append(live, c.pid)
+				queue = append(queue, c.pid)
+			}
+		}
+		return live
+	}
+	live := descendants()
+	if len(live) == 0 {
+		return
+	}
+	signalAll(live, syscall.SIGTERM)
+	for deadline := time.Now().Add(grace); len(live) > 0 && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		live = descendants()
+	}
+	signalAll(live, syscall.SIGKILL)
+	for deadline := time.Now().Add(time.Second); len(live) > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		live = descendants()
+	}
+}
+
+func signalAll(pids []int, sig syscall.Signal) {
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, sig)
+	}
+}
+
+// reap collects the exit status of zombie children by pid, never with a
+// wildcard wait, which would steal the status another Wait expects.
+func reap(pids []int) {
+	for _, pid := range pids {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	}
+}

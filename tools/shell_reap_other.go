@@ -1,0 +1,15 @@
+//go:build !linux
+
+package tools
+
+import "time"
+
+// EnableSubreaper is a no-op where the OS has no child subreaper.
+func EnableSubreaper() error { return nil }
+
+// stopCall finds no leftovers where there is no /proc to search; the
+// call's process group is still stopped.
+func stopCall(marker string, pgid int, grace time.Duration) int { return 0 }
+
+// StopAll is a no-op where there is no /proc to search.
+func StopAll(grace time.Duration) {}
