@@ -69,7 +69,7 @@ func parseToolSelection(v string) ([]string, error) {
 		return append(names, engine.RunCodeTool, engine.SpawnAgentTool), nil
 	}
 	known := map[string]bool{}
-	for _, n := range engine.BuiltinNames() {
+	for _, n := range engine.AllBuiltIns() {
 		known[n] = true
 	}
 	var names []string
@@ -79,7 +79,7 @@ func parseToolSelection(v string) ([]string, error) {
 			continue
 		}
 		if !known[n] {
-			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.BuiltinNames(), ", "))
+			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.AllBuiltIns(), ", "))
 		}
 		names = append(names, n)
 	}

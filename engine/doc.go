@@ -18,8 +18,9 @@
 //
 // The zero Request is safe: it offers the model only the built-ins that
 // read the workspace (DefaultBuiltIns), in the process's working directory
-// unless WorkDir says otherwise. shell_cmd, the writing tools, web_fetch
-// and ask_user_input are offered only when the request selects them
+// unless WorkDir says otherwise. shell_cmd, the writing tools, web_fetch,
+// ask_user_input, run_code and spawn_agent are offered only when the
+// request selects them
 // (AllBuiltIns or their names); choose a permission mode with them, since
 // the library's default is auto.
 //

@@ -99,16 +99,20 @@ var defaultBuiltIns = []string{"read_file", "list_files", "search_files", "path_
 
 // DefaultBuiltIns returns the built-in tools a Request with nil BuiltIns
 // gets: read_file, list_files, search_files and path_exists. They only
-// read files inside Request.WorkDir: no commands, no writes, no network
-// and no questions for a person. Select more explicitly (AllBuiltIns, or a
+// read files inside Request.WorkDir: no commands, no programs, no
+// sub-runs, no writes, no network and no questions for a person. Select more explicitly (AllBuiltIns, or a
 // list of names) and choose a permission mode to go with them.
 func DefaultBuiltIns() []string { return append([]string(nil), defaultBuiltIns...) }
 
-// AllBuiltIns returns the names of every built-in tool: the file tools,
-// shell_cmd, web_fetch and ask_user_input. In the library's default
-// permission mode (auto) the mutating ones run without asking anyone; use
-// ModeAsk with an Approver, or ModeRead, when that is not what you want.
-func AllBuiltIns() []string { return tools.BuiltinNames() }
+// AllBuiltIns returns the name of every built-in a Request's BuiltIns may
+// name: the workspace tools of package tools (the file tools, shell_cmd,
+// web_fetch, ask_user_input), then the engine's run_code and spawn_agent.
+// In the library's default permission mode (auto) the mutating ones run
+// without asking anyone; use ModeAsk with an Approver, or ModeRead, when
+// that is not what you want.
+func AllBuiltIns() []string {
+	return append(tools.BuiltinNames(), RunCodeTool, SpawnAgentTool)
+}
 
 // Sentinel errors, for errors.Is on the error Complete, Generate and
 // Runtime.New return and on Result.Err. A *RunError matches the sentinel

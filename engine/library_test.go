@@ -43,11 +43,12 @@ func TestZeroRequestIsReadOnly(t *testing.T) {
 	if !out.IsError || out.Code != engine.OutcomeUnknownTool {
 		t.Errorf("shell_cmd in a zero request: got %+v, want unknown_tool", out)
 	}
-	// The empty selection is still none, and AllBuiltIns is everything.
+	// The empty selection is still none, and AllBuiltIns is everything:
+	// the tools package's built-ins, run_code and spawn_agent.
 	for _, tc := range []struct {
 		sel  []string
 		want int
-	}{{[]string{}, 0}, {engine.AllBuiltIns(), len(tools.BuiltinNames())}} {
+	}{{[]string{}, 0}, {engine.AllBuiltIns(), len(tools.BuiltinNames()) + 2}} {
 		surface, err := h.rt.ResolveTools(context.Background(), engine.Request{BuiltIns: tc.sel})
 		if err != nil {
 			t.Fatal(err)
