@@ -21,7 +21,7 @@ func (s *settings) applyToolFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	s.builtIns = sel
 	mode := pick(changed("permission"), sf.permission, s.cfg.Permission)
 	if mode == "" {
-		mode = string(engine.ModeAsk) // the CLI default (SPEC §5.2)
+		mode = string(engine.ModeAsk) // the CLI asks; the library's default is auto
 	}
 	m, err := engine.ParseMode(mode)
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// Complete runs the bounded loop (SPEC §3) and returns its Result. The
+// Complete runs the bounded loop and returns its Result. The
 // error is reserved for misuse (a *RunError with CodeInvalidRequest);
 // everything that happens during the run is a Result status.
 func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {

@@ -22,7 +22,7 @@ type (
 	Tool = tools.Tool
 )
 
-// FinishPolicy decides when a plain-text reply may end a run (SPEC §3.3).
+// FinishPolicy decides when a plain-text reply may end a run.
 type FinishPolicy string
 
 // Finish policies.
@@ -128,7 +128,8 @@ const (
 // ErrorCode classifies a failed or stopped run.
 type ErrorCode string
 
-// Error codes of SPEC §2.
+// Error codes; each matches a sentinel error (ErrBlocked, ErrProvider, ...)
+// with errors.Is.
 const (
 	CodeBlocked           ErrorCode = "blocked"
 	CodeProviderError     ErrorCode = "provider_error"

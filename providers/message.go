@@ -150,7 +150,7 @@ func (m Message) HasMedia() bool {
 // SplitSystem separates system text from the rest of a conversation, for APIs
 // with a single system field. Every system message's text is kept, in order,
 // joined by blank lines, so host prompts, the loop contract and transient
-// recovery notes all reach the model (SPEC §4.5).
+// recovery notes all reach the model.
 func SplitSystem(msgs []Message) (system string, rest []Message) {
 	var parts []string
 	rest = make([]Message, 0, len(msgs))

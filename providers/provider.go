@@ -18,8 +18,9 @@ type Provider interface {
 	Stream(ctx context.Context, req *Request, emit func(Chunk)) error
 }
 
-// Effort is a reasoning-effort level (SPEC §4.2). The empty value leaves the
-// provider's default in place.
+// Effort is a reasoning-effort level. Each adapter maps it to its API's own
+// control (a reasoning_effort field, a thinking budget, Ollama's think
+// switch). The empty value leaves the provider's default in place.
 type Effort string
 
 // Reasoning effort levels.
@@ -40,7 +41,8 @@ func ParseEffort(s string) (Effort, error) {
 	return "", fmt.Errorf("unknown reasoning effort %q (use none, low, medium or high)", s)
 }
 
-// WebSearch turns on the provider's native web search (SPEC §4.3).
+// WebSearch turns on the provider's native web search. Adapters whose API
+// has none, or cannot combine it with tools, ignore it with a warning.
 type WebSearch struct {
 	// ContextSize is low, medium or high; empty means medium.
 	ContextSize string `json:"context_size,omitempty"`

@@ -50,8 +50,8 @@ func NewWorkspace(dir string) (*Workspace, error) {
 // Root returns the absolute, symlink-free workspace root.
 func (w *Workspace) Root() string { return w.root }
 
-// AddReadRoot makes dir readable (not writable) by the file tools, as SPEC
-// §5.4 requires for loaded skills.
+// AddReadRoot makes dir readable (not writable) by the file tools, as a
+// loaded skill's files must be.
 func (w *Workspace) AddReadRoot(dir string) error {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -121,8 +121,8 @@ func (w *Workspace) noteRead(abs string, info fs.FileInfo) {
 }
 
 // checkFresh refuses a change to an existing file that differs on disk from
-// the version this run read. Files the run never read pass (SPEC §5.1 guards
-// against overwriting changes made since a read).
+// the version this run read, so a run never overwrites changes made since
+// it read a file. Files the run never read pass.
 func (w *Workspace) checkFresh(abs string) error {
 	w.mu.Lock()
 	st, read := w.seen[abs]

@@ -33,7 +33,7 @@ var thinkingBudget = map[providers.Effort]int64{
 
 // buildParams converts a neutral request to the wire. Warnings are for
 // options this call cannot honour; an error means the request cannot be
-// expressed at all (SPEC §4.4) and nothing is sent.
+// expressed at all (media the API cannot take, say) and nothing is sent.
 func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec) (sdk.MessageNewParams, []providers.Warning, error) {
 	out := sdk.MessageNewParams{Model: req.Model}
 	system, rest := providers.SplitSystem(req.Messages)

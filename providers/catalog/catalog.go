@@ -122,7 +122,7 @@ func WebSearchIgnored(name string) (why string, ignored bool) {
 	return spec.NoWebSearch, spec.NoWebSearch != ""
 }
 
-// AutoSelect picks a provider when none is configured (SPEC §7.2): the
+// AutoSelect picks a provider when none is configured: the
 // first provider marked Auto whose key getenv holds, else ollama if a
 // server answers at its configured or default address within half a
 // second, else "". hc nil means http.DefaultClient.
@@ -141,8 +141,8 @@ func AutoSelect(ctx context.Context, getenv func(string) string, hc *http.Client
 	return ""
 }
 
-// HasKey reports whether getenv holds a key for the provider, for the
-// automatic provider selection of SPEC §7.2.
+// HasKey reports whether getenv holds a key for the provider, for
+// AutoSelect.
 func HasKey(name string, getenv func(string) string) bool {
 	spec, _ := Lookup(name)
 	for _, v := range spec.KeyVars {

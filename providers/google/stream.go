@@ -31,7 +31,7 @@ type streamer struct {
 // candidate (thought text and signatures, text, function calls), then usage.
 func (s *streamer) handle(r *genai.GenerateContentResponse) {
 	s.responses++
-	if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" && !strings.HasSuffix(string(pf.BlockReason), "_UNSPECIFIED") {
+	if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" && !strings.HasSuffix(string(pf.BlockReason), unsetSuffix) {
 		s.block, s.blockMsg = string(pf.BlockReason), pf.BlockReasonMessage
 	}
 	// One candidate is requested; a server sending more is read for the

@@ -18,7 +18,7 @@ const (
 	holding                    // may be a tool call written as JSON: keep it
 )
 
-// textGate implements the fallback of SPEC §4.7. Small models sometimes
+// textGate implements the text tool-call fallback. Small models sometimes
 // answer with the tool call as JSON text ({"name": ..., "arguments": ...},
 // possibly in a ```json fence) instead of native tool_calls. Text streams,
 // so a reply whose first non-space character is '{' or '[', or that opens

@@ -65,7 +65,7 @@ type wireToolDef struct {
 
 // buildRequest converts a neutral request to the wire. Warnings are for
 // options Ollama cannot honour; an error means the request cannot be
-// expressed at all (SPEC §4.4) and nothing is sent.
+// expressed at all (media the API cannot take, say) and nothing is sent.
 func buildRequest(req *providers.Request, codec *adapter.NameCodec) (*chatRequest, []providers.Warning, error) {
 	out := &chatRequest{Model: req.Model, Stream: true, Think: think(req.Model, req.ReasoningEffort)}
 	if req.Temperature != nil || req.MaxTokens > 0 {
@@ -83,7 +83,8 @@ func buildRequest(req *providers.Request, codec *adapter.NameCodec) (*chatReques
 
 	// Every model template renders a leading system message; not all of
 	// them render system messages in the middle of a conversation. Merging
-	// is what guarantees all system text reaches the model (SPEC §4.5).
+	// is what guarantees all system text reaches the model: the host's
+	// prompt, the loop contract and the engine's recovery notes.
 	system, rest := providers.SplitSystem(req.Messages)
 	out.Messages = make([]wireMessage, 0, len(rest)+1)
 	if system != "" {

@@ -53,7 +53,7 @@ type fileData struct {
 
 // buildRequest converts a neutral request to the wire. Warnings are for
 // options this provider cannot honour; an error means the request cannot be
-// expressed at all (SPEC §4.4) and nothing is sent.
+// expressed at all (media the API cannot take, say) and nothing is sent.
 func (p *Provider) buildRequest(req *providers.Request, codec *adapter.NameCodec, endpoint string) (*chatRequest, []providers.Warning, error) {
 	out := &chatRequest{Temperature: req.Temperature}
 	out.Model = req.Model

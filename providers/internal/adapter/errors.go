@@ -16,8 +16,8 @@ import (
 	"github.com/llmrt/llmrt/providers"
 )
 
-// RetryableStatus reports whether an HTTP status is worth retrying (SPEC
-// §3.8): 408, 409, 429, 5xx and Anthropic's 529.
+// RetryableStatus reports whether an HTTP status is worth retrying: 408,
+// 409, 429, 5xx and Anthropic's 529.
 func RetryableStatus(code int) bool {
 	return code == http.StatusRequestTimeout || code == http.StatusConflict ||
 		code == http.StatusTooManyRequests || code >= 500

@@ -27,7 +27,7 @@ func FunctionNameByte(b byte) bool {
 // FunctionNames is the rule of most chat APIs: [A-Za-z0-9_-]{1,64}.
 var FunctionNames = NameRule{Byte: FunctionNameByte, MaxLen: 64}
 
-// NameCodec maps tool names to names an API accepts and back (SPEC §4.6).
+// NameCodec maps tool names to names an API accepts and back.
 // Names that are already valid pass through unchanged; others have invalid
 // characters replaced by '_' and, when that collides or is too long, a short
 // hash suffix, so the mapping stays one-to-one.
