@@ -51,7 +51,7 @@ func completeToolList(_ *cobra.Command, _ []string, toComplete string) ([]string
 	if done == "" {
 		out = append(out, "all", "none", "read-only")
 	}
-	for _, n := range engine.BuiltinNames() {
+	for _, n := range engine.AllBuiltIns() {
 		if !strings.Contains(","+done, ","+n+",") {
 			out = append(out, done+n)
 		}
@@ -79,5 +79,5 @@ func completeToolName(_ *cobra.Command, args []string, _ string) ([]string, cobr
 	if len(args) > 0 {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	return engine.BuiltinNames(), cobra.ShellCompDirectiveNoFileComp
+	return engine.AllBuiltIns(), cobra.ShellCompDirectiveNoFileComp
 }

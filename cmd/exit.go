@@ -11,7 +11,7 @@ import (
 	"github.com/llmrt/llmrt/providers"
 )
 
-// Exit codes (SPEC §7.3).
+// Exit codes, as docs/design.md lists them for users.
 const (
 	exitOK            = 0
 	exitFailed        = 1

@@ -43,7 +43,8 @@ func (f *Factory) Config(dir string) (*config.Config, error) {
 	return c, nil
 }
 
-// Sessions returns the store saved sessions live in (SPEC §7.4).
+// Sessions returns the store saved sessions live in
+// ($XDG_STATE_HOME/llmrt/sessions).
 func (f *Factory) Sessions() *session.Store {
 	return &session.Store{Dir: session.DefaultDir(f.Getenv)}
 }

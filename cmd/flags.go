@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// sharedFlags are the flags of SPEC §7.2, shared by run and chat.
+// sharedFlags are the flags run and chat share.
 type sharedFlags struct {
 	provider, model, baseURL string
 	system, systemFile       string

@@ -69,7 +69,7 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 		return nil, err
 	}
 	return engine.New(engine.Config{
-		Providers:      map[string]providers.Provider{h.s.provider: p},
+		Adapters:       []providers.Provider{p},
 		BuiltinOptions: h.s.toolOptions(),
 		Sources:        h.s.sources(),
 	})

@@ -60,7 +60,7 @@ func testHost(t *testing.T, script, secret string) (*host, *bytes.Buffer) {
 	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("key="+secret+"\n"), 0o644)
 	var errb bytes.Buffer
 	o := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errb, Width: 80}
-	s := &settings{provider: "scripted", model: model, workDir: work, finish: engine.FinishEvidence,
+	s := &settings{provider: "scripted", model: model, workDir: work, finish: engine.FinishEvidence, builtIns: engine.AllBuiltIns(),
 		permission: engine.Permission{Mode: engine.ModeAsk}}
 	secrets := &redactor{}
 	secrets.add(secret)

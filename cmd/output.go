@@ -11,7 +11,7 @@ import (
 )
 
 // output consumes a run's events and prints the outcome in one of the
-// formats of SPEC §7.3. event is called from the run's goroutines, one
+// --output formats (text, json, stream-json). event is called from the run's goroutines, one
 // event at a time; done is called once, after the run.
 type output interface {
 	event(ev engine.Event)
@@ -121,7 +121,7 @@ type jsonOutput struct {
 	progress *progress
 }
 
-// jsonResult is the `--output json` object of SPEC §7.3.
+// jsonResult is the `--output json` object.
 type jsonResult struct {
 	Status      engine.Status    `json:"status"`
 	Output      string           `json:"output"`

@@ -176,7 +176,8 @@ func workDir(flag string) (string, error) {
 	return abs, nil
 }
 
-// pickProvider applies the automatic selection of SPEC §7.2 and checks the
+// pickProvider selects a provider when none is configured (the first whose
+// key is set, else a local Ollama; see catalog.AutoSelect) and checks the
 // name and model.
 func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 	if s.provider == "" {

@@ -21,7 +21,7 @@ func (s *settings) applyToolFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	s.builtIns = sel
 	mode := pick(changed("permission"), sf.permission, s.cfg.Permission)
 	if mode == "" {
-		mode = string(engine.ModeAsk) // the CLI default (SPEC §5.2)
+		mode = string(engine.ModeAsk) // the CLI asks; the library's default is auto
 	}
 	m, err := engine.ParseMode(mode)
 	if err != nil {
@@ -50,12 +50,12 @@ func (s *settings) applyToolFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	return nil
 }
 
-// parseToolSelection reads --tools: all (nil), none (empty), read-only, or
-// a comma list of built-in names.
+// parseToolSelection reads --tools: all (the default), none (empty),
+// read-only, or a comma list of built-in names.
 func parseToolSelection(v string) ([]string, error) {
 	switch strings.TrimSpace(v) {
 	case "", "all":
-		return nil, nil
+		return engine.AllBuiltIns(), nil
 	case "none":
 		return []string{}, nil
 	case "read-only":
@@ -69,7 +69,7 @@ func parseToolSelection(v string) ([]string, error) {
 		return append(names, engine.RunCodeTool, engine.SpawnAgentTool), nil
 	}
 	known := map[string]bool{}
-	for _, n := range engine.BuiltinNames() {
+	for _, n := range engine.AllBuiltIns() {
 		known[n] = true
 	}
 	var names []string
@@ -79,7 +79,7 @@ func parseToolSelection(v string) ([]string, error) {
 			continue
 		}
 		if !known[n] {
-			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.BuiltinNames(), ", "))
+			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.AllBuiltIns(), ", "))
 		}
 		names = append(names, n)
 	}

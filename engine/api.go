@@ -8,11 +8,12 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 )
 
-// Complete runs the bounded loop (SPEC §3) and returns its Result. The
+// Complete runs the bounded loop and returns its Result. The
 // error is reserved for misuse (a *RunError with CodeInvalidRequest);
 // everything that happens during the run is a Result status.
 func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {
@@ -108,7 +109,9 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 
 // Generate makes one provider call with the request's tool surface (no
 // control tools, no loop contract) and returns the reply without running
-// any tool.
+// any tool. Its error is a *RunError: misuse (ErrInvalidRequest), a failed
+// call (ErrProvider, with the *providers.Error in the chain) or
+// cancellation (ErrCancelled, with the context's error in the chain).
 func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) {
 	req, p, err := rt.prepare(req, true)
 	if err != nil {
@@ -126,17 +129,16 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
 		ReasoningEffort: req.ReasoningEffort, WebSearch: req.WebSearch,
 	}
-	acc := providers.Accumulator{Provider: p.Name()}
+	acc := stream.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
 	if err != nil {
-		return Response{}, err
+		code := CodeProviderError
+		if ctx.Err() != nil {
+			code = CodeCancelled
+		}
+		return Response{}, &RunError{Code: code, Message: err.Error(), Err: err}
 	}
-	reply := acc.Reply()
-	resp := Response{Message: reply.Message, Usage: reply.Usage, Stop: reply.Stop}
-	for _, w := range reply.Warnings {
-		resp.Warnings = append(resp.Warnings, Warning{Code: w.Code, Message: w.Message})
-	}
-	return resp, nil
+	return acc.Reply(), nil
 }
 
 // ToolInfo describes one tool of a resolved surface.

@@ -254,7 +254,7 @@ func toolResultFor(msgs []engine.Message, name string) string {
 func TestExecuteToolCallAsks(t *testing.T) {
 	h := newHarness(t)
 	call := providers.ToolCall{ID: "q1", Name: engine.AskUserTool, Arguments: langAsk}
-	req := engine.Request{WorkDir: h.dir, Asker: engine.AskerFunc(pickGo)}
+	req := engine.Request{WorkDir: h.dir, BuiltIns: []string{engine.AskUserTool}, Asker: engine.AskerFunc(pickGo)}
 	if got := h.rt.ExecuteToolCall(context.Background(), call, req); got.IsError || got.Content != `{"answers":{"lang":"go"},"skipped":false,"other":{}}` {
 		t.Errorf("with an Asker: got %+v, want the resolved answer", got)
 	}

@@ -25,8 +25,8 @@ func (r *run) denyRule(p *plan) *ToolOutcome {
 	return nil
 }
 
-// authorize decides a mutating call under the run's permission policy
-// (SPEC §5.2): deny rules, read mode, allow rules, auto mode, then a person.
+// authorize decides a mutating call under the run's permission policy, in
+// this order: deny rules, read mode, allow rules, auto mode, then a person.
 // A command line is allowed by rules only when every command it runs is
 // allowed; an allow_once rule is used up by the call it allowed.
 func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {

@@ -15,12 +15,6 @@ const (
 	SpawnAgentTool = "spawn_agent"
 )
 
-// BuiltinNames lists every built-in a Request's BuiltIns may name: the
-// workspace tools of package tools, then run_code and spawn_agent.
-func BuiltinNames() []string {
-	return append(tools.BuiltinNames(), RunCodeTool, SpawnAgentTool)
-}
-
 // engineBuiltins are the engine's own built-ins as they enter selection.
 // run_code is a placeholder until the surface it calls is known
 // (finishRunCode).

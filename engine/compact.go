@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 )
 
@@ -174,7 +175,7 @@ func (r *run) summarise(ctx context.Context, old []Message, focus string) (strin
 		},
 		MaxTokens: min(8_000, r.contextWindow()/8),
 	}
-	var acc providers.Accumulator
+	var acc stream.Accumulator
 	acc.Provider = r.provider.Name()
 	err := r.req.Retry.Stream(ctx, r.provider, preq, acc.Add, nil)
 	reply := acc.Reply()

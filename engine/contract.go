@@ -3,7 +3,8 @@ package engine
 import "strings"
 
 // contract is the managed block of instructions every loop call carries
-// (SPEC §3.2). It is recomputed per call and never stored in Messages.
+// (the loop contract of docs/design.md). It is recomputed per call and
+// never stored in Messages.
 func contract(canAsk bool) string {
 	var b strings.Builder
 	b.WriteString("## How to work\n")
@@ -17,8 +18,8 @@ func contract(canAsk bool) string {
 	return b.String()
 }
 
-// Recovery notes (SPEC §3.4): sent once, as transient system text on the
-// next call only.
+// Recovery notes (docs/design.md, "Recovery notes"): sent once, as
+// transient system text on the next call only.
 const (
 	noteViolation  = "Your last reply combined final_answer or blocked with other tool calls, so none of them ran. Make the other calls first; call final_answer or blocked alone in a later reply."
 	noteEmpty      = "Your last reply was empty. Continue the task: call a tool, or finish with final_answer or blocked."

@@ -6,11 +6,12 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// Names of the reserved control tools (SPEC §3.1).
+// Names of the reserved control tools, which every loop run offers and no
+// host tool may take.
 const (
 	FinalAnswerTool = "final_answer"
 	BlockedTool     = "blocked"
-	// AskUserTool is the host-owned question tool (SPEC §6).
+	// AskUserTool is the host-owned question tool.
 	AskUserTool = tools.AskUserName
 )
 

@@ -1,12 +1,31 @@
-// Package engine owns the completion loop of SPEC §3 and the library API of
-// SPEC §2: a Runtime holds providers, tool sources and defaults; Generate
-// makes one model call; Complete and Stream run the bounded model/tool loop
-// with the final_answer and blocked control tools, tool validation and
+// Package engine runs the completion loop behind llmrt and is its library
+// API: a Runtime holds providers, tool sources and defaults; Generate makes
+// one model call; Complete and Stream run the bounded model/tool loop with
+// the final_answer and blocked control tools, tool validation and
 // execution, permissions, recovery notes and bounds; ResolveTools and
 // ExecuteToolCall expose the tool surface to hosts that own their own loop.
+// docs/design.md in the repository describes the loop's rules, its events,
+// the permission policy and the command line's exit codes.
+//
+// A program imports engine and the adapters it uses. Config.Adapters takes
+// them as built (openai.New(openai.Config{APIKey: key})) and knows each by
+// its own name; with one adapter it is the default provider, and
+// Config.Defaults.Model fills the model, so a Request needs only Messages.
+// TextMessage, UserMessage, ToolResultMessage, the Role and Kind constants,
+// TextResult and JSONResult cover the common program without importing
+// providers or tools, and the Err* sentinels match a run's error with
+// errors.Is.
+//
+// The zero Request is safe: it offers the model only the built-ins that
+// read the workspace (DefaultBuiltIns), in the process's working directory
+// unless WorkDir says otherwise. shell_cmd, the writing tools, web_fetch,
+// ask_user_input, run_code and spawn_agent are offered only when the
+// request selects them
+// (AllBuiltIns or their names); choose a permission mode with them, since
+// the library's default is auto.
 //
 // The engine never prints and never reads a terminal. Everything a run does
-// is reported as Events (one type, SPEC §3.9) ending in exactly one
+// is reported as Events (one type) ending in exactly one
 // terminal event that carries the Result; a host fans them out to its
 // consumers with FanOut. Questions for a person leave the engine through
 // the Approver and Asker interfaces, or as events carrying a reply channel

@@ -6,7 +6,7 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// EventType names an event (SPEC §3.9).
+// EventType names an event; docs/design.md lists them with their meaning.
 type EventType string
 
 // Event types, in the order a run produces them. The last four are

@@ -32,7 +32,7 @@ type plan struct {
 	failed   bool   // the tool ran but its action did not succeed (tools.Result.Failed)
 }
 
-// executeBatch runs a reply's calls (SPEC §3.6): each is validated; read
+// executeBatch runs a reply's calls: each is validated; read
 // calls run concurrently in groups, mutating calls (and questions put to a
 // person) one at a time in model order; results are appended in model
 // order. Host-owned calls are returned for the host to answer.
@@ -226,7 +226,8 @@ func (r *run) callInfo(p *plan, withArgs bool) *CallInfo {
 	return ci
 }
 
-// noteEvidence records what a successful result proves (SPEC §3.3, §3.7).
+// noteEvidence records what a successful result proves: a mutating result
+// lets a text reply end a run under FinishEvidence.
 // A result whose action failed (a command that exited non-zero) proves
 // nothing: the model sees it, but narration after it is not completion.
 func (r *run) noteEvidence(p *plan) {

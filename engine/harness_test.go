@@ -84,6 +84,7 @@ func (h *harness) request(prompt string) engine.Request {
 		Provider: "fake",
 		Model:    "test",
 		WorkDir:  h.dir,
+		BuiltIns: engine.AllBuiltIns(),
 		Messages: []engine.Message{providers.TextMessage(providers.RoleUser, prompt)},
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/llmrt/llmrt/providers"
 )
 
-// loop runs the bounded model/tool loop of SPEC §3 until a terminal state.
+// loop runs the bounded model/tool loop (docs/design.md, "The loop") until
+// a terminal state.
 func (r *run) loop(ctx context.Context) Result {
 	defer r.cancel()
 	r.out.emit(Event{Type: EventRunStart, Provider: r.req.Provider, Model: r.req.Model})
@@ -106,8 +107,8 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
 	// After the user answered a question, an unverified text finish gets
-	// one note at most; the next finishing attempt is accepted (SPEC
-	// §3.5), so a plain reply to the answer cannot loop.
+	// one note at most; the next finishing attempt is accepted, so a plain
+	// reply to the answer cannot loop.
 	if r.answered != nil && !r.verified {
 		if !r.postNoted {
 			r.postNoted = true
@@ -263,7 +264,8 @@ func callNames(calls []ToolCall) string {
 
 // checkHistory refuses a conversation with a tool call that has no result,
 // and reports the question ids of an ask_user_input the host has just
-// answered (the post-answer state of SPEC §3.5).
+// answered (the post-answer state: one recovery note at most for an
+// unverified finish).
 func checkHistory(msgs []Message) (map[string]bool, error) {
 	results := make(map[string]bool)
 	for _, m := range msgs {

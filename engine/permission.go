@@ -14,7 +14,9 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// Mode is a permission mode (SPEC §5.2).
+// Mode is a permission mode: auto runs every offered tool, ask needs a
+// decision for each mutating call no rule settles, read refuses mutating
+// calls.
 type Mode string
 
 // Permission modes. The library default (empty) is auto; the CLI's is ask.

@@ -117,7 +117,7 @@ func (rt *Runtime) assemble(own []tools.Tool, st sourceState, withControl bool) 
 
 func selectBuiltins(all []tools.Tool, names []string) ([]tools.Tool, error) {
 	if names == nil {
-		return all, nil
+		names = defaultBuiltIns
 	}
 	out := make([]tools.Tool, 0, len(names))
 	for _, n := range names {

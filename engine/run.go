@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 )
@@ -239,7 +240,7 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 	r.out.emit(Event{Type: EventModelStart, Provider: r.req.Provider, Model: r.req.Model})
 	// Reasoning state is stamped with the adapter's own name, which is what
 	// it checks on replay, not the key the host registered it under.
-	acc := providers.Accumulator{Provider: r.provider.Name()}
+	acc := stream.Accumulator{Provider: r.provider.Name()}
 	var answers map[int]*answerScanner
 	names := make(map[int]string)
 	answered := false // answer text of this call reached the host

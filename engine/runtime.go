@@ -17,7 +17,12 @@ import (
 
 // Config is the stable state of a Runtime.
 type Config struct {
-	// Providers maps a provider name (Request.Provider) to its adapter.
+	// Adapters are providers known by their own names (Provider.Name):
+	// openai.New(openai.Config{APIKey: key}) is the provider "openai".
+	Adapters []providers.Provider
+	// Providers maps further provider names (Request.Provider) to
+	// adapters, for a host that wants names of its own ("claude", "work").
+	// A name may not be given twice across Adapters and Providers.
 	Providers map[string]providers.Provider
 	// BuiltinOptions configures the built-in tools.
 	BuiltinOptions tools.Options
@@ -36,6 +41,13 @@ type Config struct {
 
 // Defaults are request settings applied when a request leaves them zero.
 type Defaults struct {
+	// Provider is the provider of requests that name none. Empty means
+	// the only configured provider, when there is exactly one.
+	Provider string
+	// Model is the model of requests that name none and use the default
+	// provider.
+	Model string
+
 	MaxIterations   int
 	ReasoningEffort providers.Effort
 	Permission      Mode
@@ -50,6 +62,10 @@ type Defaults struct {
 type Runtime struct {
 	cfg     Config
 	schemas schemaCache
+	// providers is every configured provider by name, and defaultProvider
+	// the name of the one requests get when they name none.
+	providers       map[string]providers.Provider
+	defaultProvider string
 
 	life       sync.Mutex // held while starting and closing
 	started    atomic.Bool
@@ -59,19 +75,67 @@ type Runtime struct {
 	closeErr   error
 }
 
-// New returns a Runtime for cfg.
+// New returns a Runtime for cfg. A nil adapter or source, a provider name
+// given twice, and a default provider that is not configured are errors
+// matching ErrInvalidRequest.
 func New(cfg Config) (*Runtime, error) {
+	byName := make(map[string]providers.Provider, len(cfg.Adapters)+len(cfg.Providers))
+	for i, p := range cfg.Adapters {
+		if p == nil {
+			return nil, configError("adapter %d is nil", i)
+		}
+		name := p.Name()
+		if _, dup := byName[name]; dup {
+			return nil, configError("two adapters are named %q; register one of them under another name in Config.Providers", name)
+		}
+		byName[name] = p
+	}
 	for name, p := range cfg.Providers {
 		if p == nil {
-			return nil, fmt.Errorf("engine: provider %q is nil", name)
+			return nil, configError("provider %q is nil", name)
 		}
+		if _, dup := byName[name]; dup {
+			return nil, configError("provider %q is given in both Config.Adapters and Config.Providers", name)
+		}
+		byName[name] = p
 	}
 	for i, src := range cfg.Sources {
 		if src == nil {
-			return nil, fmt.Errorf("engine: tool source %d is nil", i)
+			return nil, configError("tool source %d is nil", i)
 		}
 	}
-	return &Runtime{cfg: cfg}, nil
+	def := cfg.Defaults.Provider
+	if def == "" && len(byName) == 1 {
+		for name := range byName {
+			def = name
+		}
+	}
+	if _, ok := byName[def]; def != "" && !ok {
+		return nil, configError("default provider %q is not configured (configured: %s)", def, providerNames(byName))
+	}
+	switch {
+	case def == "" && cfg.Defaults.Model != "" && len(byName) == 0:
+		return nil, configError("default model %q has no provider: add its adapter to Config.Adapters", cfg.Defaults.Model)
+	case def == "" && cfg.Defaults.Model != "":
+		return nil, configError("default model %q has no default provider: set Defaults.Provider to one of %s", cfg.Defaults.Model, providerNames(byName))
+	}
+	return &Runtime{cfg: cfg, providers: byName, defaultProvider: def}, nil
+}
+
+func configError(format string, args ...any) error {
+	return &RunError{Code: CodeInvalidRequest, Message: "engine: " + fmt.Sprintf(format, args...)}
+}
+
+func providerNames(m map[string]providers.Provider) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 // Start starts the tool sources that need it (those implementing
@@ -110,7 +174,9 @@ func (rt *Runtime) Start(ctx context.Context) error {
 
 func (rt *Runtime) checkOpen() error {
 	if rt.closed.Load() {
-		return invalidRequest("the runtime is closed")
+		e := invalidRequest("the runtime is closed")
+		e.Err = ErrClosed
+		return e
 	}
 	return nil
 }
@@ -151,7 +217,7 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 	if err := rt.checkOpen(); err != nil {
 		return req, nil, err
 	}
-	p, err := rt.providerFor(req, needModel)
+	p, err := rt.providerFor(&req, needModel)
 	if err != nil {
 		return req, nil, err
 	}
@@ -203,24 +269,36 @@ func cmpOr[T comparable](v, fallback T) T {
 	return v
 }
 
-func (rt *Runtime) providerFor(req Request, needModel bool) (providers.Provider, error) {
+// providerFor picks the request's provider, filling Provider and Model
+// from the Runtime's defaults when the request leaves them empty.
+func (rt *Runtime) providerFor(req *Request, needModel bool) (providers.Provider, error) {
 	if !needModel && req.Provider == "" {
 		return nil, nil
 	}
 	if req.Provider == "" {
-		return nil, invalidRequest("no provider set")
+		req.Provider = rt.defaultProvider
 	}
-	p, ok := rt.cfg.Providers[req.Provider]
+	if req.Provider == "" {
+		return nil, noProvider("no provider set: set Request.Provider or Config.Defaults.Provider (configured: %s)", providerNames(rt.providers))
+	}
+	p, ok := rt.providers[req.Provider]
 	if !ok {
-		names := make([]string, 0, len(rt.cfg.Providers))
-		for n := range rt.cfg.Providers {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, invalidRequest("unknown provider %q (configured: %s)", req.Provider, strings.Join(names, ", "))
+		return nil, noProvider("unknown provider %q (configured: %s)", req.Provider, providerNames(rt.providers))
+	}
+	if req.Model == "" && req.Provider == rt.defaultProvider {
+		req.Model = rt.cfg.Defaults.Model
 	}
 	if needModel && req.Model == "" {
-		return nil, invalidRequest("no model set for provider %s", req.Provider)
+		if req.Provider == rt.defaultProvider {
+			return nil, noProvider("no model set for provider %s: set Request.Model or Config.Defaults.Model", req.Provider)
+		}
+		return nil, noProvider("no model set for provider %s: set Request.Model (Config.Defaults.Model applies to the default provider, %s)", req.Provider, cmpOr(rt.defaultProvider, "none here"))
 	}
 	return p, nil
+}
+
+func noProvider(format string, args ...any) *RunError {
+	e := invalidRequest(format, args...)
+	e.Err = ErrNoProvider
+	return e
 }

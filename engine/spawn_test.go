@@ -62,7 +62,7 @@ func spawnRuntime(t *testing.T, r routed, depth int) *engine.Runtime {
 
 func spawnRequest(t *testing.T, prompt string) engine.Request {
 	return engine.Request{
-		Provider: "fake", Model: "test", WorkDir: t.TempDir(), MaxIterations: 4,
+		Provider: "fake", Model: "test", WorkDir: t.TempDir(), MaxIterations: 4, BuiltIns: engine.AllBuiltIns(),
 		Messages: []engine.Message{providers.TextMessage(providers.RoleUser, prompt)},
 	}
 }

@@ -22,7 +22,7 @@ type (
 	Tool = tools.Tool
 )
 
-// FinishPolicy decides when a plain-text reply may end a run (SPEC §3.3).
+// FinishPolicy decides when a plain-text reply may end a run.
 type FinishPolicy string
 
 // Finish policies.
@@ -46,9 +46,16 @@ func ParseFinish(s string) (FinishPolicy, error) {
 	return "", fmt.Errorf("unknown finish policy %q (use evidence or text)", s)
 }
 
-// Request is what Generate, Complete and Stream take.
+// Request is what Generate, Complete and Stream take. Its zero value, with
+// Messages added, is a safe request: the Runtime's default provider and
+// model, the read-only default built-ins confined to the process's working
+// directory, and the default bounds.
 type Request struct {
+	// Provider names a configured provider; empty means the Runtime's
+	// default (Config.Defaults.Provider, or its only provider).
 	Provider string
+	// Model is the provider's model; empty means Config.Defaults.Model
+	// when the request uses the default provider.
 	Model    string
 	Messages []Message
 
@@ -57,13 +64,20 @@ type Request struct {
 	ReasoningEffort providers.Effort
 	WebSearch       *providers.WebSearch
 
-	// BuiltIns selects built-in tools: nil means all, an empty non-nil
-	// slice none, otherwise the named ones. Unknown names are an error.
+	// BuiltIns selects built-in tools by name. nil means DefaultBuiltIns,
+	// the tools that only read the workspace; an empty non-nil slice means
+	// none; AllBuiltIns names every one. Unknown names are an error.
 	BuiltIns []string
 	// Tools are the host's tools. A tool without an executor is host-owned.
 	Tools []Tool
-	// WorkDir confines the file tools; empty means the process directory.
-	WorkDir    string
+	// WorkDir is the workspace: the file tools are confined to it and
+	// shell_cmd runs there. Empty means the process's working directory.
+	WorkDir string
+	// Permission decides which tool calls run. Its zero value is auto
+	// mode (or Config.Defaults.Permission): every selected tool runs
+	// without asking, which is safe for the default built-ins and the
+	// host's own tools; choose ModeAsk or ModeRead before selecting
+	// shell_cmd or the writing tools.
 	Permission Permission
 	// Asker answers ask_user_input calls inline. Without it (and without
 	// AskViaEvents) such calls pause the run with status tool_calls.
@@ -114,7 +128,8 @@ const (
 // ErrorCode classifies a failed or stopped run.
 type ErrorCode string
 
-// Error codes of SPEC §2.
+// Error codes; each matches a sentinel error (ErrBlocked, ErrProvider, ...)
+// with errors.Is.
 const (
 	CodeBlocked           ErrorCode = "blocked"
 	CodeProviderError     ErrorCode = "provider_error"
@@ -140,14 +155,9 @@ func (e *RunError) Error() string { return string(e.Code) + ": " + e.Message }
 
 func (e *RunError) Unwrap() error { return e.Err }
 
-// Warning is a problem that did not stop the run.
-type Warning struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-	// Rule, on permission_denied warnings, is the rule that would have
-	// allowed the call.
-	Rule string `json:"rule,omitempty"`
-}
+// Warning is a problem that did not stop the run. It is the same type
+// adapters report, so a provider's warning passes through unchanged.
+type Warning = providers.Warning
 
 // Diagnostic is a configuration problem found while preparing a run (a
 // skill that does not parse, an MCP server that did not start, a tool
@@ -173,10 +183,6 @@ type Result struct {
 	Diagnostics  []Diagnostic `json:"diagnostics,omitempty"`
 }
 
-// Response is the outcome of Generate: one model reply.
-type Response struct {
-	Message  Message              `json:"message"`
-	Usage    Usage                `json:"usage"`
-	Stop     providers.StopReason `json:"stop"`
-	Warnings []Warning            `json:"warnings,omitempty"`
-}
+// Response is the outcome of Generate: one model reply, as the providers
+// package assembles it.
+type Response = providers.Reply

@@ -1,8 +1,8 @@
 // Package providers owns the neutral, wire-facing types every model API is
 // mapped to and from: messages with multipart content, tool calls, tool
 // specifications, streamed chunks, usage and typed provider errors. It also
-// holds the one Provider interface, the retry policy of SPEC §3.8 and the HTTP
-// plumbing the adapters share.
+// holds the one Provider interface and the retry policy every provider call
+// goes through. The HTTP plumbing the adapters share is internal to them.
 //
 // Each adapter lives in a sub-package (providers/openai, providers/scripted,
 // ...). Adapters never print, never read the terminal, and never invent a

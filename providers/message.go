@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"net/http"
 	"strings"
 )
@@ -148,7 +150,7 @@ func (m Message) HasMedia() bool {
 // SplitSystem separates system text from the rest of a conversation, for APIs
 // with a single system field. Every system message's text is kept, in order,
 // joined by blank lines, so host prompts, the loop contract and transient
-// recovery notes all reach the model (SPEC §4.5).
+// recovery notes all reach the model.
 func SplitSystem(msgs []Message) (system string, rest []Message) {
 	var parts []string
 	rest = make([]Message, 0, len(msgs))
@@ -162,4 +164,25 @@ func SplitSystem(msgs []Message) (system string, rest []Message) {
 		rest = append(rest, m)
 	}
 	return strings.Join(parts, "\n\n"), rest
+}
+
+// Reply is a complete model reply: what a Provider's chunks add up to, and
+// what the engine's Generate returns.
+type Reply struct {
+	Message  Message    `json:"message"`
+	Usage    Usage      `json:"usage"`
+	Stop     StopReason `json:"stop"`
+	Warnings []Warning  `json:"warnings,omitempty"`
+}
+
+// Empty reports whether the reply holds no text and no tool calls.
+func (r *Reply) Empty() bool {
+	return len(r.Message.ToolCalls) == 0 && strings.TrimSpace(r.Message.Text()) == ""
+}
+
+// NewCallID returns a fresh, random tool call id.
+func NewCallID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "call_" + hex.EncodeToString(b[:])
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Provider is one model API. Stream makes a single model call and delivers
@@ -17,8 +18,9 @@ type Provider interface {
 	Stream(ctx context.Context, req *Request, emit func(Chunk)) error
 }
 
-// Effort is a reasoning-effort level (SPEC §4.2). The empty value leaves the
-// provider's default in place.
+// Effort is a reasoning-effort level. Each adapter maps it to its API's own
+// control (a reasoning_effort field, a thinking budget, Ollama's think
+// switch). The empty value leaves the provider's default in place.
 type Effort string
 
 // Reasoning effort levels.
@@ -39,10 +41,20 @@ func ParseEffort(s string) (Effort, error) {
 	return "", fmt.Errorf("unknown reasoning effort %q (use none, low, medium or high)", s)
 }
 
-// WebSearch turns on the provider's native web search (SPEC §4.3).
+// WebSearch turns on the provider's native web search. Adapters whose API
+// has none, or cannot combine it with tools, ignore it with a warning.
 type WebSearch struct {
 	// ContextSize is low, medium or high; empty means medium.
 	ContextSize string `json:"context_size,omitempty"`
+}
+
+// Timeouts bound one HTTP attempt of an adapter. Zero values take the
+// defaults.
+type Timeouts struct {
+	// Response is the longest wait for response headers (default 2m).
+	Response time.Duration
+	// Idle is the longest silence inside a streamed body (default 3m).
+	Idle time.Duration
 }
 
 // Request is one model call in neutral form. System text may appear as
@@ -114,29 +126,15 @@ func (u Usage) Add(v Usage) Usage {
 // Total is input plus output tokens, the figure token budgets count.
 func (u Usage) Total() int { return u.InputTokens + u.OutputTokens }
 
-// merge overlays the non-zero fields of v on u. Usage chunks carry running
-// totals for the call, so the latest non-zero value of a field wins.
-func (u Usage) merge(v Usage) Usage {
-	pick := func(a, b int) int {
-		if b != 0 {
-			return b
-		}
-		return a
-	}
-	return Usage{
-		InputTokens:      pick(u.InputTokens, v.InputTokens),
-		OutputTokens:     pick(u.OutputTokens, v.OutputTokens),
-		ReasoningTokens:  pick(u.ReasoningTokens, v.ReasoningTokens),
-		CacheReadTokens:  pick(u.CacheReadTokens, v.CacheReadTokens),
-		CacheWriteTokens: pick(u.CacheWriteTokens, v.CacheWriteTokens),
-	}
-}
-
-// Warning is something the caller should know that does not stop the call,
-// such as web search being ignored.
+// Warning is something the caller should know that does not stop the call
+// or the run: web search being ignored by an adapter, a retry, a tool call
+// the permission policy refused.
 type Warning struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
+	// Rule, on the engine's permission_denied warnings, is the rule that
+	// would have allowed the call.
+	Rule string `json:"rule,omitempty"`
 }
 
 // ChunkType says which field of a Chunk is set.

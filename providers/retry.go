@@ -8,8 +8,10 @@ import (
 	"time"
 )
 
-// RetryPolicy governs retries of provider calls (SPEC §3.8). The zero value
-// takes the defaults.
+// RetryPolicy governs retries of provider calls: network failures and
+// HTTP 408, 409, 429 and 5xx are retried with exponential backoff and
+// jitter, honouring the server's Retry-After; other errors are returned at
+// once. The zero value takes the defaults.
 type RetryPolicy struct {
 	// MaxAttempts is the total number of attempts (default 3; 1 disables
 	// retries).
@@ -39,7 +41,7 @@ type Retry struct {
 // Everything the attempt emitted before the warning (text, reasoning and
 // tool call fragments) belongs to a reply that will never complete: drop
 // it. The next attempt streams the whole reply again from its beginning.
-// An Accumulator does this by itself.
+// The engine does this by itself.
 const WarnStreamRestarted = "stream_restarted"
 
 func (rp RetryPolicy) withDefaults() RetryPolicy {

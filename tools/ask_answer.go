@@ -22,7 +22,7 @@ type Answer struct {
 }
 
 // AskResult is the tool result of an answered ask_user_input call, in the
-// shape SPEC §6 promises the model.
+// shape the tool's description promises the model.
 type AskResult struct {
 	// Answers maps a question id to an option id (single-select) or a list
 	// of option ids (multiple-select).

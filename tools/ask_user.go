@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// AskUserName is the name of the host-owned question tool (SPEC §6).
+// AskUserName is the name of the host-owned question tool.
 const AskUserName = "ask_user_input"
 
 // Selection types of an ask_user_input payload.
@@ -56,7 +56,7 @@ const askUserSchema = `{
   "additionalProperties": false
 }`
 
-// AskInput is the argument payload of ask_user_input (SPEC §6).
+// AskInput is the argument payload of ask_user_input.
 type AskInput struct {
 	// Type is SingleSelect (also when empty) or MultipleSelect; it applies
 	// to every question.

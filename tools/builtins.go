@@ -21,7 +21,7 @@ type Options struct {
 // ShellOptions configure shell_cmd.
 type ShellOptions struct {
 	// DefaultTimeout applies when a call gives no timeout_ms; zero means
-	// 120s. Calls may ask for up to 600s (SPEC §5.1).
+	// 120s. Calls may ask for up to 600s.
 	DefaultTimeout time.Duration
 	// GraceKill is how long a process group has to exit after SIGTERM
 	// before it gets SIGKILL; zero means 2s.
@@ -71,8 +71,8 @@ type SearchOptions struct {
 	Workers int
 }
 
-// Builtins returns every built-in tool, bound to ws, in a stable order (the
-// order of SPEC §5.1). Construction never touches ws, so ws may be nil when
+// Builtins returns every built-in tool, bound to ws, in a stable order
+// (file tools, shell_cmd, web_fetch, ask_user_input). Construction never touches ws, so ws may be nil when
 // only names, schemas and kinds are needed.
 func Builtins(ws *Workspace, opts Options) []Tool {
 	return []Tool{

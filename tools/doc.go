@@ -1,7 +1,7 @@
 // Package tools owns the tool model (Tool, Kind, Result), workspace
-// confinement, and the built-in tools of SPEC §5.1. A Tool is a name, a
+// confinement, and the built-in tools. A Tool is a name, a
 // description, a JSON Schema, an evidence kind and an optional executor; a
-// tool without an executor is host-owned and pauses the loop (SPEC §3.6).
+// tool without an executor is host-owned and pauses the loop.
 //
 // Built-ins are created per run by Builtins, closed over a Workspace that
 // confines every path to the working directory (after resolving symlinks)
@@ -20,5 +20,5 @@
 //
 // ask_user_input is the one host-owned built-in: AskInput, Answer and
 // AskInput.Resolve let hosts validate a person's answer and build the tool
-// result the model receives (SPEC §6).
+// result the model receives.
 package tools

@@ -71,7 +71,7 @@ func editFile(ws *Workspace, a editArgs) Result {
 	case notRegular(a.Path, info) != "":
 		return Errorf("%s", notRegular(a.Path, info))
 	}
-	if err := ws.CheckFresh(abs); err != nil {
+	if err := ws.checkFresh(abs); err != nil {
 		return Errorf("%v", err)
 	}
 	data, err := readAllFrom(ws, abs)

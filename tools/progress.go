@@ -2,7 +2,8 @@ package tools
 
 import "context"
 
-// Progress is a report from a running tool (SPEC §3.9 tool_progress).
+// Progress is a report from a running tool; the engine sends it on as a
+// tool_progress event.
 type Progress struct {
 	Message  string  `json:"message,omitempty"`
 	Progress float64 `json:"progress,omitempty"`

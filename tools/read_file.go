@@ -91,7 +91,7 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 	if isBinary(head) {
 		return Errorf("refused: %s is a binary file (%s, %d bytes); read_file only reads text", path, http.DetectContentType(head), info.Size())
 	}
-	ws.NoteRead(abs, info)
+	ws.noteRead(abs, info)
 	if offset <= 0 {
 		offset = 1
 	}

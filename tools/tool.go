@@ -9,7 +9,8 @@ import (
 	"github.com/llmrt/llmrt/providers"
 )
 
-// Kind is a tool's evidence kind (SPEC §3.7).
+// Kind is a tool's evidence kind: what a successful call proves about a
+// run's work, and whether permissions treat the call as a change.
 type Kind string
 
 // Evidence kinds.

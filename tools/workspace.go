@@ -50,8 +50,8 @@ func NewWorkspace(dir string) (*Workspace, error) {
 // Root returns the absolute, symlink-free workspace root.
 func (w *Workspace) Root() string { return w.root }
 
-// AddReadRoot makes dir readable (not writable) by the file tools, as SPEC
-// §5.4 requires for loaded skills.
+// AddReadRoot makes dir readable (not writable) by the file tools, as a
+// loaded skill's files must be.
 func (w *Workspace) AddReadRoot(dir string) error {
 	real, err := filepath.EvalSymlinks(dir)
 	if err != nil {
@@ -113,17 +113,17 @@ func (w *Workspace) Rel(abs string) string {
 	return filepath.ToSlash(rel)
 }
 
-// NoteRead records that the run has seen the current version of a file.
-func (w *Workspace) NoteRead(abs string, info fs.FileInfo) {
+// noteRead records that the run has seen the current version of a file.
+func (w *Workspace) noteRead(abs string, info fs.FileInfo) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.seen[abs] = stamp{size: info.Size(), modTime: info.ModTime()}
 }
 
-// CheckFresh refuses a change to an existing file that differs on disk from
-// the version this run read. Files the run never read pass (SPEC §5.1 guards
-// against overwriting changes made since a read).
-func (w *Workspace) CheckFresh(abs string) error {
+// checkFresh refuses a change to an existing file that differs on disk from
+// the version this run read, so a run never overwrites changes made since
+// it read a file. Files the run never read pass.
+func (w *Workspace) checkFresh(abs string) error {
 	w.mu.Lock()
 	st, read := w.seen[abs]
 	w.mu.Unlock()
@@ -143,8 +143,8 @@ func (w *Workspace) CheckFresh(abs string) error {
 	return nil
 }
 
-// HasRead reports whether the run has read abs.
-func (w *Workspace) HasRead(abs string) bool {
+// hasRead reports whether the run has read abs.
+func (w *Workspace) hasRead(abs string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	_, ok := w.seen[abs]

@@ -64,13 +64,13 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 		return Errorf("refused: %s is not a regular file (%s)", path, info.Mode().Type())
 	case exists && mode == "create":
 		return Errorf("refused: %s already exists (%d bytes); mode=create only makes new files. Read it and use mode=overwrite or edit_file to change it", path, info.Size())
-	case exists && mode == "overwrite" && !ws.HasRead(abs):
+	case exists && mode == "overwrite" && !ws.hasRead(abs):
 		// Replacing a file the run has never seen would destroy content
 		// the model knows nothing about.
 		return Errorf("refused: %s exists and has not been read in this run; read it with read_file first, then overwrite it (or use edit_file for a partial change)", path)
 	}
 	if exists {
-		if err := ws.CheckFresh(abs); err != nil {
+		if err := ws.checkFresh(abs); err != nil {
 			return Errorf("%v", err)
 		}
 	}
@@ -88,7 +88,7 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 	}
 	// Appending to a file the run never read must not mark it as read: the
 	// run still has not seen what was there before.
-	note := !exists || mode != "append" || ws.HasRead(abs)
+	note := !exists || mode != "append" || ws.hasRead(abs)
 	if err := writeAndNote(ws, abs, flags, content, note); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return Errorf("refused: %s already exists; mode=create only makes new files", path)
@@ -124,7 +124,7 @@ func writeAndNote(ws *Workspace, abs string, flags int, content string, note boo
 	if err != nil {
 		return err
 	}
-	ws.NoteRead(abs, info)
+	ws.noteRead(abs, info)
 	return nil
 }
 

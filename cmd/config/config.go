@@ -1,4 +1,4 @@
-// Package config loads llmrt's layered configuration (SPEC §7.2): user
+// Package config loads llmrt's layered configuration: user
 // config ($XDG_CONFIG_HOME/llmrt/config.json), then project config
 // (.llmrt/config.json in the working directory), then `.env` in the working
 // directory and the process environment. Flags are applied on top by the
@@ -6,7 +6,7 @@
 //
 // A malformed file, or a key with a value of the wrong type, is a
 // *FileError naming the file, line and key. An unknown key is a
-// diagnostic, not an error (SPEC §7.5).
+// diagnostic, not an error: a warning, and exit 2 under --strict.
 package config
 
 import (

@@ -1,6 +1,6 @@
-// Package session stores conversations as append-only JSONL files (SPEC
-// §7.4), so a run can be listed, shown, resumed after a pause (exit 3) and
-// continued after a crash.
+// Package session stores conversations as append-only JSONL files, so a
+// run can be listed, shown, resumed after a pause (exit 3) and continued
+// after a crash.
 //
 // A Store is a directory holding one file per session, <id>.jsonl. Each
 // line is one JSON object with a "type":

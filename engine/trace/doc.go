@@ -1,4 +1,4 @@
-// Package trace writes the `--trace FILE` log of SPEC §7.4: a JSONL record
+// Package trace writes the log of `llmrt run --trace FILE`: a JSONL record
 // of every engine event of one or more runs, framed by lines that make a
 // run easy to find and summarise:
 //

@@ -12,6 +12,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkStreamParse(b *testing.B) {
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			body := bigStream(b, replay.Load(b, tt.file), 4<<20)
-			codec := providers.NewNameCodec([]string{"weather"}, nameRule)
+			codec := adapter.NewNameCodec([]string{"weather"}, nameRule)
 			ctx := context.Background()
 			var chunks int
 			b.SetBytes(int64(len(body)))

@@ -9,6 +9,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/option"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // Name is the provider name this adapter reports and stamps on the
@@ -59,7 +60,7 @@ func New(cfg Config) *Provider {
 	if cfg.HTTPClient != nil {
 		hc = *cfg.HTTPClient
 	}
-	hc.Transport = providers.TimeoutTransport(hc.Transport, cfg.Timeouts)
+	hc.Transport = adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)
 
 	opts := []option.RequestOption{
 		// The SDK would otherwise read ANTHROPIC_* variables and profile
@@ -89,7 +90,7 @@ func (p *Provider) Name() string { return Name }
 // Stream makes one streamed Messages call and emits its reply as chunks,
 // ending with a ChunkStop. See providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
-	codec := providers.ToolNameCodec(req, nameRule)
+	codec := adapter.ToolNameCodec(req, nameRule)
 	params, warnings, err := p.buildParams(req, codec)
 	if err != nil {
 		return err
@@ -113,4 +114,4 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 }
 
 // nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.
-var nameRule = providers.NameRule{Byte: providers.FunctionNameByte, MaxLen: 128}
+var nameRule = adapter.NameRule{Byte: adapter.FunctionNameByte, MaxLen: 128}

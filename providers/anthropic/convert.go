@@ -11,6 +11,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // fillerTurn is the user turn added where the API needs one that the
@@ -25,7 +26,7 @@ var imageTypes = []string{"image/jpeg", "image/png", "image/gif", "image/webp"}
 // toWire converts the non-system messages. Tool results become tool_result
 // blocks of a user turn; consecutive turns of one role are merged, since
 // the API wants user and assistant to alternate.
-func toWire(msgs []providers.Message, codec *providers.NameCodec) ([]sdk.MessageParam, error) {
+func toWire(msgs []providers.Message, codec *adapter.NameCodec) ([]sdk.MessageParam, error) {
 	out := make([]sdk.MessageParam, 0, len(msgs)+1)
 	for i, m := range msgs {
 		role, blocks, err := messageBlocks(m, codec)
@@ -64,7 +65,7 @@ func boolInt(b bool) int {
 }
 
 // messageBlocks returns the wire role and content blocks of one message.
-func messageBlocks(m providers.Message, codec *providers.NameCodec) (sdk.MessageParamRole, []sdk.ContentBlockParamUnion, error) {
+func messageBlocks(m providers.Message, codec *adapter.NameCodec) (sdk.MessageParamRole, []sdk.ContentBlockParamUnion, error) {
 	switch m.Role {
 	case providers.RoleUser:
 		blocks := make([]sdk.ContentBlockParamUnion, 0, len(m.Content))
@@ -91,7 +92,7 @@ func messageBlocks(m providers.Message, codec *providers.NameCodec) (sdk.Message
 // API checks their signatures and wants them ahead of text and tool use),
 // then text, then tool calls. Reasoning from other providers, and thinking
 // without a signature, cannot be verified by the API and is dropped.
-func assistantBlocks(m providers.Message, codec *providers.NameCodec) []sdk.ContentBlockParamUnion {
+func assistantBlocks(m providers.Message, codec *adapter.NameCodec) []sdk.ContentBlockParamUnion {
 	blocks := make([]sdk.ContentBlockParamUnion, 0, len(m.Reasoning)+1+len(m.ToolCalls))
 	for _, r := range m.Reasoning {
 		switch {

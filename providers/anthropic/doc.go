@@ -10,7 +10,7 @@
 //
 // The HTTP call and the SSE decoding go through
 // github.com/anthropics/anthropic-sdk-go with its own retries turned off
-// (providers.RetryPolicy decides) and an http.Client whose transport is
-// providers.TimeoutTransport, so a server that never answers or a stream
-// that stalls fails instead of hanging the run.
+// (providers.RetryPolicy decides) and an http.Client whose transport
+// enforces the Timeouts, so a server that never answers or a stream that
+// stalls fails instead of hanging the run.
 package anthropic

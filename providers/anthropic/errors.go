@@ -14,6 +14,7 @@ import (
 	sdk "github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // callError maps a call that failed before any event arrived: an error
@@ -29,7 +30,7 @@ func (p *Provider) callError(ctx context.Context, err error) error {
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return providers.NetworkError(ctx, Name, p.endpoint, err)
+		return adapter.NetworkError(ctx, Name, p.endpoint, err)
 	}
 	// Nothing was sent (a bad base URL, a body that would not encode):
 	// sending it again would fail the same way.
@@ -39,7 +40,7 @@ func (p *Provider) callError(ctx context.Context, err error) error {
 // statusError maps an HTTP error status. Anthropic's 529 (overloaded) is a
 // 5xx and so retryable, like 408, 409, 429 and the rest of 5xx.
 func statusError(endpoint string, ae *sdk.Error) *providers.Error {
-	code, msg := providers.ServerMessage([]byte(ae.RawJSON()))
+	code, msg := adapter.ServerMessage([]byte(ae.RawJSON()))
 	if t := string(ae.Type()); t != "" {
 		code = t
 	}
@@ -56,8 +57,8 @@ func statusError(endpoint string, ae *sdk.Error) *providers.Error {
 		StatusCode: ae.StatusCode,
 		Code:       code,
 		Message:    msg,
-		Retryable:  providers.RetryableStatus(ae.StatusCode) || retryableType(code),
-		RetryAfter: providers.ParseRetryAfter(header, time.Now()),
+		Retryable:  adapter.RetryableStatus(ae.StatusCode) || retryableType(code),
+		RetryAfter: adapter.ParseRetryAfter(header, time.Now()),
 		Err:        ae,
 	}
 }
@@ -66,7 +67,7 @@ func statusError(endpoint string, ae *sdk.Error) *providers.Error {
 // {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}.
 // It carries no HTTP status; its type says whether a retry may help.
 func (s *streamer) eventError(data []byte) error {
-	code, msg := providers.ServerMessage(data)
+	code, msg := adapter.ServerMessage(data)
 	if msg == "" {
 		msg = "the server reported an error in the stream"
 	}
@@ -111,5 +112,5 @@ func (s *streamer) readError(ctx context.Context, err error) error {
 		// would throw away a whole answer.
 		return s.finish()
 	}
-	return providers.ReadError(ctx, Name, s.endpoint, err)
+	return adapter.ReadError(ctx, Name, s.endpoint, err)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 const (
@@ -32,8 +33,8 @@ var thinkingBudget = map[providers.Effort]int64{
 
 // buildParams converts a neutral request to the wire. Warnings are for
 // options this call cannot honour; an error means the request cannot be
-// expressed at all (SPEC §4.4) and nothing is sent.
-func (p *Provider) buildParams(req *providers.Request, codec *providers.NameCodec) (sdk.MessageNewParams, []providers.Warning, error) {
+// expressed at all (media the API cannot take, say) and nothing is sent.
+func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec) (sdk.MessageNewParams, []providers.Warning, error) {
 	out := sdk.MessageNewParams{Model: req.Model}
 	system, rest := providers.SplitSystem(req.Messages)
 	if system != "" {
@@ -159,7 +160,7 @@ func thinkingReplayable(msgs []sdk.MessageParam) bool {
 }
 
 // tools converts the tool list and adds the web search server tool.
-func tools(req *providers.Request, codec *providers.NameCodec) ([]sdk.ToolUnionParam, []providers.Warning) {
+func tools(req *providers.Request, codec *adapter.NameCodec) ([]sdk.ToolUnionParam, []providers.Warning) {
 	out := make([]sdk.ToolUnionParam, 0, len(req.Tools)+1)
 	clash := false
 	for _, t := range req.Tools {

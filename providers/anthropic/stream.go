@@ -9,13 +9,14 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // streamer turns one streamed reply into chunks. It lives for one call.
 type streamer struct {
 	endpoint    string
 	contentType string // of the response, for the empty-reply error
-	codec       *providers.NameCodec
+	codec       *adapter.NameCodec
 	emit        func(providers.Chunk)
 
 	started bool           // message_start seen
@@ -200,10 +201,10 @@ func (s *streamer) finish() error {
 		if ct := s.contentType; ct != "" && !strings.Contains(ct, "event-stream") {
 			msg = "empty reply: expected an event stream from " + s.endpoint + ", got " + ct
 		}
-		return providers.StreamError(Name, s.endpoint, msg)
+		return adapter.StreamError(Name, s.endpoint, msg)
 	}
 	if !s.done && s.stop == "" {
-		return providers.StreamError(Name, s.endpoint,
+		return adapter.StreamError(Name, s.endpoint,
 			"stream ended before the reply was complete ("+s.endpoint+")")
 	}
 	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.stop)})

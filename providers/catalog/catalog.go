@@ -1,6 +1,13 @@
-// Package catalog builds providers by name from explicit settings or from
-// the environment variables of SPEC §4, so hosts (the CLI, programs using
-// the engine) need not know each adapter's constructor.
+// Package catalog builds any provider by name, from explicit settings or
+// from each provider's environment variables (OPENAI_API_KEY,
+// ANTHROPIC_BASE_URL, ...), for hosts that choose the provider at run time
+// as the CLI does. It is the all-in-one: it links every adapter. A program
+// that knows its provider imports that adapter alone and passes it to
+// engine.Config.Adapters.
+//
+//	p, err := catalog.New(name, catalog.FromEnv(name, os.Getenv))
+//	...
+//	rt, err := engine.New(engine.Config{Adapters: []engine.Provider{p}})
 package catalog
 
 import (
@@ -115,7 +122,7 @@ func WebSearchIgnored(name string) (why string, ignored bool) {
 	return spec.NoWebSearch, spec.NoWebSearch != ""
 }
 
-// AutoSelect picks a provider when none is configured (SPEC §7.2): the
+// AutoSelect picks a provider when none is configured: the
 // first provider marked Auto whose key getenv holds, else ollama if a
 // server answers at its configured or default address within half a
 // second, else "". hc nil means http.DefaultClient.
@@ -134,8 +141,8 @@ func AutoSelect(ctx context.Context, getenv func(string) string, hc *http.Client
 	return ""
 }
 
-// HasKey reports whether getenv holds a key for the provider, for the
-// automatic provider selection of SPEC §7.2.
+// HasKey reports whether getenv holds a key for the provider, for
+// AutoSelect.
 func HasKey(name string, getenv func(string) string) bool {
 	spec, _ := Lookup(name)
 	for _, v := range spec.KeyVars {

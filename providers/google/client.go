@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // Name is the name of the provider this adapter serves.
@@ -69,7 +70,7 @@ func New(cfg Config) *Provider {
 		c := *cfg.HTTPClient
 		hc = &c
 	}
-	hc.Transport = recorder{base: providers.TimeoutTransport(hc.Transport, cfg.Timeouts)}
+	hc.Transport = recorder{base: adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)}
 	// Building the client does no I/O with an API key and an HTTP client.
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
 		APIKey:     cfg.APIKey,
@@ -109,7 +110,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	case req.Model == "":
 		return fail("no model given", nil)
 	}
-	names := providers.ToolNameCodec(req, nameRule)
+	names := adapter.ToolNameCodec(req, nameRule)
 	contents, err := p.buildContents(req, names)
 	if err != nil {
 		return fail(err.Error(), err)

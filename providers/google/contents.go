@@ -7,6 +7,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // contentsBuilder converts the conversation to Gemini contents: user
@@ -14,7 +15,7 @@ import (
 // their text, thought signatures and functionCall parts, and each run of
 // tool messages to one user content of functionResponse parts.
 type contentsBuilder struct {
-	names  *providers.NameCodec
+	names  *adapter.NameCodec
 	strict bool // the model needs a signature on each turn's first call
 
 	out       []*genai.Content
@@ -24,7 +25,7 @@ type contentsBuilder struct {
 	responses, media []*genai.Part
 }
 
-func (p *Provider) buildContents(req *providers.Request, names *providers.NameCodec) ([]*genai.Content, error) {
+func (p *Provider) buildContents(req *providers.Request, names *adapter.NameCodec) ([]*genai.Content, error) {
 	b := &contentsBuilder{names: names, strict: strictSignatures(req.Model), callNames: map[string]string{}}
 	_, msgs := providers.SplitSystem(req.Messages)
 	for i, m := range msgs {

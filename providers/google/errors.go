@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // callError converts an error from the SDK's stream. What the exchange
@@ -37,7 +38,7 @@ func (p *Provider) callError(ctx context.Context, ex *exchange, endpoint string,
 		return &providers.Error{Provider: Name, URL: endpoint, Err: err,
 			Message: "the request could not be built: " + err.Error()}
 	case ex.status == 0:
-		return providers.NetworkError(ctx, Name, endpoint, err)
+		return adapter.NetworkError(ctx, Name, endpoint, err)
 	}
 	// A 200 response the SDK could not decode: sending the same request
 	// again would not fix the server.
@@ -51,13 +52,13 @@ func (p *Provider) callError(ctx context.Context, ex *exchange, endpoint string,
 func bodyError(ctx context.Context, ex *exchange, endpoint string) error {
 	switch {
 	case ex.status != 0 && (ex.status < 200 || ex.status > 299):
-		e := providers.StatusError(Name, endpoint, &http.Response{StatusCode: ex.status, Header: ex.header}, ex.body)
+		e := adapter.StatusError(Name, endpoint, &http.Response{StatusCode: ex.status, Header: ex.header}, ex.body)
 		if e.RetryAfter == 0 {
 			e.RetryAfter = retryDelay(ex.body)
 		}
 		return e
 	case ex.readErr != nil:
-		return providers.ReadError(ctx, Name, endpoint, ex.readErr)
+		return adapter.ReadError(ctx, Name, endpoint, ex.readErr)
 	case ex.malformed != nil:
 		return &providers.Error{Provider: Name, URL: endpoint, Err: ex.malformed,
 			Message: fmt.Sprintf("invalid JSON from %s: %v", endpoint, ex.malformed)}
@@ -83,7 +84,7 @@ func streamedError(endpoint string, e genai.APIError) *providers.Error {
 		StatusCode: e.Code,
 		Code:       e.Status,
 		Message:    msg,
-		Retryable:  transient || providers.RetryableStatus(e.Code),
+		Retryable:  transient || adapter.RetryableStatus(e.Code),
 		Err:        e,
 	}
 }

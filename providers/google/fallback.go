@@ -7,6 +7,8 @@ import (
 	"errors"
 	"io"
 	"strings"
+
+	"google.golang.org/genai"
 )
 
 // jsonToSSE re-frames a JSON body as the SSE stream the SDK reads: each
@@ -86,13 +88,17 @@ func (c *jsonToSSE) fail(err error) {
 	}
 }
 
+// unsetSuffix ends the name of every Gemini enum's zero value
+// (FINISH_REASON_…, BLOCK_REASON_…), taken from the SDK's constant.
+var unsetSuffix = strings.TrimPrefix(string(genai.FinishReasonUnspecified), "FINISH_REASON")
+
 // finishReasons and blockReasons name the values of the API's enums, for
 // servers asked for integer enums ($alt=json;enum-encoding=int).
 var (
-	finishReasons = []string{"FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION",
+	finishReasons = []string{string(genai.FinishReasonUnspecified), "STOP", "MAX_TOKENS", "SAFETY", "RECITATION",
 		"OTHER", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL",
 		"IMAGE_SAFETY", "UNEXPECTED_TOOL_CALL"}
-	blockReasons = []string{"BLOCK_REASON_UNSPECIFIED", "SAFETY", "OTHER", "BLOCKLIST",
+	blockReasons = []string{"BLOCK_REASON" + unsetSuffix, "SAFETY", "OTHER", "BLOCKLIST",
 		"PROHIBITED_CONTENT", "IMAGE_SAFETY"}
 )
 

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // thoughtSigPrefix marks a signature that came on a thought part, so it goes
@@ -22,7 +23,7 @@ const skipSignature = "skip_thought_signature_validator"
 
 // buildConfig converts the request options. Warnings are for options the
 // call cannot honour.
-func (p *Provider) buildConfig(req *providers.Request, names *providers.NameCodec) (*genai.GenerateContentConfig, []providers.Warning) {
+func (p *Provider) buildConfig(req *providers.Request, names *adapter.NameCodec) (*genai.GenerateContentConfig, []providers.Warning) {
 	cfg := &genai.GenerateContentConfig{
 		// The SDK's automatic continuation re-sends a broken stream; retries
 		// belong to providers.RetryPolicy.

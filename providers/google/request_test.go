@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -170,7 +171,7 @@ func TestToolNames(t *testing.T) {
 	for _, n := range names {
 		tools = append(tools, providers.ToolSpec{Name: n})
 	}
-	codec := providers.ToolNameCodec(&providers.Request{Tools: tools}, nameRule)
+	codec := adapter.ToolNameCodec(&providers.Request{Tools: tools}, nameRule)
 	seen := map[string]string{}
 	for _, n := range names {
 		w := codec.Wire(n)

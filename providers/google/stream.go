@@ -9,12 +9,13 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // streamer turns the responses of one call into chunks. It lives for one
 // call.
 type streamer struct {
-	names *providers.NameCodec
+	names *adapter.NameCodec
 	emit  func(providers.Chunk)
 
 	responses int // responses received
@@ -30,7 +31,7 @@ type streamer struct {
 // candidate (thought text and signatures, text, function calls), then usage.
 func (s *streamer) handle(r *genai.GenerateContentResponse) {
 	s.responses++
-	if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" && !strings.HasSuffix(string(pf.BlockReason), "_UNSPECIFIED") {
+	if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" && !strings.HasSuffix(string(pf.BlockReason), unsetSuffix) {
 		s.block, s.blockMsg = string(pf.BlockReason), pf.BlockReasonMessage
 	}
 	// One candidate is requested; a server sending more is read for the
@@ -120,11 +121,11 @@ func (s *streamer) finishReply(provider, endpoint string) error {
 		s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: providers.StopContentFilter})
 		return nil
 	case !s.content:
-		return providers.StreamError(provider, endpoint,
-			"empty reply: the response from "+providers.StripQuery(endpoint)+" held no candidates")
+		return adapter.StreamError(provider, endpoint,
+			"empty reply: the response from "+adapter.StripQuery(endpoint)+" held no candidates")
 	case s.finish == "":
-		return providers.StreamError(provider, endpoint,
-			"stream ended before the reply was complete ("+providers.StripQuery(endpoint)+")")
+		return adapter.StreamError(provider, endpoint,
+			"stream ended before the reply was complete ("+adapter.StripQuery(endpoint)+")")
 	}
 	stop := stopReason(s.finish)
 	if stop == providers.StopNatural && s.calls > 0 {

@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // maxErrorBody bounds the error body kept for the message.
@@ -47,7 +47,7 @@ func (r recorder) RoundTrip(req *http.Request) (*http.Response, error) {
 	if ex == nil {
 		ex = &exchange{} // a request not made by Stream; record nowhere
 	}
-	ex.url = providers.StripQuery(req.URL.String())
+	ex.url = adapter.StripQuery(req.URL.String())
 	resp, err := r.base.RoundTrip(req)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkStreamParse(b *testing.B) {
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			body := tt.body()
-			codec := providers.NewNameCodec([]string{"write_file", "weather"}, providers.FunctionNames)
+			codec := adapter.NewNameCodec([]string{"write_file", "weather"}, adapter.FunctionNames)
 			ctx := context.Background()
 			var chunks int
 			b.SetBytes(int64(len(body)))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // Name is the provider name this adapter serves.
@@ -69,7 +70,7 @@ func (p *Provider) BaseURL() string { return p.base }
 // ending with a ChunkStop. See providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
 	endpoint := p.base + "/api/chat"
-	codec := providers.ToolNameCodec(req, providers.FunctionNames)
+	codec := adapter.ToolNameCodec(req, adapter.FunctionNames)
 	body, warnings, err := buildRequest(req, codec)
 	if err != nil {
 		return &providers.Error{Provider: Name, URL: endpoint, Message: err.Error(), Err: err}
@@ -84,7 +85,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	}
 	p.setHeaders(httpReq.Header)
 
-	resp, err := providers.Send(ctx, p.cfg.HTTPClient, Name, httpReq, p.cfg.Timeouts)
+	resp, err := adapter.Send(ctx, p.cfg.HTTPClient, Name, httpReq, p.cfg.Timeouts)
 	if err != nil {
 		return p.sendError(err, req.Model)
 	}

@@ -11,9 +11,10 @@ import (
 	"syscall"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
-// sendError adds what a user needs to know to the errors of providers.Send
+// sendError adds what a user needs to know to the errors of adapter.Send
 // that have a well-known cause with Ollama. The server's own message is
 // kept; a hint follows it.
 func (p *Provider) sendError(err error, model string) error {
@@ -51,7 +52,7 @@ func (p *Provider) sendError(err error, model string) error {
 func (s *streamer) serverError(raw json.RawMessage) error {
 	var msg string
 	if json.Unmarshal(raw, &msg) != nil {
-		_, msg = providers.ServerMessage(append([]byte(`{"error":`), append(raw, '}')...))
+		_, msg = adapter.ServerMessage(append([]byte(`{"error":`), append(raw, '}')...))
 	}
 	if msg == "" {
 		msg = "the server reported an error in the stream"
@@ -80,10 +81,10 @@ func (s *streamer) decodeError(ctx context.Context, err error, dec *json.Decoder
 		return &providers.Error{Provider: Name, URL: s.endpoint,
 			Message: fmt.Sprintf("invalid reply from %s: a line holds a JSON %s, not an object", s.endpoint, te.Value)}
 	case errors.Is(err, io.ErrUnexpectedEOF) && midLine(dec):
-		return providers.StreamError(Name, s.endpoint,
+		return adapter.StreamError(Name, s.endpoint,
 			"stream from "+s.endpoint+" broke off in the middle of a line")
 	}
-	return providers.ReadError(ctx, Name, s.endpoint, err)
+	return adapter.ReadError(ctx, Name, s.endpoint, err)
 }
 
 // midLine reports whether the decoder holds the start of a value.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // gateState says what a textGate does with content.
@@ -17,7 +18,7 @@ const (
 	holding                    // may be a tool call written as JSON: keep it
 )
 
-// textGate implements the fallback of SPEC §4.7. Small models sometimes
+// textGate implements the text tool-call fallback. Small models sometimes
 // answer with the tool call as JSON text ({"name": ..., "arguments": ...},
 // possibly in a ```json fence) instead of native tool_calls. Text streams,
 // so a reply whose first non-space character is '{' or '[', or that opens
@@ -90,7 +91,7 @@ func (g *textGate) release() {
 
 // flush settles held text at the end of the reply: it returns the calls it
 // holds, or emits it as text and returns nil.
-func (g *textGate) flush(codec *providers.NameCodec) []textCall {
+func (g *textGate) flush(codec *adapter.NameCodec) []textCall {
 	if g.state == holding && !g.native {
 		if calls := parseTextCalls(g.buf.String(), g.known, codec); calls != nil {
 			g.buf.Reset()
@@ -112,7 +113,7 @@ type textCallJSON struct {
 // parseTextCalls reads text that is, after trimming and unfencing, one JSON
 // object or a list of objects each naming a known tool. Anything else, or
 // one unknown name, means the text is not a call: nil.
-func parseTextCalls(text string, known map[string]bool, codec *providers.NameCodec) []textCall {
+func parseTextCalls(text string, known map[string]bool, codec *adapter.NameCodec) []textCall {
 	body := []byte(unfence(strings.TrimSpace(text)))
 	var list []textCallJSON
 	if len(body) > 0 && body[0] == '[' {

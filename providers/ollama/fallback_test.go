@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -107,7 +108,7 @@ func TestTextToolCalls(t *testing.T) {
 // offered; the call comes back under the tool's own name.
 func TestTextToolCallsEncodedName(t *testing.T) {
 	const name = "github.search/issues"
-	wire := providers.NewNameCodec([]string{name}, providers.FunctionNames).Wire(name)
+	wire := adapter.NewNameCodec([]string{name}, adapter.FunctionNames).Wire(name)
 	srv := replay.Serve(t, ndjson(contentStream(`{"name":"`+wire+`","arguments":{"q":"bug"}}`)))
 	reply, _, err := replay.Run(t.Context(), New(Config{BaseURL: srv.URL}), userRequest("go", name))
 	if err != nil {

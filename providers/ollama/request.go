@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // chatRequest is the /api/chat request body.
@@ -64,8 +65,8 @@ type wireToolDef struct {
 
 // buildRequest converts a neutral request to the wire. Warnings are for
 // options Ollama cannot honour; an error means the request cannot be
-// expressed at all (SPEC §4.4) and nothing is sent.
-func buildRequest(req *providers.Request, codec *providers.NameCodec) (*chatRequest, []providers.Warning, error) {
+// expressed at all (media the API cannot take, say) and nothing is sent.
+func buildRequest(req *providers.Request, codec *adapter.NameCodec) (*chatRequest, []providers.Warning, error) {
 	out := &chatRequest{Model: req.Model, Stream: true, Think: think(req.Model, req.ReasoningEffort)}
 	if req.Temperature != nil || req.MaxTokens > 0 {
 		out.Options = &wireOptions{Temperature: req.Temperature, NumPredict: req.MaxTokens}
@@ -82,7 +83,8 @@ func buildRequest(req *providers.Request, codec *providers.NameCodec) (*chatRequ
 
 	// Every model template renders a leading system message; not all of
 	// them render system messages in the middle of a conversation. Merging
-	// is what guarantees all system text reaches the model (SPEC §4.5).
+	// is what guarantees all system text reaches the model: the host's
+	// prompt, the loop contract and the engine's recovery notes.
 	system, rest := providers.SplitSystem(req.Messages)
 	out.Messages = make([]wireMessage, 0, len(rest)+1)
 	if system != "" {
@@ -117,7 +119,7 @@ func think(model string, effort providers.Effort) any {
 }
 
 // toWire converts one non-system message.
-func toWire(m providers.Message, codec *providers.NameCodec) (wireMessage, error) {
+func toWire(m providers.Message, codec *adapter.NameCodec) (wireMessage, error) {
 	text, images, err := content(m.Content)
 	if err != nil {
 		return wireMessage{}, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -145,7 +146,7 @@ func TestUnsupportedParts(t *testing.T) {
 // in tools, history and results, and decoded in the streamed calls.
 func TestToolNameCodec(t *testing.T) {
 	const name = "github.search/issues"
-	wire := providers.NewNameCodec([]string{name}, providers.FunctionNames).Wire(name)
+	wire := adapter.NewNameCodec([]string{name}, adapter.FunctionNames).Wire(name)
 	if wire == name {
 		t.Fatalf("codec left %q unchanged", name)
 	}

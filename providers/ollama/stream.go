@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // chatChunk is one NDJSON line of /api/chat, or the whole body when a
@@ -29,7 +30,7 @@ type chatChunk struct {
 // streamer turns one reply into chunks. It lives for one call.
 type streamer struct {
 	endpoint string
-	codec    *providers.NameCodec
+	codec    *adapter.NameCodec
 	emit     func(providers.Chunk)
 	gate     textGate
 
@@ -39,7 +40,7 @@ type streamer struct {
 	stop  string
 }
 
-func newStreamer(endpoint string, codec *providers.NameCodec, tools []providers.ToolSpec, emit func(providers.Chunk)) *streamer {
+func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.ToolSpec, emit func(providers.Chunk)) *streamer {
 	s := &streamer{endpoint: endpoint, codec: codec, emit: emit}
 	s.gate = newTextGate(tools, s.text)
 	return s
@@ -148,10 +149,10 @@ func argsString(raw json.RawMessage) string {
 // and a stream that ended before done:true was cut short.
 func (s *streamer) finish() error {
 	if s.lines == 0 {
-		return providers.StreamError(Name, s.endpoint, "empty reply: the response from "+s.endpoint+" held no messages")
+		return adapter.StreamError(Name, s.endpoint, "empty reply: the response from "+s.endpoint+" held no messages")
 	}
 	if !s.done {
-		return providers.StreamError(Name, s.endpoint, "stream ended before the reply was complete ("+s.endpoint+")")
+		return adapter.StreamError(Name, s.endpoint, "stream ended before the reply was complete ("+s.endpoint+")")
 	}
 	for _, c := range s.gate.flush(s.codec) {
 		s.call("", c.name, c.args)

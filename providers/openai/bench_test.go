@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkStreamParse(b *testing.B) {
 	} {
 		b.Run(tt.name, func(b *testing.B) {
 			body := bigStream(b, replay.Load(b, tt.file), 4<<20)
-			codec := providers.NewNameCodec([]string{"add", "multiply"}, providers.FunctionNames)
+			codec := adapter.NewNameCodec([]string{"add", "multiply"}, adapter.FunctionNames)
 			ctx := context.Background()
 			var chunks int
 			b.SetBytes(int64(len(body)))

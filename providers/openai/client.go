@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // Provider names this adapter serves.
@@ -92,24 +93,24 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		return p.missingBaseURL()
 	}
 	endpoint := p.endpoint(req.Model)
-	codec := providers.ToolNameCodec(req, providers.FunctionNames)
+	codec := adapter.ToolNameCodec(req, adapter.FunctionNames)
 	body, warnings, err := p.buildRequest(req, codec, endpoint)
 	if err != nil {
 		return err
 	}
 	data, err := json.Marshal(body)
 	if err != nil {
-		return &providers.Error{Provider: p.cfg.Name, URL: providers.StripQuery(endpoint),
+		return &providers.Error{Provider: p.cfg.Name, URL: adapter.StripQuery(endpoint),
 			Message: "encode request: " + err.Error(), Err: err}
 	}
 	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, bytes.NewReader(data))
 	if err != nil {
-		return &providers.Error{Provider: p.cfg.Name, URL: providers.StripQuery(endpoint),
+		return &providers.Error{Provider: p.cfg.Name, URL: adapter.StripQuery(endpoint),
 			Message: "bad base URL: " + err.Error(), Err: err}
 	}
 	p.setHeaders(httpReq.Header)
 
-	resp, err := providers.Send(ctx, p.cfg.HTTPClient, p.cfg.Name, httpReq, p.cfg.Timeouts)
+	resp, err := adapter.Send(ctx, p.cfg.HTTPClient, p.cfg.Name, httpReq, p.cfg.Timeouts)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,8 @@
 // with encoded names, images and PDFs, reasoning effort, web search) and the
 // parsing of the streamed reply into neutral chunks. Wire types come from
 // github.com/sashabaranov/go-openai where they fit; the HTTP call goes
-// through providers.Send and the stream is parsed with
+// through the adapters' shared HTTP call, with its response and idle time
+// limits, and the stream is parsed with
 // github.com/tmaxmax/go-sse, because go-openai's own stream reader drops
 // in-stream error messages, treats a cut stream as a clean end and loses
 // Retry-After.

@@ -11,6 +11,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // serverError is an error the server reported inside a 200 response: an
@@ -25,7 +26,7 @@ func (s *streamer) serverError(data []byte) error {
 			code = fmt.Sprint(er.Error.Code)
 		}
 	} else {
-		code, msg = providers.ServerMessage(data)
+		code, msg = adapter.ServerMessage(data)
 	}
 	var status struct {
 		Error struct {
@@ -41,10 +42,10 @@ func (s *streamer) serverError(data []byte) error {
 	}
 	return &providers.Error{
 		Provider:  s.provider,
-		URL:       providers.StripQuery(s.endpoint),
+		URL:       adapter.StripQuery(s.endpoint),
 		Code:      code,
 		Message:   msg,
-		Retryable: retryableCode(typ, code) || providers.RetryableStatus(status.Error.StatusCode),
+		Retryable: retryableCode(typ, code) || adapter.RetryableStatus(status.Error.StatusCode),
 	}
 }
 
@@ -72,8 +73,8 @@ func (s *streamer) invalidJSON(data []byte) error {
 	}
 	return &providers.Error{
 		Provider: s.provider,
-		URL:      providers.StripQuery(s.endpoint),
-		Message:  fmt.Sprintf("invalid JSON from %s: %q", providers.StripQuery(s.endpoint), excerpt),
+		URL:      adapter.StripQuery(s.endpoint),
+		Message:  fmt.Sprintf("invalid JSON from %s: %q", adapter.StripQuery(s.endpoint), excerpt),
 	}
 }
 
@@ -82,10 +83,10 @@ func (s *streamer) readError(ctx context.Context, err error) error {
 	if errors.Is(err, bufio.ErrTooLong) {
 		return &providers.Error{
 			Provider: s.provider,
-			URL:      providers.StripQuery(s.endpoint),
-			Message:  fmt.Sprintf("an event from %s exceeds %d MB", providers.StripQuery(s.endpoint), maxEventSize>>20),
+			URL:      adapter.StripQuery(s.endpoint),
+			Message:  fmt.Sprintf("an event from %s exceeds %d MB", adapter.StripQuery(s.endpoint), maxEventSize>>20),
 			Err:      err,
 		}
 	}
-	return providers.ReadError(ctx, s.provider, s.endpoint, err)
+	return adapter.ReadError(ctx, s.provider, s.endpoint, err)
 }

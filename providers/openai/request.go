@@ -8,6 +8,7 @@ import (
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // chatRequest is the request body: go-openai's request, with the fields it
@@ -52,8 +53,8 @@ type fileData struct {
 
 // buildRequest converts a neutral request to the wire. Warnings are for
 // options this provider cannot honour; an error means the request cannot be
-// expressed at all (SPEC §4.4) and nothing is sent.
-func (p *Provider) buildRequest(req *providers.Request, codec *providers.NameCodec, endpoint string) (*chatRequest, []providers.Warning, error) {
+// expressed at all (media the API cannot take, say) and nothing is sent.
+func (p *Provider) buildRequest(req *providers.Request, codec *adapter.NameCodec, endpoint string) (*chatRequest, []providers.Warning, error) {
 	out := &chatRequest{Temperature: req.Temperature}
 	out.Model = req.Model
 	out.Stream = true
@@ -98,7 +99,7 @@ func (p *Provider) buildRequest(req *providers.Request, codec *providers.NameCod
 	for i, m := range req.Messages {
 		wm, err := toWire(m, codec)
 		if err != nil {
-			return nil, nil, &providers.Error{Provider: p.cfg.Name, URL: providers.StripQuery(endpoint),
+			return nil, nil, &providers.Error{Provider: p.cfg.Name, URL: adapter.StripQuery(endpoint),
 				Message: fmt.Sprintf("message %d: %v", i, err)}
 		}
 		out.Messages = append(out.Messages, wm)
@@ -108,7 +109,7 @@ func (p *Provider) buildRequest(req *providers.Request, codec *providers.NameCod
 
 // toWire converts one message. System messages stay in place; assistant
 // reasoning is never sent back (the Chat Completions API takes none).
-func toWire(m providers.Message, codec *providers.NameCodec) (chatMessage, error) {
+func toWire(m providers.Message, codec *adapter.NameCodec) (chatMessage, error) {
 	switch m.Role {
 	case providers.RoleSystem:
 		return chatMessage{Role: "system", Content: m.Text()}, nil

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -179,7 +180,7 @@ func TestUnsupportedDocument(t *testing.T) {
 // and decoded in the streamed calls.
 func TestToolNameCodec(t *testing.T) {
 	const name = "github.search/issues"
-	codec := providers.NewNameCodec([]string{name}, providers.FunctionNames)
+	codec := adapter.NewNameCodec([]string{name}, adapter.FunctionNames)
 	wire := codec.Wire(name)
 	if wire == name {
 		t.Fatalf("codec left %q unchanged", name)

@@ -12,6 +12,7 @@ import (
 	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // maxEventSize bounds one SSE event. Events are usually under 1 kB, but a
@@ -24,7 +25,7 @@ const maxJSONBody = 64 << 20
 // streamer turns one reply into chunks. It lives for one call.
 type streamer struct {
 	provider, endpoint string
-	codec              *providers.NameCodec
+	codec              *adapter.NameCodec
 	emit               func(providers.Chunk)
 
 	choices int    // choice objects received
@@ -187,12 +188,12 @@ func (s *streamer) toolCall(tc *goopenai.ToolCall) {
 // stopped before [DONE] and before any finish_reason was cut short.
 func (s *streamer) finishReply(done bool) error {
 	if s.choices == 0 {
-		return providers.StreamError(s.provider, s.endpoint,
-			"empty reply: the response from "+providers.StripQuery(s.endpoint)+" held no choices")
+		return adapter.StreamError(s.provider, s.endpoint,
+			"empty reply: the response from "+adapter.StripQuery(s.endpoint)+" held no choices")
 	}
 	if !done && s.finish == "" {
-		return providers.StreamError(s.provider, s.endpoint,
-			"stream ended before the reply was complete ("+providers.StripQuery(s.endpoint)+")")
+		return adapter.StreamError(s.provider, s.endpoint,
+			"stream ended before the reply was complete ("+adapter.StripQuery(s.endpoint)+")")
 	}
 	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.finish)})
 	return nil

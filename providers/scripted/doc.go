@@ -1,5 +1,5 @@
 // Package scripted is a deterministic provider that answers from a script
-// file of turns (SPEC §4.8), for offline demos and tests. The request's
+// file of turns, for offline demos and tests. The request's
 // model is the script's path.
 //
 // A script is a JSON object {"turns": [...]} (or a bare array of turns).

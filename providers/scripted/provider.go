@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
 // Provider answers from script files. The zero value is not usable; call
@@ -154,7 +155,7 @@ func (e *TurnError) header(t Turn, c Call) providers.ToolCallDelta {
 func (e *TurnError) providerError(script string) error {
 	return &providers.Error{
 		Provider: "scripted", URL: script, StatusCode: e.Status, Message: e.Message,
-		Retryable:  e.Status == 0 || providers.RetryableStatus(e.Status),
+		Retryable:  e.Status == 0 || adapter.RetryableStatus(e.Status),
 		RetryAfter: time.Duration(e.RetryAfterMS) * time.Millisecond,
 	}
 }

@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 )
 
 func reply(t *testing.T, p *Provider, req *providers.Request) (providers.Reply, error) {
 	t.Helper()
-	var acc providers.Accumulator
+	var acc stream.Accumulator
 	err := p.Stream(context.Background(), req, acc.Add)
 	return acc.Reply(), err
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 )
 
@@ -16,7 +17,7 @@ import (
 // does. It returns the reply, every chunk in the order it came, and the
 // error Stream returned.
 func Run(ctx context.Context, p providers.Provider, req *providers.Request) (providers.Reply, []providers.Chunk, error) {
-	acc := providers.Accumulator{Provider: p.Name()}
+	acc := stream.Accumulator{Provider: p.Name()}
 	var chunks []providers.Chunk
 	err := p.Stream(ctx, req, func(c providers.Chunk) {
 		chunks = append(chunks, c)

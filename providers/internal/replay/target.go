@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/providers"
 )
 
@@ -53,7 +54,7 @@ func (tg Target) retried(t testing.TB, seq Sequence, timeouts providers.Timeouts
 	policy := providers.RetryPolicy{MaxAttempts: 3, BaseDelay: 5 * time.Millisecond}
 	srv := seq.Serve(t)
 	p := tg.New(srv, timeouts)
-	acc := providers.Accumulator{Provider: p.Name()}
+	acc := stream.Accumulator{Provider: p.Name()}
 	o := retryOutcome{srv: srv}
 	emit := func(c providers.Chunk) {
 		acc.Add(c)

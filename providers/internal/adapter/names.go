@@ -1,8 +1,10 @@
-package providers
+package adapter
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+
+	"github.com/llmrt/llmrt/providers"
 )
 
 // NameRule says which tool names an API accepts on the wire.
@@ -25,7 +27,7 @@ func FunctionNameByte(b byte) bool {
 // FunctionNames is the rule of most chat APIs: [A-Za-z0-9_-]{1,64}.
 var FunctionNames = NameRule{Byte: FunctionNameByte, MaxLen: 64}
 
-// NameCodec maps tool names to names an API accepts and back (SPEC §4.6).
+// NameCodec maps tool names to names an API accepts and back.
 // Names that are already valid pass through unchanged; others have invalid
 // characters replaced by '_' and, when that collides or is too long, a short
 // hash suffix, so the mapping stays one-to-one.
@@ -37,7 +39,7 @@ type NameCodec struct {
 // ToolNameCodec builds a codec for every tool name a request mentions: the
 // offered tools, the calls in its history and the tool results, so names
 // stay consistent on the wire across the whole conversation.
-func ToolNameCodec(req *Request, rule NameRule) *NameCodec {
+func ToolNameCodec(req *providers.Request, rule NameRule) *NameCodec {
 	names := make([]string, 0, len(req.Tools))
 	for _, t := range req.Tools {
 		names = append(names, t.Name)

@@ -1,4 +1,8 @@
-package providers
+// Package adapter is the plumbing the provider adapters share: HTTP calls
+// with response and idle timeouts, errors built from HTTP statuses and
+// transport failures, and tool-name encoding for APIs that restrict names.
+// It is internal: programs use the adapters, never this.
+package adapter
 
 import (
 	"context"
@@ -8,17 +12,14 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/llmrt/llmrt/providers"
 )
 
-// Timeouts bound one HTTP attempt. Zero values take the defaults.
-type Timeouts struct {
-	// Response is the longest wait for response headers (default 2m).
-	Response time.Duration
-	// Idle is the longest silence inside a streamed body (default 3m).
-	Idle time.Duration
-}
+// Timeouts is the adapters' Config field for HTTP time limits.
+type Timeouts = providers.Timeouts
 
-func (t Timeouts) withDefaults() Timeouts {
+func withDefaults(t Timeouts) Timeouts {
 	if t.Response <= 0 {
 		t.Response = 2 * time.Minute
 	}
@@ -63,9 +64,9 @@ func Send(ctx context.Context, hc *http.Client, provider string, req *http.Reque
 			return nil, ctx.Err()
 		}
 		if errors.Is(err, errNoResponse) {
-			return nil, &Error{
+			return nil, &providers.Error{
 				Provider: provider, URL: StripQuery(endpoint), Retryable: true, Err: err,
-				Message: fmt.Sprintf("no response from %s within %s", StripQuery(endpoint), t.withDefaults().Response),
+				Message: fmt.Sprintf("no response from %s within %s", StripQuery(endpoint), withDefaults(t).Response),
 			}
 		}
 		return nil, NetworkError(ctx, provider, endpoint, err)
@@ -97,7 +98,7 @@ type roundTripper struct {
 func (rt roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := watch(req, rt.t, rt.base.RoundTrip)
 	if errors.Is(err, errNoResponse) {
-		err = noResponseError{rt.t.withDefaults().Response}
+		err = noResponseError{withDefaults(rt.t).Response}
 	}
 	return resp, err
 }
@@ -112,7 +113,7 @@ func (e noResponseError) Is(target error) bool { return target == errNoResponse 
 // successful response's body in an idle watchdog. On failure it returns
 // errNoResponse when the deadline fired.
 func watch(req *http.Request, t Timeouts, do func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	t = t.withDefaults()
+	t = withDefaults(t)
 	attemptCtx, cancel := context.WithCancelCause(req.Context())
 	timer := time.AfterFunc(t.Response, func() { cancel(errNoResponse) })
 	resp, err := do(req.WithContext(attemptCtx))
@@ -185,7 +186,7 @@ func ReadError(ctx context.Context, provider, endpoint string, err error) error 
 	if errors.Is(err, errIdle) {
 		return NetworkError(ctx, provider, endpoint, err)
 	}
-	return &Error{
+	return &providers.Error{
 		Provider: provider, URL: StripQuery(endpoint), Retryable: true, Err: err,
 		Message: fmt.Sprintf("stream from %s broke off: %v", StripQuery(endpoint), err),
 	}
