@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
@@ -78,9 +79,22 @@ func (r *Recording) RequestJSON(t testing.TB) map[string]any {
 // directory holding go.mod). It skips t when the folder is absent.
 func Dir(t testing.TB) string {
 	t.Helper()
+	dir, err := recordingsDir()
+	if err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("provider recordings not found at %s; they live in ../shared beside the repo", dir)
+	}
+	return dir
+}
+
+// recordingsDir is where the recordings live: shared/testdata beside the
+// module's root directory.
+func recordingsDir() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		t.Fatalf("replay: working directory: %v", err)
+		return "", fmt.Errorf("working directory: %w", err)
 	}
 	root := wd
 	for {
@@ -89,15 +103,24 @@ func Dir(t testing.TB) string {
 		}
 		parent := filepath.Dir(root)
 		if parent == root {
-			t.Fatalf("replay: no go.mod in %s or above", wd)
+			return "", fmt.Errorf("no go.mod in %s or above", wd)
 		}
 		root = parent
 	}
-	dir := filepath.Join(filepath.Dir(root), "shared", "testdata", "provider-recordings")
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("provider recordings not found at %s; they live in ../shared beside the repo", dir)
+	return filepath.Join(filepath.Dir(root), "shared", "testdata", "provider-recordings"), nil
+}
+
+// Main runs a provider package's tests (call it from TestMain) and, when
+// the recordings are absent, says once on stderr that the replay tests
+// were skipped and why, instead of a skip per test that only -v shows.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if dir, err := recordingsDir(); err == nil {
+		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(os.Stderr, "replay: provider recordings not found at %s: the replay tests of this package were skipped (the recordings live in ../shared beside the repository)\n", dir)
+		}
 	}
-	return dir
+	return code
 }
 
 // Load reads the recording at rel (such as "openai/fantasy__...json") inside
