@@ -275,3 +275,29 @@ func leadingPID(t *testing.T, out string) int {
 	}
 	return pid
 }
+
+// BenchmarkShellCmd measures one shell_cmd call of `true`, including the
+// search for processes the call left behind.
+func BenchmarkShellCmd(b *testing.B) {
+	ws, _ := NewWorkspace(b.TempDir())
+	tl := Builtins(ws, Options{})
+	var shell Tool
+	for _, t := range tl {
+		if t.Name == "shell_cmd" {
+			shell = t
+		}
+	}
+	args := json.RawMessage(`{"command":"true"}`)
+	b.Run("call", func(b *testing.B) {
+		for b.Loop() {
+			if res, err := shell.Execute(context.Background(), args); err != nil || res.IsError {
+				b.Fatal(err, res.Content)
+			}
+		}
+	})
+	b.Run("leftover search only", func(b *testing.B) {
+		for b.Loop() {
+			stopCall("no-such-marker", 1<<30, time.Second)
+		}
+	})
+}
