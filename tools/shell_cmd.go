@@ -109,6 +109,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	}
 	defer cleanup()
 	pgid := cmd.Process.Pid
+	since := startTime(pgid)
 	done := make(chan error, 1)
 	// This goroutine ends when Wait returns, which WaitDelay bounds.
 	go func() { done <- cmd.Wait() }()
@@ -122,7 +123,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		left = len(members)
 		stopGroup(pgid, grace, nil)
 	}
-	if left += stopCall(marker, pgid, grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
+	if left += stopCall(marker, pgid, since, grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
 	}
 	if st := cmd.ProcessState; st != nil {

@@ -297,7 +297,7 @@ func BenchmarkShellCmd(b *testing.B) {
 	})
 	b.Run("leftover search only", func(b *testing.B) {
 		for b.Loop() {
-			stopCall("no-such-marker", 1<<30, time.Second)
+			stopCall("no-such-marker", 1<<30, 0, time.Second)
 		}
 	})
 }

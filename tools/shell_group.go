@@ -60,6 +60,7 @@ func liveMembers(pgid int) (pids []int, ok bool) {
 type procInfo struct {
 	pid, ppid, pgrp int
 	zombie          bool
+	start           uint64 // clock ticks after boot
 }
 
 // processTable reads /proc; ok is false where it cannot be read.
@@ -85,7 +86,11 @@ func processTable() (procs []procInfo, ok bool) {
 		}
 		ppid, _ := strconv.Atoi(fields[1])
 		pgrp, _ := strconv.Atoi(fields[2])
-		procs = append(procs, procInfo{pid: pid, ppid: ppid, pgrp: pgrp, zombie: fields[0] == "Z" || fields[0] == "X"})
+		var start uint64
+		if len(fields) > 19 {
+			start, _ = strconv.ParseUint(fields[19], 10, 64)
+		}
+		procs = append(procs, procInfo{pid: pid, ppid: ppid, pgrp: pgrp, zombie: fields[0] == "Z" || fields[0] == "X", start: start})
 	}
 	return procs, true
 }

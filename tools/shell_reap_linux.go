@@ -10,6 +10,18 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// startTime is the start time of process pid in clock ticks after boot, or
+// 0 when it cannot be read.
+func startTime(pid int) uint64 {
+	procs, _ := processTable()
+	for _, p := range procs {
+		if p.pid == pid {
+			return p.start
+		}
+	}
+	return 0
+}
+
 // EnableSubreaper makes this process the child subreaper of everything it
 // starts: a process whose parent exits is re-parented here instead of to
 // init, so commands that detach (setsid, nohup, double forks) stay
@@ -39,12 +51,15 @@ func hasMarker(pid int, marker string) bool {
 // it moved: SIGTERM, then SIGKILL after grace. Zombies it leaves as this
 // process's children (they were re-parented here) are reaped. It returns
 // how many processes it found.
-func stopCall(marker string, pgid int, grace time.Duration) int {
+//
+// since, when not zero, is the start time of the call's first process:
+// anything older cannot be the call's, and its environment is not read.
+func stopCall(marker string, pgid int, since uint64, grace time.Duration) int {
 	self := os.Getpid()
 	find := func() (live []int, dead []int) {
 		procs, _ := processTable()
 		for _, p := range procs {
-			if p.pid == self {
+			if p.pid == self || (p.start < since && !p.zombie) {
 				continue
 			}
 			switch {

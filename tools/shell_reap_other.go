@@ -9,7 +9,9 @@ func EnableSubreaper() error { return nil }
 
 // stopCall finds no leftovers where there is no /proc to search; the
 // call's process group is still stopped.
-func stopCall(marker string, pgid int, grace time.Duration) int { return 0 }
+func stopCall(marker string, pgid int, since uint64, grace time.Duration) int { return 0 }
+
+func startTime(pid int) uint64 { return 0 }
 
 // StopAll is a no-op where there is no /proc to search.
 func StopAll(grace time.Duration) {}
