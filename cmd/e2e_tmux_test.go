@@ -30,6 +30,13 @@ func startTerm(t *testing.T, sb *sandbox, env map[string]string, args ...string)
 // terminal keeps stdin and stderr); "" keeps the terminal.
 func startTermTo(t *testing.T, sb *sandbox, env map[string]string, stdout string, args ...string) *term {
 	t.Helper()
+	return startTermWith(t, sb, env, stdout, "", args...)
+}
+
+// startTermWith is startTermTo with stdin read from the file stdin when it
+// is not "" (a pipe or file on stdin, the terminal on stderr).
+func startTermWith(t *testing.T, sb *sandbox, env map[string]string, stdout, stdin string, args ...string) *term {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it); terminal tests need a real terminal")
 	}
@@ -46,6 +53,9 @@ func startTermTo(t *testing.T, sb *sandbox, env map[string]string, stdout string
 	}
 	if stdout != "" {
 		fmt.Fprintf(&b, " > '%s'", stdout)
+	}
+	if stdin != "" {
+		fmt.Fprintf(&b, " < '%s'", stdin)
 	}
 	b.WriteString("\necho \"EXIT=$?\"\nsleep 60\n")
 	script := filepath.Join(sb.home, "term.sh")
@@ -183,5 +193,31 @@ func TestTerminalResumeAsksPendingQuestions(t *testing.T) {
 	}
 	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), `{\"answers\":{\"lang\":\"en\"}`) {
 		t.Errorf("the model should get the answer")
+	}
+}
+
+// TestTerminalAsksThroughTTYWithPipedStdin: with input piped in and a
+// person at the terminal, a write is asked about on the terminal, not
+// denied.
+func TestTerminalAsksThroughTTYWithPipedStdin(t *testing.T) {
+	sb := newSandbox(t)
+	input := filepath.Join(sb.home, "input.txt")
+	if err := os.WriteFile(input, []byte("piped notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"notes.txt","content":"saved\n"}`), finalAnswer("written"))
+	tm := startTermWith(t, sb, map[string]string{"OPENAI_API_KEY": "k"}, "", input,
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "save these notes")
+	tm.waitFor("Allow write_file", 15*time.Second)
+	tm.keys("Enter") // allow once
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	if !strings.Contains(scr, "EXIT=0") {
+		t.Fatalf("run failed:\n%s", scr)
+	}
+	if data, err := os.ReadFile(filepath.Join(sb.work, "notes.txt")); err != nil || string(data) != "saved\n" {
+		t.Errorf("the approved write should have happened: %v %q", err, data)
+	}
+	if !contains(string(srv.Requests()[0].Body), "piped notes") {
+		t.Errorf("the piped input should still reach the model")
 	}
 }

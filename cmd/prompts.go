@@ -83,7 +83,7 @@ func (p formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, 
 
 // form runs one field on stderr; an abort is errAborted.
 func (p formPrompts) form(ctx context.Context, field huh.Field) error {
-	err := huh.NewForm(huh.NewGroup(field)).WithOutput(p.io.ErrOut).WithInput(p.io.In).RunWithContext(ctx)
+	err := huh.NewForm(huh.NewGroup(field)).WithOutput(p.io.ErrOut).WithInput(p.io.promptIn()).RunWithContext(ctx)
 	if errors.Is(err, huh.ErrUserAborted) {
 		return errAborted
 	}
