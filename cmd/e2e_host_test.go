@@ -70,7 +70,8 @@ func TestTerminalQuestionIsOneRun(t *testing.T) {
 }
 
 // TestTerminalIncompleteAnswerIsAskedAgain: a multiple-select question
-// submitted with nothing chosen is asked again, not sent to the model.
+// submitted with nothing chosen stays open, and nothing reaches the model
+// until it is answered.
 func TestTerminalIncompleteAnswerIsAskedAgain(t *testing.T) {
 	sb := newSandbox(t)
 	multi := `{"type":"multiple-select","questions":[{"header":"Checks","id":"checks","question":"Which checks should run?",` +
@@ -79,9 +80,8 @@ func TestTerminalIncompleteAnswerIsAskedAgain(t *testing.T) {
 	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "check")
 	tm.waitFor("Which checks", 15*time.Second)
-	tm.keys("Enter") // nothing chosen
-	tm.waitFor("answer again", 15*time.Second)
-	tm.waitFor("Which checks", 15*time.Second)
+	tm.keys("Enter") // nothing chosen: the list says to choose and stays
+	tm.waitFor("choose at least one", 15*time.Second)
 	tm.keys("x") // toggle the first option
 	tm.keys("Enter")
 	scr := tm.waitFor("EXIT=", 15*time.Second)

@@ -30,12 +30,18 @@ func startTerm(t *testing.T, sb *sandbox, env map[string]string, args ...string)
 // terminal keeps stdin and stderr); "" keeps the terminal.
 func startTermTo(t *testing.T, sb *sandbox, env map[string]string, stdout string, args ...string) *term {
 	t.Helper()
-	return startTermWith(t, sb, env, stdout, "", args...)
+	return startTermWith(t, sb, 100, 30, env, stdout, "", args...)
+}
+
+// startTermSized is startTerm on a cols×rows terminal.
+func startTermSized(t *testing.T, sb *sandbox, cols, rows int, env map[string]string, args ...string) *term {
+	t.Helper()
+	return startTermWith(t, sb, cols, rows, env, "", "", args...)
 }
 
 // startTermWith is startTermTo with stdin read from the file stdin when it
 // is not "" (a pipe or file on stdin, the terminal on stderr).
-func startTermWith(t *testing.T, sb *sandbox, env map[string]string, stdout, stdin string, args ...string) *term {
+func startTermWith(t *testing.T, sb *sandbox, cols, rows int, env map[string]string, stdout, stdin string, args ...string) *term {
 	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it); terminal tests need a real terminal")
@@ -63,7 +69,7 @@ func startTermWith(t *testing.T, sb *sandbox, env map[string]string, stdout, std
 		t.Fatal(err)
 	}
 	tm := &term{t: t, socket: fmt.Sprintf("llmrt-test-%d", time.Now().UnixNano())}
-	tm.tmux("new-session", "-d", "-s", "main", "-x", "100", "-y", "30", script)
+	tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), script)
 	sock := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
 	t.Cleanup(func() {
 		exec.Command("tmux", "-L", tm.socket, "kill-server").Run()
@@ -206,7 +212,7 @@ func TestTerminalAsksThroughTTYWithPipedStdin(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"notes.txt","content":"saved\n"}`), finalAnswer("written"))
-	tm := startTermWith(t, sb, map[string]string{"OPENAI_API_KEY": "k"}, "", input,
+	tm := startTermWith(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"}, "", input,
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "save these notes")
 	tm.waitFor("Allow write_file", 15*time.Second)
 	tm.keys("Enter") // allow once
@@ -219,5 +225,61 @@ func TestTerminalAsksThroughTTYWithPipedStdin(t *testing.T) {
 	}
 	if !contains(string(srv.Requests()[0].Body), "piped notes") {
 		t.Errorf("the piped input should still reach the model")
+	}
+}
+
+const multiAskArgs = `{"type":"multiple-select","allowSkip":true,"questions":[{"header":"Formats","id":"fmt","question":"Which formats?",` +
+	`"options":[{"id":"json","label":"JSON"},{"id":"yaml","label":"YAML"},{"id":"toml","label":"TOML"}],"allowOther":true}]}`
+
+// TestTerminalMultiSelect: Enter with nothing toggled does not end the
+// run, every entry is on screen, and after the answer the screen says
+// what was chosen.
+func TestTerminalMultiSelect(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", multiAskArgs), finalAnswer("Using YAML."))
+	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "configure")
+	scr := tm.waitFor("Which formats?", 15*time.Second)
+	for _, entry := range []string{"JSON", "YAML", "TOML", "Other (type your own)", "Skip these questions"} {
+		if !strings.Contains(scr, entry) {
+			t.Errorf("the list should show %q at 80x24:\n%s", entry, scr)
+		}
+	}
+	tm.keys("Enter") // nothing toggled
+	time.Sleep(500 * time.Millisecond)
+	if scr := tm.screen(false); strings.Contains(scr, "EXIT=") || len(srv.Requests()) != 1 {
+		t.Fatalf("Enter with nothing toggled should keep the question open:\n%s", scr)
+	}
+	tm.keys("Down")
+	tm.keys("Space")
+	tm.keys("Enter")
+	scr = tm.waitFor("EXIT=", 15*time.Second)
+	if !strings.Contains(scr, "EXIT=0") || !strings.Contains(scr, "✔ Formats: YAML") {
+		t.Fatalf("the screen should say YAML was chosen:\n%s", scr)
+	}
+	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), `{\"answers\":{\"fmt\":[\"yaml\"]}`) {
+		t.Errorf("the model should get yaml: %s", reqs[len(reqs)-1].Body)
+	}
+}
+
+// TestTerminalPermissionShowsTheWholeCommand: a 200-character command is
+// shown whole, wrapped, in its permission prompt at 80 columns.
+func TestTerminalPermissionShowsTheWholeCommand(t *testing.T) {
+	sb := newSandbox(t)
+	command := "find . -name '*.go' -newer go.mod -not -path './vendor/*' | xargs grep -l TODO | sort | uniq | head -50 && echo scanned && rm -rf ./build/cache/tmp-artifacts-that-should-never-be-deleted-by-surprise"
+	srv := fake(t, fakellm.OpenAI, shellTurn(command), finalAnswer("done"))
+	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--sandbox", "off", "-p", "clean")
+	scr := tm.waitFor("Allow shell_cmd", 15*time.Second)
+	flat := strings.Join(strings.Fields(strings.ReplaceAll(scr, "┃", " ")), " ")
+	if !strings.Contains(strings.ReplaceAll(flat, " ", ""), strings.ReplaceAll(command, " ", "")) {
+		t.Errorf("the whole command should be on screen:\n%s", scr)
+	}
+	tm.keys("Down")
+	tm.keys("Down") // Deny
+	tm.keys("Enter")
+	scr = tm.waitFor("EXIT=", 15*time.Second)
+	if !strings.Contains(scr, "✔ shell_cmd: denied") {
+		t.Errorf("the screen should say the call was denied:\n%s", scr)
 	}
 }

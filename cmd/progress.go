@@ -42,6 +42,11 @@ func (p *progress) event(ev engine.Event) {
 			p.line("%s", t)
 		}
 	case engine.EventToolStart:
+		if ev.Call.Name == engine.AskUserTool {
+			// The question itself is on screen; its JSON is noise.
+			p.line("→ %s", ev.Call.Name)
+			break
+		}
 		p.line("→ %s%s", ev.Call.Name, argSummary(ev.Call.Arguments))
 	case engine.EventToolResult:
 		if p.verbose && !isControlName(ev.Call.Name) {

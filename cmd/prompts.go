@@ -3,6 +3,9 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
+	"strings"
 
 	"charm.land/huh/v2"
 
@@ -54,18 +57,21 @@ func (p formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, 
 		var chosen []string
 		var err error
 		if in.Multiple() {
-			err = p.form(ctx, huh.NewMultiSelect[string]().Title(q.Header).Description(q.Question).Options(opt...).Value(&chosen))
+			err = p.form(ctx, huh.NewMultiSelect[string]().Title(q.Header).Description(q.Question+" (space toggles, Enter confirms)").
+				Options(opt...).Value(&chosen).Validate(validMultiple).Height(listHeight(len(opt))))
 		} else {
 			var one string
-			err = p.form(ctx, huh.NewSelect[string]().Title(q.Header).Description(q.Question).Options(opt...).Value(&one))
+			err = p.form(ctx, huh.NewSelect[string]().Title(q.Header).Description(q.Question).Options(opt...).Value(&one).Height(listHeight(len(opt))))
 			chosen = []string{one}
 		}
 		if err != nil {
 			return a, err
 		}
+		var said []string
 		for _, id := range chosen {
 			switch id {
 			case skipValue:
+				p.echo("Skipped")
 				return tools.Answer{Skipped: true}, nil
 			case otherValue:
 				var text string
@@ -73,12 +79,50 @@ func (p formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, 
 					return a, err
 				}
 				a.Other[q.ID] = text
+				said = append(said, fmt.Sprintf("%q", text))
 			default:
 				a.Selected[q.ID] = append(a.Selected[q.ID], id)
+				said = append(said, labelOf(q, id))
 			}
 		}
+		// The form erases itself: say what was chosen, so the screen
+		// keeps the answer and not the list.
+		p.echo(q.Header + ": " + strings.Join(said, ", "))
 	}
 	return a, nil
+}
+
+// listHeight is the height of a select list of n options: all of them
+// and the title lines, so no option hides below the fold of a short list.
+func listHeight(n int) int { return n + 4 }
+
+// validMultiple refuses an empty multi-select and a skip mixed with
+// options.
+func validMultiple(v []string) error {
+	switch {
+	case len(v) == 0:
+		return errors.New("choose at least one: space toggles the option under the cursor")
+	case len(v) > 1 && slices.Contains(v, skipValue):
+		return errors.New("skip cannot be combined with options: untoggle one or the other")
+	}
+	return nil
+}
+
+func labelOf(q tools.Question, id string) string {
+	for _, o := range q.Options {
+		if o.ID == id {
+			return o.Label
+		}
+	}
+	return id
+}
+
+// echo prints one line on stderr saying what the person chose.
+func (p formPrompts) echo(s string) {
+	if p.io.ErrColor {
+		s = "\x1b[2m" + s + "\x1b[0m"
+	}
+	fmt.Fprintln(p.io.ErrOut, "✔ "+s)
 }
 
 // form runs one field on stderr; an abort is errAborted.
