@@ -283,3 +283,22 @@ func TestTerminalPermissionShowsTheWholeCommand(t *testing.T) {
 		t.Errorf("the screen should say the call was denied:\n%s", scr)
 	}
 }
+
+// TestTerminalSpinner: while the model has not answered and while a
+// command runs, a spinner with the elapsed time is on screen; it is gone
+// once the answer is printed.
+func TestTerminalSpinner(t *testing.T) {
+	sb := newSandbox(t)
+	slow := finalAnswer("Finished.")
+	slow.DelayMS = 2500
+	srv := fake(t, fakellm.OpenAI, shellTurn("sleep 2"), slow)
+	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "wait")
+	tm.waitFor("running shell_cmd", 15*time.Second)
+	tm.waitFor("✓ shell_cmd", 15*time.Second)
+	tm.waitFor("thinking", 15*time.Second)
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	if strings.Contains(scr, "thinking") || strings.Contains(scr, "Ctrl-C to interrupt") || !strings.Contains(scr, "Finished.") {
+		t.Errorf("the spinner should be cleared before the answer:\n%s", scr)
+	}
+}

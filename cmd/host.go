@@ -224,7 +224,7 @@ func (h *host) progress() *progress {
 	if h.s.quiet || !(h.io.ErrTTY || h.s.verbose) {
 		return nil
 	}
-	return &progress{w: h.errOut, color: h.io.ErrColor, verbose: h.s.verbose}
+	return &progress{w: h.errOut, color: h.io.ErrColor, verbose: h.s.verbose, live: h.io.ErrTTY}
 }
 
 // checkStrict reports the problems found preparing a run of req, the

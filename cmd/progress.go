@@ -6,6 +6,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/llmrt/llmrt/engine"
 )
@@ -23,11 +25,49 @@ type progress struct {
 	// the call that started them.
 	depth  map[string]int
 	indent string
+
+	// live is set on a terminal: a spinner shows while the model thinks
+	// and while a tool runs, and a closing line sums the run up.
+	live  bool
+	mu    sync.Mutex
+	spin  *spinner
+	start time.Time
+}
+
+// spinFor starts the spinner that follows ev, if any.
+func (p *progress) spinFor(ev engine.Event) {
+	if !p.live {
+		return
+	}
+	var label string
+	switch ev.Type {
+	case engine.EventModelStart:
+		label = "thinking"
+	case engine.EventReasoningDelta:
+		label = "thinking"
+	case engine.EventToolStart:
+		if ev.Call.Name == engine.AskUserTool || isControlName(ev.Call.Name) {
+			return
+		}
+		label = "running " + ev.Call.Name
+	default:
+		return
+	}
+	p.spin = startSpinner(&p.mu, func(s string) { fmt.Fprint(p.w, s) }, p.indent+label, p.color)
 }
 
 func (p *progress) event(ev engine.Event) {
 	if p == nil {
 		return
+	}
+	if p.live && p.spin != nil && ev.Type == engine.EventReasoningDelta {
+		return // the thinking spinner keeps turning
+	}
+	p.spin.end()
+	p.spin = nil
+	defer p.spinFor(ev)
+	if p.start.IsZero() {
+		p.start = time.Now()
 	}
 	p.indent = p.indentOf(ev)
 	switch ev.Type {
@@ -49,8 +89,8 @@ func (p *progress) event(ev engine.Event) {
 		}
 		p.line("→ %s%s", ev.Call.Name, argSummary(ev.Call.Arguments))
 	case engine.EventToolResult:
-		if p.verbose && !isControlName(ev.Call.Name) {
-			p.line("  ✓ %s (%d ms)", ev.Call.Name, ev.Outcome.DurationMS)
+		if (p.verbose || p.live) && !isControlName(ev.Call.Name) && ev.Call.Name != engine.AskUserTool {
+			p.line("  ✓ %s (%s)%s", ev.Call.Name, (time.Duration(ev.Outcome.DurationMS) * time.Millisecond).Round(100*time.Millisecond), resultNote(ev))
 		}
 	case engine.EventToolError:
 		p.line("  ✗ %s: %s", ev.Call.Name, oneLine(ev.Outcome.Content, 160))
@@ -72,7 +112,9 @@ func (p *progress) line(format string, args ...any) {
 		s = "\x1b[2m" + s + "\x1b[0m"
 	}
 	p.shown = true
+	p.mu.Lock()
 	fmt.Fprintln(p.w, s)
+	p.mu.Unlock()
 }
 
 // gap separates progress from an answer about to be printed on the same
@@ -143,4 +185,23 @@ func oneLine(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
+}
+
+// resultNote sums a tool result up in a few words where its content says
+// something a person scans for: a command's exit status.
+func resultNote(ev engine.Event) string {
+	if ev.Call.Name != "shell_cmd" {
+		return ""
+	}
+	var r struct {
+		ExitCode *int `json:"exit_code"`
+		TimedOut bool `json:"timed_out"`
+	}
+	if json.Unmarshal([]byte(ev.Outcome.Content), &r) != nil || r.ExitCode == nil {
+		return ""
+	}
+	if r.TimedOut {
+		return " timed out"
+	}
+	return fmt.Sprintf(" exit %d", *r.ExitCode)
 }
