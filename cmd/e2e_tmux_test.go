@@ -302,3 +302,16 @@ func TestTerminalSpinner(t *testing.T) {
 		t.Errorf("the spinner should be cleared before the answer:\n%s", scr)
 	}
 }
+
+// TestTerminalTextFinishPrintsOnce: with --finish text, a text reply that
+// ends the run is printed once, as the answer, not also as progress.
+func TestTerminalTextFinishPrintsOnce(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, text("The only reply, printed once."))
+	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--finish", "text", "-p", "say it")
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	if n := strings.Count(scr, "The only reply, printed once."); n != 1 || !strings.Contains(scr, "EXIT=0") {
+		t.Errorf("want the reply once, got %d times:\n%s", n, scr)
+	}
+}

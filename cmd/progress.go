@@ -29,6 +29,7 @@ type progress struct {
 	// live is set on a terminal: a spinner shows while the model thinks
 	// and while a tool runs, and a closing line sums the run up.
 	live  bool
+	held  string // the latest assistant text, until it is known not to be the answer
 	mu    sync.Mutex
 	spin  *spinner
 	start time.Time
@@ -70,6 +71,16 @@ func (p *progress) event(ev engine.Event) {
 		p.start = time.Now()
 	}
 	p.indent = p.indentOf(ev)
+	if held := p.held; held != "" {
+		p.held = ""
+		isAnswer := ev.Type.Terminal() && ev.ParentID == "" && ev.Result != nil && strings.TrimSpace(ev.Result.Output) == held
+		if !isAnswer {
+			indent := p.indent
+			p.indent = "" // held text is the top-level run's
+			p.line("%s", held)
+			p.indent = indent
+		}
+	}
 	switch ev.Type {
 	case engine.EventRunStart:
 		if ev.ParentID != "" {
@@ -77,9 +88,15 @@ func (p *progress) event(ev engine.Event) {
 		}
 	case engine.EventAssistantMessage:
 		// What the model says between tool calls is context, not the
-		// answer: it goes with the progress, not to stdout.
+		// answer: it goes with the progress, not to stdout. It is held
+		// until the next event, since a text reply may turn out to be the
+		// answer, which stdout prints.
 		if t := strings.TrimSpace(ev.Message.Text()); t != "" {
-			p.line("%s", t)
+			if ev.ParentID == "" {
+				p.held = t
+			} else {
+				p.line("%s", t)
+			}
 		}
 	case engine.EventToolStart:
 		if ev.Call.Name == engine.AskUserTool {
