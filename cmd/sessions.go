@@ -5,11 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 )
@@ -36,13 +35,12 @@ func newSessionsCmd(f *Factory) *cobra.Command {
 				fmt.Fprintf(f.IO.ErrOut, "no saved sessions in %s\n", st.Dir)
 				return nil
 			}
-			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tUPDATED\tSTATUS\tMODEL\tTITLE")
+			rows := make([][]string, 0, len(list))
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.ID, s.Updated.Local().Format(time.DateTime), orDash(string(s.Status)),
-					s.Provider+"/"+s.Model, oneLine(s.Title, 60))
+				rows = append(rows, []string{s.ID, s.Updated.Local().Format("01-02 15:04"), orDash(string(s.Status)),
+					oneLine(s.Provider+"/"+s.Model, 18), s.Title})
 			}
-			return tw.Flush()
+			return printTable(f.IO.Out, f.IO.Width, []string{"ID", "UPDATED", "STATUS", "MODEL", "TITLE"}, rows)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -98,6 +96,11 @@ func printTranscript(f *Factory, s *session.Session) {
 				fmt.Fprintf(w, "\n%s:\n%s\n", m.Role, t)
 			}
 			for _, c := range m.ToolCalls {
+				if answer, ok := finalAnswerText(c); ok {
+					// The answer is what the session was for: all of it.
+					fmt.Fprintf(w, "\nanswer:\n%s\n", answer)
+					continue
+				}
 				fmt.Fprintf(w, "\n→ %s%s\n", c.Name, argSummary(c.Arguments))
 			}
 		}
@@ -121,4 +124,18 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// finalAnswerText is the answer a final_answer call gave.
+func finalAnswerText(c engine.ToolCall) (string, bool) {
+	if c.Name != engine.FinalAnswerTool {
+		return "", false
+	}
+	var a struct {
+		Answer string `json:"answer"`
+	}
+	if json.Unmarshal([]byte(c.Arguments), &a) != nil || a.Answer == "" {
+		return "", false
+	}
+	return strings.TrimSpace(a.Answer), true
 }

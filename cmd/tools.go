@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -76,12 +75,11 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(infos)
 	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tKIND\tSOURCE\tDESCRIPTION")
+	rows := make([][]string, 0, len(infos))
 	for _, t := range infos {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", t.Name, t.Kind, t.Source, firstSentence(t.Description))
+		rows = append(rows, []string{t.Name, string(t.Kind), t.Source, firstSentence(t.Description)})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := printTable(out, opts.f.IO.Width, []string{"NAME", "KIND", "SOURCE", "DESCRIPTION"}, rows); err != nil {
 		return err
 	}
 	pol := s.sandbox
@@ -94,7 +92,7 @@ func firstSentence(s string) string {
 	if i := strings.Index(s, ". "); i > 0 {
 		s = s[:i+1]
 	}
-	return oneLine(s, 90)
+	return strings.Join(strings.Fields(s), " ")
 }
 
 func newToolsCallCmd(f *Factory, runF func(*toolsOptions) error) *cobra.Command {
