@@ -315,3 +315,27 @@ func TestTerminalTextFinishPrintsOnce(t *testing.T) {
 		t.Errorf("want the reply once, got %d times:\n%s", n, scr)
 	}
 }
+
+// TestTerminalSlowListArrivesLineByLine: the items of a slowly streamed
+// list are on screen as they arrive, not all at once at its end.
+func TestTerminalSlowListArrivesLineByLine(t *testing.T) {
+	sb := newSandbox(t)
+	var b strings.Builder
+	b.WriteString("Steps:\n\n")
+	for i := 1; i <= 12; i++ {
+		fmt.Fprintf(&b, "%d. step %d\n", i, i)
+	}
+	slow := finalAnswer(b.String())
+	slow.ChunkDelayMS = 150
+	srv := fake(t, fakellm.OpenAI, slow)
+	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "list")
+	scr := tm.waitFor("2. step 2", 15*time.Second)
+	if strings.Contains(scr, "12. step 12") || strings.Contains(scr, "EXIT=") {
+		t.Errorf("the first items should show before the list ends:\n%s", scr)
+	}
+	scr = tm.waitFor("EXIT=0", 30*time.Second)
+	if !strings.Contains(scr, "12. step 12") {
+		t.Errorf("the whole list should be there at the end:\n%s", scr)
+	}
+}

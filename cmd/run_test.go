@@ -144,10 +144,31 @@ func TestMarkdownStreamsByBlock(t *testing.T) {
 	}
 }
 
+// TestMarkdownStreamsListsItemByItem: a long list appears as its items
+// arrive, not all at once at its end.
+func TestMarkdownStreamsListsItemByItem(t *testing.T) {
+	var out bytes.Buffer
+	md, _ := newMDStream(&out, 80, "dark")
+	md.Write([]byte("Here are the steps:\n1. alpha step\n2. bravo step\n3. char"))
+	got := ansi.Strip(out.String())
+	if !strings.Contains(got, "Here are the steps:") || !strings.Contains(got, "alpha step") || !strings.Contains(got, "bravo step") || strings.Contains(got, "char") {
+		t.Fatalf("the finished items should be on screen and the open one wait:\n%s", got)
+	}
+	md.Write([]byte("lie step\n- nested? no, a new list\n"))
+	md.Flush()
+	got = ansi.Strip(out.String())
+	if !strings.Contains(got, "3. charlie step") && !strings.Contains(got, "charlie step") {
+		t.Errorf("the last item should follow:\n%s", got)
+	}
+	if strings.Contains(got, "2. bravo step\n\n") {
+		t.Errorf("items of one list should not be spaced apart:\n%q", got)
+	}
+}
+
 // TestMarkdownStreamMatchesWholeRender: however the text is split, the
 // streamed rendering shows the same lines as rendering it all at once.
 func TestMarkdownStreamMatchesWholeRender(t *testing.T) {
-	doc := "# Report\n\nThe build is **green**.\n\n```go\nfunc main() {\n\n\tprintln(1)\n}\n```\n\n- one\n- two\n\n> quoted\n> text\n\n1. first\n2. second\n"
+	doc := "# Report\n\nThe build is **green**.\n\n```go\nfunc main() {\n\n\tprintln(1)\n}\n```\n\n- one\n- two\n\n> quoted\n> text\n\n1. first\n2. second\n\nFiles:\n- a.go\n- b.go\n"
 	whole, _ := newMDStream(&bytes.Buffer{}, 80, "dark")
 	want, err := whole.r.Render(doc)
 	if err != nil {
