@@ -301,6 +301,9 @@ func TestTerminalSpinner(t *testing.T) {
 	if strings.Contains(scr, "thinking") || strings.Contains(scr, "Ctrl-C to interrupt") || !strings.Contains(scr, "Finished.") {
 		t.Errorf("the spinner should be cleared before the answer:\n%s", scr)
 	}
+	if !strings.Contains(scr, "✓ 2 model calls · ") {
+		t.Errorf("a closing line should sum the run up:\n%s", scr)
+	}
 }
 
 // TestTerminalTextFinishPrintsOnce: with --finish text, a text reply that

@@ -90,6 +90,7 @@ func (t *textOutput) write(s string) {
 }
 
 func (t *textOutput) done(res engine.Result, _ runInfo) error {
+	defer t.progress.summary(res)
 	if res.Status == engine.StatusCompleted {
 		// A text-policy answer was never streamed; a streamed answer may
 		// have been superseded (a rejected final_answer): print what the

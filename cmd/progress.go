@@ -222,3 +222,22 @@ func resultNote(ev engine.Event) string {
 	}
 	return fmt.Sprintf(" exit %d", *r.ExitCode)
 }
+
+// summary closes a completed run on a terminal with one dim line: model
+// calls, tokens and time, under the answer.
+func (p *progress) summary(res engine.Result) {
+	if p == nil || !p.live || res.Status != engine.StatusCompleted {
+		return
+	}
+	calls := "model call"
+	if res.Iterations != 1 {
+		calls += "s"
+	}
+	took := time.Duration(0)
+	if !p.start.IsZero() {
+		took = time.Since(p.start).Round(100 * time.Millisecond)
+	}
+	p.indent = ""
+	fmt.Fprintln(p.w)
+	p.line("✓ %d %s · %d tokens in, %d out · %s", res.Iterations, calls, res.Usage.InputTokens, res.Usage.OutputTokens, took)
+}
