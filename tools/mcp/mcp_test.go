@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +26,9 @@ func TestMain(m *testing.M) {
 		}
 		s := testServer(2)
 		_ = server.ServeStdio(s)
+		if os.Getenv("LLMRT_MCP_TEST_IGNORE_TERM") == "1" {
+			time.Sleep(time.Hour) // outlive stdin's end too
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
@@ -263,8 +266,8 @@ func TestCloseStopsProcessGroup(t *testing.T) {
 	exe, _ := os.Executable()
 	env := map[string]string{"LLMRT_MCP_TEST_SERVER": "1"}
 	src := New([]Server{
-		{Name: "wrapped", Command: "sh", Args: []string{"-c", exe + "; true"}, Env: env},
-		{Name: "stubborn", Command: "sh", Args: []string{"-c", exe + "; true"}, Env: map[string]string{"LLMRT_MCP_TEST_SERVER": "1", "LLMRT_MCP_TEST_IGNORE_TERM": "1"}},
+		{Name: "wrapped", Command: "sh", Args: []string{"-c", "sleep 300 & " + exe + "; wait"}, Env: env},
+		{Name: "stubborn", Command: "sh", Args: []string{"-c", exe}, Env: map[string]string{"LLMRT_MCP_TEST_SERVER": "1", "LLMRT_MCP_TEST_IGNORE_TERM": "1"}},
 	}, t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -278,8 +281,9 @@ func TestCloseStopsProcessGroup(t *testing.T) {
 	}
 	src.Close()
 	for _, pg := range pgids {
-		if err := syscall.Kill(-pg, 0); err == nil {
-			t.Errorf("process group %d survived Close", pg)
+		if groupLive(pg) {
+			out, _ := exec.Command("sh", "-c", fmt.Sprintf("ps -eo pid,ppid,pgid,stat,args | awk '$3==%d'", pg)).CombinedOutput()
+			t.Errorf("process group %d survived Close:\n%s", pg, out)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -619,10 +620,46 @@ func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.Lis
 func stopGroup(pgid int) {
 	deadline := time.Now().Add(killGrace)
 	for time.Now().Before(deadline) {
-		if syscall.Kill(-pgid, 0) != nil {
+		if !groupLive(pgid) {
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	// Wait briefly for the group to be gone, so that a caller exiting next
+	// leaves nothing behind.
+	for i := 0; i < 50 && groupLive(pgid); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// groupLive reports whether a process group has a member that is not a
+// zombie (a zombie whose parent does not reap it is dead all the same).
+func groupLive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp ...
+		rest := string(b)
+		if i := strings.LastIndexByte(rest, ')'); i >= 0 {
+			rest = rest[i+1:]
+		}
+		f := strings.Fields(rest)
+		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" {
+			return true
+		}
+	}
+	return false
 }
