@@ -203,8 +203,6 @@ func (c *Config) merge(f File) {
 // notYet are keys of features this version does not have yet; they are
 // reported rather than silently ignored.
 var notYet = map[string]string{
-	"mcpServers":  "MCP servers are not supported by this version of llmrt",
-	"servers":     "MCP servers are not supported by this version of llmrt",
 	"skills_dirs": "skills are not supported by this version of llmrt",
 }
 
@@ -213,7 +211,7 @@ var known = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
 		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
-		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands $schema`) {
+		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands mcpServers servers $schema`) {
 		m[k] = true
 	}
 	return m
