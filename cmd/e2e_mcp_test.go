@@ -78,9 +78,10 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 			sb := newSandbox(t)
 			pidA := filepath.Join(sb.home, "a.pid")
 			pidB := filepath.Join(sb.home, "b.pid")
+			pidC := filepath.Join(sb.home, "c.pid") // the wrapper's background child
 			sb.mcpConfig(fmt.Sprintf(`"wrapped":{"command":"sh","args":["-c",%q],"env":{"MCPTEST_PIDFILE":%q}},`+
 				`"stubborn":{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q}}`,
-				srvBin+"; true", pidA, srvBin, pidB))
+				"sleep 300 & echo $! > "+pidC+"; exec "+srvBin, pidA, srvBin, pidB))
 			var srv *fakellm.Server
 			if how == "exit" {
 				srv = fake(t, fakellm.OpenAI, finalAnswer("done"))
@@ -95,7 +96,7 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pids := waitPIDs(t, pidA, pidB)
+			pids := waitPIDs(t, pidA, pidB, pidC)
 			if how != "exit" {
 				time.Sleep(500 * time.Millisecond)
 				sig := syscall.SIGINT
@@ -127,7 +128,7 @@ func waitPIDs(t *testing.T, files ...string) []int {
 		for {
 			b, err := os.ReadFile(f)
 			if err == nil && len(b) > 0 {
-				pid, _ := strconv.Atoi(string(b))
+				pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
 				pids = append(pids, pid)
 				break
 			}
