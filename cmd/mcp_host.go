@@ -56,6 +56,7 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	}
 	if len(enabled) > 0 {
 		s.mcp = mcp.New(enabled, s.workDir)
+		s.mcp.Sandbox = s.sandbox
 	}
 }
 

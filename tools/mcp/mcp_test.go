@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
 // TestMain lets the test binary act as a stdio MCP server.
@@ -285,5 +286,28 @@ func TestCloseStopsProcessGroup(t *testing.T) {
 			out, _ := exec.Command("sh", "-c", fmt.Sprintf("ps -eo pid,ppid,pgid,stat,args | awk '$3==%d'", pg)).CombinedOutput()
 			t.Errorf("process group %d survived Close:\n%s", pg, out)
 		}
+	}
+}
+
+// TestSandboxedStdioServer: a server with "sandbox": true runs confined
+// and still answers.
+func TestSandboxedStdioServer(t *testing.T) {
+	if err := sandbox.Available(); err != nil {
+		t.Skipf("no sandbox here: %v", err)
+	}
+	exe, _ := os.Executable()
+	src := New([]Server{{Name: "boxed", Command: exe, Sandbox: true, Env: map[string]string{"LLMRT_MCP_TEST_SERVER": "1"}}}, t.TempDir())
+	src.Sandbox = sandbox.Policy{Mode: sandbox.WorkspaceWrite}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_ = src.Start(ctx)
+	defer src.Close()
+	if d := src.Diagnostics(); len(d) > 0 {
+		t.Fatalf("diagnostics: %+v", d)
+	}
+	ts, _ := src.Tools(ctx)
+	res, err := byName(t, ts, "boxed_get-sum").Execute(ctx, json.RawMessage(`{"a":2,"b":3}`))
+	if err != nil || !strings.Contains(res.Content, "is 5") {
+		t.Fatalf("%+v %v", res, err)
 	}
 }

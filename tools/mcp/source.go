@@ -27,6 +27,7 @@ import (
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
 // protocolVersion is the protocol revision llmrt speaks. Pinning it keeps
@@ -54,6 +55,8 @@ type Source struct {
 	Dir string
 	// OnStatus, when set, is told of each server's start and its outcome.
 	OnStatus func(Status)
+	// Sandbox confines the stdio servers whose config sets "sandbox": true.
+	Sandbox sandbox.Policy
 
 	lastMu   sync.Mutex
 	last     []tools.Tool
@@ -65,7 +68,7 @@ func New(list []Server, dir string) *Source {
 	s := &Source{Dir: dir}
 	for _, sv := range list {
 		if sv.IsEnabled() {
-			s.servers = append(s.servers, &conn{cfg: sv, dir: dir})
+			s.servers = append(s.servers, &conn{cfg: sv, dir: dir, src: s})
 		}
 	}
 	return s
@@ -182,6 +185,7 @@ func (s *Source) Close() error {
 type conn struct {
 	cfg Server
 	dir string
+	src *Source
 
 	mu     sync.Mutex
 	state  string
@@ -239,6 +243,15 @@ func (c *conn) start(ctx context.Context) {
 	switch kind {
 	case TransportStdio:
 		c.stderr = &tailBuffer{max: 2048}
+		if c.cfg.Sandbox && c.src != nil && c.src.Sandbox.Confined() {
+			sio, err := c.startSandboxed()
+			if err != nil {
+				c.fail(fmt.Errorf("start %s in the sandbox: %w", c.describe(), err))
+				return
+			}
+			tr = sio
+			break
+		}
 		tr = transport.NewStdioWithOptions(c.cfg.Command, c.env(), c.cfg.Args,
 			transport.WithCommandFunc(c.command),
 			transport.WithCommandStderrWriter(c.stderr),
@@ -662,4 +675,27 @@ func groupLive(pgid int) bool {
 		}
 	}
 	return false
+}
+
+// startSandboxed starts a stdio server confined by the source's sandbox
+// policy and returns a transport over its pipes.
+func (c *conn) startSandboxed() (*transport.Stdio, error) {
+	cmd, _ := c.command(context.Background(), c.cfg.Command, c.env(), c.cfg.Args)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = c.stderr
+	p := c.src.Sandbox
+	p.Workspace = c.dir
+	cleanup, err := sandbox.Start(cmd, p)
+	if err != nil {
+		return nil, err
+	}
+	go func() { _ = cmd.Wait(); cleanup() }()
+	return transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader(""))), nil
 }
