@@ -57,6 +57,9 @@ func testServer(pageSize int) *server.MCPServer {
 		for i := 1; i <= 3; i++ {
 			_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{"progressToken": tok, "progress": float64(i), "total": 3.0, "message": fmt.Sprintf("step %d", i)})
 		}
+		// mcp-go hands notifications to the client's handler on their own
+		// goroutines; a running tool's progress arrives while it runs.
+		time.Sleep(200 * time.Millisecond)
 		return mcp.NewToolResultText("done"), nil
 	})
 	s.AddTool(mcp.NewTool("odd name.with/chars", mcp.WithReadOnlyHintAnnotation(true)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
