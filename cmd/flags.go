@@ -26,6 +26,7 @@ type sharedFlags struct {
 	strict                   bool
 	noColor, quiet, verbose  bool
 	skillsDirs               []string
+	mcpConfigs               []string
 	noProjectInstructions    bool
 	sandbox                  string
 	sandboxNetwork           bool
@@ -58,6 +59,7 @@ func (s *sharedFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVarP(&s.quiet, "quiet", "q", false, "print nothing but the answer and errors")
 	fs.BoolVar(&s.verbose, "verbose", false, "show progress on stderr even when it is not a terminal")
 	fs.StringArrayVar(&s.skillsDirs, "skills-dir", nil, "also load skills from this directory (wins over the standard skill roots); repeatable")
+	fs.StringArrayVar(&s.mcpConfigs, "mcp-config", nil, "also load MCP servers from this file (mcpServers or servers shape; wins over the others); repeatable")
 	fs.BoolVar(&s.noProjectInstructions, "no-project-instructions", false, "do not put AGENTS.md/CLAUDE.md files in the system prompt")
 	fs.StringVar(&s.sandbox, "sandbox", "", "confine commands: off, read-only or workspace-write (default where the OS supports it)")
 	fs.BoolVar(&s.sandboxNetwork, "sandbox-network", false, "let sandboxed commands reach the network")

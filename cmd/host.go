@@ -68,6 +68,9 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.s.mcp != nil && !h.s.quiet && (h.io.ErrTTY || h.s.verbose) {
+		showMCPStart(h.errOut, h.s.mcp)
+	}
 	return engine.New(engine.Config{
 		Adapters:       []providers.Provider{p},
 		BuiltinOptions: h.s.toolOptions(),

@@ -16,6 +16,7 @@ import (
 // them (shown as warnings, refused by --strict).
 func (s *settings) loadContext(getenv func(string) string, sf *sharedFlags, needModel bool) {
 	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
+	s.loadMCP(getenv, sf.mcpConfigs)
 	if !needModel || sf.noProjectInstructions {
 		return
 	}
@@ -34,6 +35,9 @@ func (s *settings) sources() []engine.ToolSource {
 	}
 	if s.skills != nil && (s.skills.Len() > 0 || len(s.skills.Diagnostics()) > 0) {
 		out = append(out, s.skills)
+	}
+	if s.mcp != nil {
+		out = append(out, s.mcp)
 	}
 	return out
 }

@@ -25,6 +25,7 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 		newRunCmd(f, nil),
 		newToolsCmd(f, nil),
 		newSkillsCmd(f, nil),
+		newMCPCmd(f),
 		newSessionsCmd(f),
 		newVersionCmd(f),
 	)

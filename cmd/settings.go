@@ -18,6 +18,7 @@ import (
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/mcp"
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -46,6 +47,7 @@ type settings struct {
 	skillsDirs    []string // --skills-dir roots, after the standard ones
 	skills        *skills.Catalogue
 	projectDocs   *instructions.Set // nil with --no-project-instructions
+	mcp           *mcp.Source       // nil when no MCP server is configured
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd

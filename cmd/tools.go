@@ -70,9 +70,16 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 		return err
 	}
 	out := opts.f.IO.Out
+	servers := mcpStatuses(s)
 	if opts.json {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
+		if servers != nil {
+			return enc.Encode(struct {
+				Tools      any         `json:"tools"`
+				MCPServers []mcpStatus `json:"mcp_servers"`
+			}{infos, servers})
+		}
 		return enc.Encode(infos)
 	}
 	rows := make([][]string, 0, len(infos))
@@ -81,6 +88,16 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	}
 	if err := printTable(out, opts.f.IO.Width, []string{"NAME", "KIND", "SOURCE", "DESCRIPTION"}, rows); err != nil {
 		return err
+	}
+	if len(servers) > 0 {
+		fmt.Fprintln(out, "\nMCP servers:")
+		for _, st := range servers {
+			if st.Status == "ready" {
+				fmt.Fprintf(out, "  %s: ready, %d tools\n", st.Name, len(st.Tools))
+			} else {
+				fmt.Fprintf(out, "  %s: %s: %s\n", st.Name, st.Status, st.Error)
+			}
+		}
 	}
 	pol := s.sandbox
 	pol.Workspace = s.workDir

@@ -234,17 +234,15 @@ func (c *Config) merge(f File) {
 
 // notYet are keys of features this version does not have yet; they are
 // reported rather than silently ignored.
-var notYet = map[string]string{
-	"mcpServers": "MCP servers are not supported by this version of llmrt",
-	"servers":    "MCP servers are not supported by this version of llmrt",
-}
+var notYet = map[string]string{}
 
 // Known keys, for the unknown-key diagnostic.
 var known = func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
 		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
-		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands shell_env skills_dirs context_window $schema`) {
+		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands shell_env skills_dirs context_window
+		mcpServers servers $schema`) {
 		m[k] = true
 	}
 	return m

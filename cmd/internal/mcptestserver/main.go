@@ -1,0 +1,48 @@
+// Command mcptestserver is a small stdio MCP server for llmrt's tests:
+// get-sum, fail (an isError result) and image. With
+// MCPTEST_IGNORE_TERM=1 it ignores SIGTERM and outlives its stdin, as a
+// badly behaved server would; MCPTEST_PIDFILE receives its pid.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func main() {
+	stubborn := os.Getenv("MCPTEST_IGNORE_TERM") == "1"
+	if stubborn {
+		signal.Ignore(syscall.SIGTERM)
+	}
+	if f := os.Getenv("MCPTEST_PIDFILE"); f != "" {
+		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
+	}
+	s := server.NewMCPServer("mcptest", "1.0", server.WithToolCapabilities(true))
+	s.AddTool(mcp.NewTool("get-sum", mcp.WithDescription("Returns the sum of two numbers."),
+		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
+			return mcp.NewToolResultText(fmt.Sprintf("The sum of %v and %v is %v.", a, b, a+b)), nil
+		})
+	s.AddTool(mcp.NewTool("fail", mcp.WithDescription("Always fails.")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultError("the widget is jammed"), nil
+		})
+	s.AddTool(mcp.NewTool("image", mcp.WithDescription("Returns a tiny PNG.")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			png := "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+			return mcp.NewToolResultImage("a dot", png, "image/png"), nil
+		})
+	_ = server.ServeStdio(s)
+	if stubborn {
+		time.Sleep(time.Hour)
+	}
+}

@@ -1,0 +1,258 @@
+package cmd
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/tools/mcp"
+)
+
+func newMCPCmd(f *Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Manage MCP servers",
+		Long: `List, show, add and remove the MCP servers llmrt starts. Servers are read from
+the user config, the project's .mcp.json, the project's .llmrt/config.json and
+--mcp-config files, a later one winning for a name. add and remove change the
+project's .mcp.json, or the user config with --scope user.`,
+	}
+	cmd.AddCommand(newMCPListCmd(f), newMCPGetCmd(f), newMCPAddCmd(f), newMCPRemoveCmd(f))
+	return cmd
+}
+
+func mcpServers(f *Factory) ([]mcp.Server, []string, error) {
+	dir, err := workDir("")
+	if err != nil {
+		return nil, nil, err
+	}
+	list, diags := loadMCPServers(f.Getenv, dir, nil)
+	return list, diags, nil
+}
+
+func newMCPListCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the configured MCP servers",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			list, diags, err := mcpServers(f)
+			if err != nil {
+				return err
+			}
+			for _, d := range diags {
+				fmt.Fprintln(f.IO.ErrOut, "llmrt: warning:", d)
+			}
+			if len(list) == 0 {
+				_, err := fmt.Fprintln(f.IO.Out, "No MCP servers configured. Add one with: llmrt mcp add NAME -- COMMAND ARGS...")
+				return err
+			}
+			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tTRANSPORT\tTARGET\tSOURCE")
+			for _, s := range list {
+				t, _ := s.Transport()
+				target := s.URL
+				if t == mcp.TransportStdio {
+					target = strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
+				}
+				if !s.IsEnabled() {
+					t += " (disabled)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, t, oneLine(target, 60), s.Origin)
+			}
+			return tw.Flush()
+		},
+	}
+}
+
+func newMCPGetCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:   "get NAME",
+		Short: "Show one MCP server's configuration",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			list, _, err := mcpServers(f)
+			if err != nil {
+				return err
+			}
+			for _, s := range list {
+				if s.Name == args[0] {
+					t, _ := s.Transport()
+					s.Type = t
+					b, _ := json.MarshalIndent(s, "", "  ")
+					_, err := fmt.Fprintf(f.IO.Out, "%s (from %s)\n%s\n", s.Name, s.Origin, b)
+					return err
+				}
+			}
+			return fmt.Errorf("no MCP server named %q; see llmrt mcp list", args[0])
+		},
+	}
+}
+
+// mcpConfigPath is the file add and remove change.
+func mcpConfigPath(f *Factory, scope string) (string, error) {
+	switch scope {
+	case "", "project", "local":
+		dir, err := workDir("")
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, ".mcp.json"), nil
+	case "user":
+		return config.UserPath(f.Getenv), nil
+	}
+	return "", fmt.Errorf("--scope %q: use project or user", scope)
+}
+
+// editMCPFile changes the mcpServers object of a config file, keeping its
+// other keys.
+func editMCPFile(path string, edit func(servers map[string]json.RawMessage) error) error {
+	top := map[string]json.RawMessage{}
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &top); err != nil {
+			return fmt.Errorf("%s: not valid JSON (%v); fix or remove it", path, err)
+		}
+	}
+	servers := map[string]json.RawMessage{}
+	if raw, ok := top["mcpServers"]; ok {
+		if err := json.Unmarshal(raw, &servers); err != nil {
+			return fmt.Errorf("%s: mcpServers: %v", path, err)
+		}
+	}
+	if err := edit(servers); err != nil {
+		return err
+	}
+	b, err := json.Marshal(servers)
+	if err != nil {
+		return err
+	}
+	top["mcpServers"] = b
+	out, err := json.MarshalIndent(top, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(out, '\n'), 0o644)
+}
+
+func newMCPAddCmd(f *Factory) *cobra.Command {
+	var scope, url, transport string
+	var envs, headers []string
+	cmd := &cobra.Command{
+		Use:   "add NAME [--env K=V] [--header 'H: V'] -- COMMAND ARGS... | add NAME --url URL",
+		Short: "Add an MCP server to the project (.mcp.json) or user config",
+		Example: `  llmrt mcp add everything -- npx -y @modelcontextprotocol/server-everything
+  llmrt mcp add docs --url https://example.com/mcp --header "Authorization: Bearer ${DOCS_TOKEN}"
+  llmrt mcp add fs --scope user -- npx -y @modelcontextprotocol/server-filesystem ~/notes`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, rest := args[0], args[1:]
+			if sanitize := strings.Map(func(r rune) rune {
+				if r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+					return r
+				}
+				return -1
+			}, name); sanitize != name {
+				return fmt.Errorf("server name %q: use letters, digits, _ and -", name)
+			}
+			s := mcp.Server{Name: name, Type: transport}
+			switch {
+			case url != "" && len(rest) > 0:
+				return errors.New("give either --url or -- COMMAND ARGS..., not both")
+			case url != "":
+				s.URL = url
+			case len(rest) > 0:
+				s.Command, s.Args = rest[0], rest[1:]
+			default:
+				return errors.New("missing the server: add -- COMMAND ARGS... or --url URL")
+			}
+			for _, e := range envs {
+				k, v, ok := strings.Cut(e, "=")
+				if !ok || k == "" {
+					return fmt.Errorf("--env %q: use KEY=VALUE", e)
+				}
+				if s.Env == nil {
+					s.Env = map[string]string{}
+				}
+				s.Env[k] = v
+			}
+			for _, h := range headers {
+				k, v, ok := strings.Cut(h, ":")
+				if !ok || strings.TrimSpace(k) == "" {
+					return fmt.Errorf("--header %q: use 'Name: value'", h)
+				}
+				if s.Headers == nil {
+					s.Headers = map[string]string{}
+				}
+				s.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+			path, err := mcpConfigPath(f, scope)
+			if err != nil {
+				return err
+			}
+			s.Origin = path
+			if err := s.Validate(); err != nil {
+				return err
+			}
+			b, err := json.Marshal(s)
+			if err != nil {
+				return err
+			}
+			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
+				m[name] = b
+				return nil
+			}); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(f.IO.Out, "Added MCP server %s to %s\n", name, path)
+			return err
+		},
+	}
+	cmd.Flags().StringVarP(&scope, "scope", "s", "project", "where to save it: project (.mcp.json) or user")
+	cmd.Flags().StringVar(&url, "url", "", "the URL of a remote (streamable HTTP or SSE) server")
+	cmd.Flags().StringVarP(&transport, "transport", "t", "", "stdio, http or sse (default: stdio for a command, http for a URL)")
+	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "an environment variable for the server, KEY=VALUE; repeatable")
+	cmd.Flags().StringArrayVarP(&headers, "header", "H", nil, "an HTTP header for a remote server, 'Name: value'; repeatable")
+	return cmd
+}
+
+func newMCPRemoveCmd(f *Factory) *cobra.Command {
+	var scope string
+	cmd := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove an MCP server from the project (.mcp.json) or user config",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := mcpConfigPath(f, scope)
+			if err != nil {
+				return err
+			}
+			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
+				if _, ok := m[args[0]]; !ok {
+					return fmt.Errorf("no MCP server named %q in %s", args[0], path)
+				}
+				delete(m, args[0])
+				return nil
+			}); err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(f.IO.Out, "Removed MCP server %s from %s\n", args[0], path)
+			return err
+		},
+	}
+	cmd.Flags().StringVarP(&scope, "scope", "s", "project", "project (.mcp.json) or user")
+	return cmd
+}

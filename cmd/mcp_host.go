@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sync"
+
+	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/tools/mcp"
+)
+
+// mcpFiles returns the MCP config files of a run, lowest precedence first:
+// the user config, the project's .mcp.json, the project config, then every
+// --mcp-config.
+func mcpFiles(getenv func(string) string, workDir string, extra []string) []string {
+	files := []string{
+		config.UserPath(getenv),
+		filepath.Join(workDir, ".mcp.json"),
+		filepath.Join(workDir, ".llmrt", "config.json"),
+	}
+	return append(files, extra...)
+}
+
+// loadMCPServers reads and merges the configured MCP servers. Problems
+// with a file are returned as diagnostics; a missing --mcp-config file is
+// one too.
+func loadMCPServers(getenv func(string) string, workDir string, extra []string) ([]mcp.Server, []string) {
+	var lists [][]mcp.Server
+	var diags []string
+	files := mcpFiles(getenv, workDir, extra)
+	for i, f := range files {
+		list, err := mcp.LoadFile(f)
+		if err != nil {
+			diags = append(diags, err.Error())
+			continue
+		}
+		if list == nil && i >= 3 {
+			diags = append(diags, fmt.Sprintf("--mcp-config %s: no such file", f))
+		}
+		lists = append(lists, list)
+	}
+	return mcp.Merge(lists...), diags
+}
+
+// loadMCP sets the run's MCP source when servers are configured; a run
+// without any has none and starts nothing.
+func (s *settings) loadMCP(getenv func(string) string, extra []string) {
+	servers, diags := loadMCPServers(getenv, s.workDir, extra)
+	s.diagnostics = append(s.diagnostics, diags...)
+	var enabled []mcp.Server
+	for _, sv := range servers {
+		if sv.IsEnabled() {
+			enabled = append(enabled, sv)
+		}
+	}
+	if len(enabled) > 0 {
+		s.mcp = mcp.New(enabled, s.workDir)
+		s.mcp.Sandbox = s.sandbox
+	}
+}
+
+// showMCPStart prints each server's start and outcome to w (a terminal's
+// stderr).
+func showMCPStart(w io.Writer, src *mcp.Source) {
+	var mu sync.Mutex
+	src.OnStatus = func(st mcp.Status) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch st.State {
+		case "starting":
+			fmt.Fprintf(w, "llmrt: mcp: starting %s\n", st.Name)
+		case "ready":
+			fmt.Fprintf(w, "llmrt: mcp: %s ready (%d tools)\n", st.Name, len(st.Tools))
+		case "failed":
+			fmt.Fprintf(w, "llmrt: mcp: %s failed: %s\n", st.Name, st.Err)
+		}
+	}
+}
+
+// mcpStatus is one MCP server's state as `llmrt tools` shows it.
+type mcpStatus struct {
+	Name   string   `json:"name"`
+	Status string   `json:"status"`
+	Error  string   `json:"error,omitempty"`
+	Tools  []string `json:"tools,omitempty"`
+}
+
+// mcpStatuses reports the state of a run's MCP servers, nil without any.
+func mcpStatuses(s *settings) []mcpStatus {
+	if s.mcp == nil {
+		return nil
+	}
+	var out []mcpStatus
+	for _, st := range s.mcp.Statuses() {
+		out = append(out, mcpStatus{Name: st.Name, Status: st.State, Error: st.Err, Tools: st.Tools})
+	}
+	return out
+}

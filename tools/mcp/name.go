@@ -1,0 +1,72 @@
+package mcp
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// maxToolName is the longest tool name providers accept.
+const maxToolName = 64
+
+// sanitize replaces characters outside [A-Za-z0-9_-] with '_'.
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 128 && (r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// toolName returns the exposed name of a server's tool: <server>_<tool>,
+// sanitised and cut to 64 characters; a cut name ends with a short hash of
+// the full name so that long names stay distinct.
+func toolName(server, tool string) string {
+	n := sanitize(server) + "_" + sanitize(tool)
+	if len(n) <= maxToolName {
+		return n
+	}
+	return n[:maxToolName-9] + "_" + shortHash(server+"\x00"+tool)
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:4])
+}
+
+// uniqueNames assigns exposed names to a server's tools in order, adding
+// _2, _3... to a name already taken (names differing only in characters
+// that sanitising removed).
+func uniqueNames(server string, tools []string) []string {
+	taken := map[string]bool{}
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		n := toolName(server, t)
+		for k := 2; taken[n]; k++ {
+			suffix := "_" + itoa(k)
+			base := toolName(server, t)
+			if len(base)+len(suffix) > maxToolName {
+				base = base[:maxToolName-len(suffix)]
+			}
+			n = base + suffix
+		}
+		taken[n] = true
+		out[i] = n
+	}
+	return out
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
