@@ -88,12 +88,16 @@ func TestUnknownKeyIsADiagnostic(t *testing.T) {
 	}
 }
 
-func TestNotYetSupportedKeys(t *testing.T) {
+func TestNewerKeysAreKnown(t *testing.T) {
 	dir := t.TempDir()
-	writeFile(t, filepath.Join(dir, ".llmrt", "config.json"), `{"mcpServers":{"gh":{"command":"x"}},"skills_dirs":["s"]}`)
+	writeFile(t, filepath.Join(dir, ".llmrt", "config.json"),
+		`{"mcpServers":{"gh":{"command":"x"}},"skills_dirs":["s"],"context_window":128000,"shell_env":{"pass":["GITHUB_TOKEN"]}}`)
 	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": t.TempDir()})})
-	if err != nil || len(c.Diagnostics) != 1 || !strings.Contains(c.Diagnostics[0], "skills are not supported") {
-		t.Errorf("got %v %v (mcpServers is read by the MCP loader, so it is no diagnostic)", err, c.Diagnostics)
+	if err != nil || len(c.Diagnostics) != 0 {
+		t.Errorf("got %v %v, want no diagnostics", err, c.Diagnostics)
+	}
+	if c.ContextWindow == nil || *c.ContextWindow != 128000 || len(c.SkillsDirs) != 1 || c.ShellEnv == nil || c.ShellEnv.Pass[0] != "GITHUB_TOKEN" {
+		t.Errorf("the keys should be read: %+v", c.File)
 	}
 }
 
