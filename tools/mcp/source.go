@@ -200,8 +200,29 @@ type conn struct {
 	gen    atomic.Uint64
 
 	progMu   sync.Mutex
-	progress map[string]func(tools.Progress)
+	progress map[string]*progressSink
 	nextTok  atomic.Uint64
+}
+
+// progressSink forwards one call's progress notifications. Notifications can
+// be delivered on separate goroutines, so they may arrive out of order; the
+// protocol says progress only increases, so one that does not move past the
+// last forwarded value is stale and dropped.
+type progressSink struct {
+	mu     sync.Mutex
+	report func(tools.Progress)
+	last   float64
+	seen   bool
+}
+
+func (s *progressSink) forward(p tools.Progress) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen && p.Progress <= s.last {
+		return
+	}
+	s.seen, s.last = true, p.Progress
+	s.report(p)
 }
 
 func (c *conn) status() Status {
@@ -421,9 +442,9 @@ func (c *conn) notify(n mcp.JSONRPCNotification) {
 		fields := n.Params.AdditionalFields
 		tok := fmt.Sprint(fields["progressToken"])
 		c.progMu.Lock()
-		fn := c.progress[tok]
+		sink := c.progress[tok]
 		c.progMu.Unlock()
-		if fn == nil {
+		if sink == nil {
 			return
 		}
 		p := tools.Progress{}
@@ -436,7 +457,7 @@ func (c *conn) notify(n mcp.JSONRPCNotification) {
 		if v, ok := fields["message"].(string); ok {
 			p.Message = v
 		}
-		fn(p)
+		sink.forward(p)
 	}
 }
 
@@ -508,9 +529,9 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (too
 	req.Params.Meta = &mcp.Meta{ProgressToken: tok}
 	c.progMu.Lock()
 	if c.progress == nil {
-		c.progress = map[string]func(tools.Progress){}
+		c.progress = map[string]*progressSink{}
 	}
-	c.progress[tok] = func(p tools.Progress) { tools.ReportProgress(ctx, p) }
+	c.progress[tok] = &progressSink{report: func(p tools.Progress) { tools.ReportProgress(ctx, p) }}
 	c.progMu.Unlock()
 	defer func() {
 		c.progMu.Lock()
