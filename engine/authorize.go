@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -65,6 +66,9 @@ func (r *run) ask(ctx context.Context, p *plan) (bool, *ToolOutcome) {
 			Content: fmt.Sprintf("permission denied: %s needs a person's approval and none is available in this run. Do not retry it; tell the user that allowing %s would let it run, or find another way.", p.tool.Name, suggested)}
 	}
 	req := PermissionRequest{Tool: p.tool.Name, Kind: p.tool.Kind, Arguments: p.call.Arguments, Suggested: suggested.String()}
+	if p.tool.Preview != nil {
+		req.Preview = p.tool.Preview(json.RawMessage(p.call.Arguments))
+	}
 	var reply chan Decision
 	if perm.Approver == nil {
 		reply = make(chan Decision, 1)

@@ -72,6 +72,9 @@ type PermissionRequest struct {
 	Arguments string     `json:"arguments"`
 	// Suggested is a rule that would allow this call and calls like it.
 	Suggested string `json:"suggested_rule"`
+	// Preview shows what the call would change, when its tool can say
+	// (a unified diff for write_file and edit_file).
+	Preview string `json:"preview,omitempty"`
 	// Reply receives the decision when Permission.ReplyViaEvents is set;
 	// it is buffered, so sending never blocks.
 	Reply chan<- Decision `json:"-"`

@@ -355,3 +355,20 @@ func TestShellRulesThroughTheRuntime(t *testing.T) {
 		t.Errorf("suggested rules: got %q, want %q", suggested, want)
 	}
 }
+
+// TestPermissionRequestCarriesPreview: a person asked about a write sees
+// the diff it would make.
+func TestPermissionRequestCarriesPreview(t *testing.T) {
+	h := newHarness(t, call("write_file", `{"path":"notes.txt","content":"hello\n"}`), answer("done"))
+	req := h.request("go")
+	var got string
+	req.Permission = engine.Permission{Mode: engine.ModeAsk, Approver: engine.ApproverFunc(
+		func(_ context.Context, pr engine.PermissionRequest) (engine.Decision, error) {
+			got = pr.Preview
+			return engine.Decision{Action: engine.Deny}, nil
+		})}
+	h.complete(req)
+	if !strings.Contains(got, "+++ b/notes.txt") || !strings.Contains(got, "+hello") {
+		t.Fatalf("preview: %q", got)
+	}
+}

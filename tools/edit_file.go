@@ -31,6 +31,9 @@ func editFileTool(ws *Workspace) Tool {
 		Schema: json.RawMessage(editFileSchema),
 		Kind:   KindWrite,
 		Source: SourceBuiltin,
+		Preview: func(raw json.RawMessage) string {
+			return previewEdit(ws, raw)
+		},
 		Execute: func(ctx context.Context, raw json.RawMessage) (Result, error) {
 			var args editArgs
 			if r := decodeArgs(raw, &args); r != nil {

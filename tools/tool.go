@@ -69,6 +69,10 @@ type Tool struct {
 	// Validate, when set, checks arguments beyond what the schema expresses;
 	// its error goes back to the model as an invalid_arguments result.
 	Validate func(args json.RawMessage) error
+	// Preview, when set, shows a person deciding whether to allow a call
+	// what it would change (a unified diff for file writes); "" when there
+	// is nothing to show. It must not change anything.
+	Preview func(args json.RawMessage) string
 }
 
 // Spec returns the description of t sent to a model.

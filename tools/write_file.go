@@ -31,6 +31,9 @@ func writeFileTool(ws *Workspace) Tool {
 		Schema: json.RawMessage(writeFileSchema),
 		Kind:   KindWrite,
 		Source: SourceBuiltin,
+		Preview: func(raw json.RawMessage) string {
+			return previewWrite(ws, raw)
+		},
 		Execute: func(ctx context.Context, raw json.RawMessage) (Result, error) {
 			var args struct {
 				Path    string `json:"path"`
