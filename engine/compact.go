@@ -37,8 +37,8 @@ const summaryPrefix = "[Summary of the earlier part of this conversation, writte
 
 const summaryInstructions = `You are compacting a conversation between a user and an AI agent that uses tools, because it has grown too long for the model's context window. Write a summary the agent can continue from without the original messages. Keep: the user's goals and constraints, decisions made and why, facts learned (file paths, names, commands, errors and their fixes), what was done and what remains to be done. Leave out pleasantries and anything superseded. Write plain prose and lists, no preamble.`
 
-// errNothingToCompact: the conversation has no older part to summarise.
-var errNothingToCompact = errors.New("nothing to compact: the conversation is only its latest turn")
+// ErrNothingToCompact: the conversation has no older part to summarise.
+
 
 // maybeCompact compacts when the next request would pass the threshold.
 func (r *run) maybeCompact(ctx context.Context) {
@@ -59,7 +59,7 @@ func (r *run) maybeCompact(ctx context.Context) {
 	if next <= int(th*float64(window)) {
 		return
 	}
-	if err := r.compact(ctx, "", window/3); err != nil && !errors.Is(err, errNothingToCompact) && ctx.Err() == nil {
+	if err := r.compact(ctx, "", window/3); err != nil && !errors.Is(err, ErrNothingToCompact) && ctx.Err() == nil {
 		r.warn("compaction_failed", fmt.Sprintf("the conversation could not be compacted (%v); sending it whole", err))
 	}
 }
@@ -82,7 +82,7 @@ func (r *run) compact(ctx context.Context, focus string, keep int) error {
 		}
 	}
 	if len(old) == 0 || (len(old) == 1 && isSummary(&old[0])) {
-		return errNothingToCompact
+		return ErrNothingToCompact
 	}
 	before := r.nextRequestTokens()
 	summary, err := r.summarise(ctx, old, focus)
