@@ -39,7 +39,6 @@ const summaryInstructions = `You are compacting a conversation between a user an
 
 // ErrNothingToCompact: the conversation has no older part to summarise.
 
-
 // maybeCompact compacts when the next request would pass the threshold.
 func (r *run) maybeCompact(ctx context.Context) {
 	if r.req.Compaction.Disabled {
