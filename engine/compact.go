@@ -37,8 +37,6 @@ const summaryPrefix = "[Summary of the earlier part of this conversation, writte
 
 const summaryInstructions = `You are compacting a conversation between a user and an AI agent that uses tools, because it has grown too long for the model's context window. Write a summary the agent can continue from without the original messages. Keep: the user's goals and constraints, decisions made and why, facts learned (file paths, names, commands, errors and their fixes), what was done and what remains to be done. Leave out pleasantries and anything superseded. Write plain prose and lists, no preamble.`
 
-// ErrNothingToCompact: the conversation has no older part to summarise.
-
 // maybeCompact compacts when the next request would pass the threshold.
 func (r *run) maybeCompact(ctx context.Context) {
 	if r.req.Compaction.Disabled {
