@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // output consumes a run's events and prints the outcome in one of the
@@ -45,11 +46,7 @@ func newOutput(format string, h *host) (output, error) {
 	case "", "text":
 		t := &textOutput{out: o.Out, progress: progress}
 		if o.Color {
-			md, err := newMDStream(o.Out, o.Width, "")
-			if err != nil {
-				return nil, err
-			}
-			t.md = md
+			t.md = ui.NewMarkdownWriter(o.Out, o.Width, ui.NewPalette(true, true))
 		}
 		return t, nil
 	case "json":
@@ -64,7 +61,7 @@ func newOutput(format string, h *host) (output, error) {
 // generated; progress goes to stderr when enabled.
 type textOutput struct {
 	out      io.Writer
-	md       *mdStream
+	md       *ui.MarkdownWriter
 	progress *progress
 	printed  strings.Builder
 }
