@@ -114,4 +114,3 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
-
