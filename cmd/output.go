@@ -46,7 +46,7 @@ func newOutput(format string, h *host) (output, error) {
 	case "", "text":
 		t := &textOutput{out: o.Out, progress: progress}
 		if o.Color {
-			t.md = ui.NewMarkdownWriter(o.Out, o.Width, ui.NewPalette(true, true))
+			t.md = ui.NewMarkdownWriter(o.Out, o.Width)
 		}
 		return t, nil
 	case "json":

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"io"
 	"strings"
 
@@ -20,51 +21,59 @@ type block struct {
 // splitter cuts streamed Markdown into blocks at blank lines outside code
 // fences and before each item of a top-level list. Each line is examined
 // once, when it is complete, so the fence state stays right however the
-// text is split, and the cost of adding text does not grow with what was
-// added before.
+// text is split, and adding text costs the same however much came before
+// (a long code fence included: the text is appended, never copied).
 type splitter struct {
-	pending string
-	scanned int  // pending[:scanned] is whole lines already examined
-	inFence bool // whether pending[scanned:] starts inside a code fence
+	buf     []byte // buf[start:] is the text not yet in a block
+	start   int
+	scanned int  // buf[start:scanned] is whole lines already examined
+	inFence bool // whether buf[scanned:] starts inside a code fence
 	emitted bool
 	tight   bool // the next block continues the list just emitted
 }
 
 // add appends streamed text and returns the blocks it completes.
 func (s *splitter) add(text string) []block {
-	s.pending += text
+	if s.start > 4096 && s.start > len(s.buf)/2 {
+		n := copy(s.buf, s.buf[s.start:])
+		s.buf, s.scanned, s.start = s.buf[:n], s.scanned-s.start, 0
+	}
+	if s.scanned < s.start {
+		s.scanned = s.start
+	}
+	s.buf = append(s.buf, text...)
 	var out []block
 	for {
-		nl := strings.IndexByte(s.pending[s.scanned:], '\n')
+		nl := bytes.IndexByte(s.buf[s.scanned:], '\n')
 		if nl < 0 {
 			// A new item showing in the unfinished line finishes the one
 			// before it already.
-			if !s.inFence && s.scanned > 0 && listItem(s.pending[s.scanned:]) {
-				out = s.cut(out, s.scanned, listItem(s.pending))
+			if !s.inFence && s.scanned > s.start && listItem(string(s.buf[s.scanned:])) {
+				out = s.cut(out, s.scanned, listItem(string(s.buf[s.start:min(s.start+12, len(s.buf))])))
 			}
 			return out
 		}
-		start := s.scanned
-		raw := s.pending[start : start+nl]
-		line := strings.TrimSpace(raw)
+		lineStart := s.scanned
+		raw := s.buf[lineStart : lineStart+nl]
+		line := bytes.TrimSpace(raw)
 		s.scanned += nl + 1
 		switch {
-		case strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~"):
+		case bytes.HasPrefix(line, []byte("```")) || bytes.HasPrefix(line, []byte("~~~")):
 			s.inFence = !s.inFence
-		case line == "" && !s.inFence:
+		case len(line) == 0 && !s.inFence:
 			out = s.cut(out, s.scanned, false)
-		case !s.inFence && start > 0 && listItem(raw):
+		case !s.inFence && lineStart > s.start && listItem(string(raw[:min(len(raw), 12)])):
 			// What came before a new item is done: the items before it or
 			// the paragraph the list interrupts.
-			out = s.cut(out, start, listItem(s.pending))
+			out = s.cut(out, lineStart, listItem(string(s.buf[s.start:min(s.start+12, len(s.buf))])))
 		}
 	}
 }
 
-// cut ends a block at pending[:at]; tight says the rest continues it.
+// cut ends a block at buf[:at]; tight says the rest continues it.
 func (s *splitter) cut(out []block, at int, tight bool) []block {
-	text := s.pending[:at]
-	s.pending, s.scanned = s.pending[at:], s.scanned-at
+	text := string(s.buf[s.start:at])
+	s.start = at
 	if strings.TrimSpace(text) == "" {
 		return out
 	}
@@ -73,12 +82,13 @@ func (s *splitter) cut(out []block, at int, tight bool) []block {
 	return out
 }
 
-// tail is the unfinished text not yet in a block.
-func (s *splitter) tail() string { return s.pending }
+// tail is the unfinished text not yet in a block. It aliases the
+// splitter's buffer until the next add.
+func (s *splitter) tail() []byte { return s.buf[s.start:] }
 
 // flush ends the stream: whatever is left is the last block.
 func (s *splitter) flush() []block {
-	return s.cut(nil, len(s.pending), false)
+	return s.cut(nil, len(s.buf), false)
 }
 
 // listItem reports whether s starts with a top-level list item: "- ",
@@ -103,15 +113,14 @@ type renderer struct {
 	r     *glamour.TermRenderer
 }
 
-func newRenderer(p Palette, dark bool) *renderer {
-	style := "notty"
-	if p.Color {
-		style = "light"
-		if dark {
-			style = "dark"
-		}
+// newRenderer returns a renderer for a dark or light background. On a
+// terminal without colour the chat screen drops the colours and keeps
+// bold and italics, which read better than raw markup.
+func newRenderer(dark bool) *renderer {
+	if dark {
+		return &renderer{style: "dark"}
 	}
-	return &renderer{style: style}
+	return &renderer{style: "light"}
 }
 
 // render renders one block wrapped to width, without the blank lines
@@ -121,13 +130,15 @@ func (r *renderer) render(text string, width int) string {
 	if r.r == nil || r.width != width {
 		tr, err := glamour.NewTermRenderer(glamour.WithStandardStyle(r.style), glamour.WithWordWrap(width-4))
 		if err != nil {
-			return wrapPlain(text, width)
+			return wrapPlain(strings.ReplaceAll(text, "\t", "    "), width)
 		}
 		r.r, r.width = tr, width
 	}
-	out, err := r.r.Render(text)
+	// A tab is one cell to the terminal and eight to a pager: spaces
+	// keep the layout the same everywhere.
+	out, err := r.r.Render(strings.ReplaceAll(text, "\t", "    "))
 	if err != nil {
-		return wrapPlain(text, width)
+		return wrapPlain(strings.ReplaceAll(text, "\t", "    "), width)
 	}
 	return trimBlankLines(out)
 }
@@ -164,10 +175,10 @@ type MarkdownWriter struct {
 	width int
 }
 
-// NewMarkdownWriter returns a MarkdownWriter for a terminal width columns
-// wide, styled for p.
-func NewMarkdownWriter(w io.Writer, width int, p Palette) *MarkdownWriter {
-	return &MarkdownWriter{w: w, r: newRenderer(p, true), width: width}
+// NewMarkdownWriter returns a MarkdownWriter for a colour terminal width
+// columns wide.
+func NewMarkdownWriter(w io.Writer, width int) *MarkdownWriter {
+	return &MarkdownWriter{w: w, r: newRenderer(true), width: width}
 }
 
 // Write adds streamed text, writing every block it completes.

@@ -8,11 +8,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-var colour = NewPalette(true, true)
-
 func TestMarkdownStreamsByBlock(t *testing.T) {
 	var out bytes.Buffer
-	md := NewMarkdownWriter(&out, 80, colour)
+	md := NewMarkdownWriter(&out, 80)
 	md.Write([]byte("# Title\n\nFirst para"))
 	afterFirst := ansi.Strip(out.String())
 	if !strings.Contains(afterFirst, "Title") || strings.Contains(afterFirst, "First para") {
@@ -39,7 +37,7 @@ func TestMarkdownStreamsByBlock(t *testing.T) {
 // arrive, not all at once at its end.
 func TestMarkdownStreamsListsItemByItem(t *testing.T) {
 	var out bytes.Buffer
-	md := NewMarkdownWriter(&out, 80, colour)
+	md := NewMarkdownWriter(&out, 80)
 	md.Write([]byte("Here are the steps:\n1. alpha step\n2. bravo step\n3. char"))
 	got := ansi.Strip(out.String())
 	if !strings.Contains(got, "Here are the steps:") || !strings.Contains(got, "alpha step") || !strings.Contains(got, "bravo step") || strings.Contains(got, "char") {
@@ -60,7 +58,7 @@ func TestMarkdownStreamsListsItemByItem(t *testing.T) {
 // streamed rendering shows the same lines as rendering it all at once.
 func TestMarkdownStreamMatchesWholeRender(t *testing.T) {
 	doc := "# Report\n\nThe build is **green**.\n\n```go\nfunc main() {\n\n\tprintln(1)\n}\n```\n\n- one\n- two\n\n> quoted\n> text\n\n1. first\n2. second\n\nFiles:\n- a.go\n- b.go\n"
-	r := newRenderer(colour, true)
+	r := newRenderer(true)
 	want := r.render(doc, 80)
 	lines := func(s string) string {
 		var out []string
@@ -73,7 +71,7 @@ func TestMarkdownStreamMatchesWholeRender(t *testing.T) {
 	}
 	for _, n := range []int{1, 2, 3, 7, 16, len(doc)} {
 		var out bytes.Buffer
-		md := NewMarkdownWriter(&out, 80, colour)
+		md := NewMarkdownWriter(&out, 80)
 		for i := 0; i < len(doc); i += n {
 			md.Write([]byte(doc[i:min(i+n, len(doc))]))
 		}

@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// Options configure the chat screen.
+type Options struct {
+	Host    Host
+	Palette Palette
+	// Dark says the terminal's background is dark (Markdown styles).
+	Dark   bool
+	Status Status
+	// History is a resumed conversation to show; Pending says its
+	// questions are waiting, and the screen starts a turn to ask them.
+	History []engine.Message
+	Pending bool
+	// Prompt, when set, is sent as soon as the screen is up.
+	Prompt string
+	// Notes are shown first (start-up warnings).
+	Notes []string
+	// In and Out are the terminal; nil means the process's own.
+	In  io.Reader
+	Out io.Writer
+}
+
+// Model is the chat screen's Bubble Tea model.
+type Model struct {
+	host Host
+	// base is the program's context: turns and host calls derive theirs
+	// from it, since Bubble Tea hands commands no context of their own.
+	base   context.Context
+	look   look
+	width  int
+	height int
+	tr     transcript
+	in     input
+	status Status
+
+	// The turn: turn numbers the turns, so a late message from an old one
+	// is recognised; busy while one runs.
+	turn       int
+	q          *queue // the running turn's
+	busy       bool
+	cancel     context.CancelFunc
+	cancelling bool
+	state      string // what the run is doing, for the status line
+	since      time.Time
+	runUsage   engine.Usage // the running turn's tokens so far
+	runs       map[string]*runView
+	calls      map[string]*toolItem
+	forms      []*openForm
+	pending    bool   // start a turn for waiting questions once the screen is up
+	first      string // the prompt to send once the screen is up
+
+	quitArmed time.Time // when Ctrl-C was pressed on an empty prompt
+	hint      string    // a one-off hint above the input
+}
+
+// New returns the chat screen for opts. ctx is the program's context.
+func New(ctx context.Context, opts Options) *Model {
+	m := &Model{
+		host:    opts.Host,
+		base:    ctx,
+		look:    look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
+		width:   80,
+		height:  24,
+		tr:      newTranscript(),
+		in:      newInput(opts.Palette),
+		status:  opts.Status,
+		runs:    map[string]*runView{},
+		calls:   map[string]*toolItem{},
+		pending: opts.Pending,
+		first:   opts.Prompt,
+	}
+	m.showHistory(opts.History)
+	for _, n := range opts.Notes {
+		m.tr.add(&noteItem{kind: noteWarn, text: n})
+	}
+	if len(opts.History) == 0 && len(opts.Notes) == 0 {
+		m.tr.add(&noteItem{text: welcome(opts.Status)})
+	}
+	return m
+}
+
+// welcome is the first line of a new chat.
+func welcome(s Status) string {
+	return "llmrt chat · " + s.Provider + "/" + s.Model + " · Enter sends, Alt+Enter adds a line, /help lists commands"
+}
+
+// Init starts the first turn when the screen was opened with a prompt or
+// with questions waiting.
+func (m *Model) Init() tea.Cmd {
+	switch {
+	case m.pending:
+		m.pending = false
+		return m.startTurn("")
+	case m.first != "":
+		p := m.first
+		m.first = ""
+		return m.submit(p)
+	}
+	return textarea.Blink
+}
+
+// Run shows the chat screen until the person quits or ctx ends.
+func Run(ctx context.Context, opts Options) error {
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	if opts.In != nil {
+		popts = append(popts, tea.WithInput(opts.In))
+	}
+	if opts.Out != nil {
+		popts = append(popts, tea.WithOutput(opts.Out))
+	}
+	if !opts.Palette.Color {
+		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
+	}
+	m := New(ctx, opts)
+	_, err := tea.NewProgram(m, popts...).Run()
+	if m.cancel != nil {
+		m.cancel()
+	}
+	return err
+}

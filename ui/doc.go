@@ -1,0 +1,15 @@
+// Package ui renders llmrt's engine events for a person at a terminal: the
+// full-screen chat (Run), and the pieces `llmrt run` uses inline on a
+// terminal — streamed Markdown, the question and permission forms, tool
+// lines and the spinner — so both commands look and behave alike.
+//
+// The chat screen is one Bubble Tea model. It owns no conversation: a Host
+// (implemented by the command line) runs each turn and the slash commands
+// that need more than the screen, and reports a turn's events through a
+// queue the screen drains with a re-armed command, so the engine is never
+// blocked by drawing. Questions and permission requests reach the screen
+// through the turn's Prompter and are answered from its forms.
+//
+// ui imports engine and tools for their types; it never imports cmd, and
+// nothing below it imports ui.
+package ui

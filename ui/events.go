@@ -1,0 +1,236 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// runView is what the screen keeps of one run of a turn (the turn's own
+// run, or a sub-run it started): the live items of its current model
+// call, so a restarted stream can take them back.
+type runView struct {
+	depth  int
+	think  *thinkItem
+	text   *textItem // text the model writes beside its calls, or as its answer
+	answer *textItem // the answer of final_answer, streamed
+	items  []item    // everything the current model call added
+	shown  bool      // the run showed text the person can read
+}
+
+// apply puts one event of the running turn on the screen.
+func (m *Model) apply(ev engine.Event) {
+	rv := m.runs[ev.RunID]
+	if rv == nil {
+		rv = &runView{}
+		if p := m.runs[ev.ParentID]; ev.ParentID != "" && p != nil {
+			rv.depth = p.depth + 1
+		}
+		m.runs[ev.RunID] = rv
+	}
+	top := ev.ParentID == ""
+	switch ev.Type {
+	case engine.EventModelStart:
+		rv.think, rv.text, rv.answer, rv.items = nil, nil, nil, nil
+		if top {
+			m.state = "thinking"
+		}
+	case engine.EventReasoningDelta:
+		if top {
+			if rv.think == nil {
+				rv.think = &thinkItem{run: ev.RunID, iter: ev.Iteration}
+				m.addLive(rv, rv.think)
+			}
+			rv.think.add(ev.Delta)
+		}
+	case engine.EventTextDelta, engine.EventAnswerDelta:
+		if top {
+			m.streamText(rv, ev)
+		}
+	case engine.EventAssistantMessage:
+		for _, t := range []*textItem{rv.text, rv.answer} {
+			if t != nil {
+				t.finish()
+			}
+		}
+	case engine.EventToolStart:
+		m.toolStarted(rv, ev)
+	case engine.EventToolProgress:
+		if t := m.calls[ev.Call.ID]; t != nil && ev.Progress != nil {
+			t.note = progressNote(ev)
+		}
+	case engine.EventPermissionRequest:
+		if t := m.calls[ev.Call.ID]; t != nil {
+			t.state = toolWaiting
+		}
+	case engine.EventToolResult, engine.EventToolError:
+		m.toolEnded(ev)
+	case engine.EventUsage:
+		if top && ev.Usage != nil {
+			m.runUsage = *ev.Usage
+		}
+	case engine.EventWarning:
+		m.warning(rv, ev)
+	default:
+		if ev.Type.Terminal() && top {
+			m.ended(rv, ev)
+		}
+	}
+}
+
+// addLive adds an item of the current model call.
+func (m *Model) addLive(rv *runView, it item) {
+	rv.items = append(rv.items, it)
+	m.tr.add(it)
+}
+
+func (m *Model) streamText(rv *runView, ev engine.Event) {
+	slot := &rv.text
+	if ev.Type == engine.EventAnswerDelta {
+		slot = &rv.answer
+	}
+	if *slot == nil {
+		*slot = &textItem{run: ev.RunID, iter: ev.Iteration}
+		m.addLive(rv, *slot)
+	}
+	(*slot).add(ev.Delta)
+	rv.shown = true
+	m.state = "writing"
+}
+
+func (m *Model) toolStarted(rv *runView, ev engine.Event) {
+	c := ev.Call
+	if c == nil || c.Name == engine.FinalAnswerTool || c.Name == engine.BlockedTool {
+		return
+	}
+	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, run: ev.RunID, depth: rv.depth, start: ev.Time}
+	if p := m.calls[c.ParentID]; c.ParentID != "" && p != nil {
+		t.depth = p.depth + 1
+	}
+	m.calls[c.ID] = t
+	m.addLive(rv, t)
+	if ev.ParentID == "" {
+		m.state = "running " + c.Name
+	}
+}
+
+func (m *Model) toolEnded(ev engine.Event) {
+	t := m.calls[ev.Call.ID]
+	if t == nil || ev.Outcome == nil {
+		return
+	}
+	o := ev.Outcome
+	t.took = ev.Time.Sub(t.start)
+	t.result = o.Content
+	t.note = ResultNote(t.name, o.Content)
+	switch {
+	case o.Code == engine.OutcomePermissionDenied:
+		t.state, t.note = toolDenied, firstLine(o.Content, 80)
+	case o.Code == engine.OutcomeCancelled:
+		t.state = toolCancelled
+	case ev.Type == engine.EventToolError || o.IsError:
+		t.state, t.note = toolFailed, firstLine(o.Content, 80)
+	default:
+		t.state = toolOK
+	}
+	t.version++
+	if ev.ParentID == "" {
+		m.state = "thinking"
+	}
+}
+
+func (m *Model) warning(rv *runView, ev engine.Event) {
+	w := ev.Warning
+	if w == nil {
+		return
+	}
+	switch w.Code {
+	case engine.WarningStreamRestarted:
+		// The call's partial output is void: the call starts again.
+		m.removeItems(rv.items)
+		rv.think, rv.text, rv.answer, rv.items = nil, nil, nil, nil
+		return
+	case engine.WarningContextCompacted:
+		m.tr.add(&noteItem{text: w.Message})
+		return
+	}
+	text := w.Message
+	if ev.ParentID != "" {
+		text = "sub-agent: " + text
+	}
+	m.tr.add(&noteItem{kind: noteWarn, text: text})
+}
+
+// ended closes the turn's run on its terminal event.
+func (m *Model) ended(rv *runView, ev engine.Event) {
+	for _, t := range m.calls {
+		if t.state == toolRunning || t.state == toolWaiting {
+			t.state = toolCancelled
+			t.version++
+		}
+	}
+	res := ev.Result
+	if res == nil {
+		return
+	}
+	m.status.Usage = m.status.Usage.Add(res.Usage)
+	m.runUsage = engine.Usage{}
+	switch ev.Type {
+	case engine.EventCompleted:
+		if !rv.shown && strings.TrimSpace(res.Output) != "" {
+			t := &textItem{run: ev.RunID}
+			t.add(res.Output)
+			t.finish()
+			m.tr.add(t)
+		}
+	case engine.EventFailed:
+		msg := "the run failed"
+		if res.Error != nil {
+			msg = res.Error.Message
+		}
+		m.tr.add(&noteItem{kind: noteError, text: msg})
+	case engine.EventCancelled:
+		m.tr.add(&noteItem{text: "cancelled: the turn was stopped; what it did so far is kept"})
+	case engine.EventToolCalls:
+		m.tr.add(&noteItem{kind: noteWarn, text: "the run is waiting for a host-owned tool this screen cannot run"})
+	}
+}
+
+// removeItems takes items off the transcript.
+func (m *Model) removeItems(gone []item) {
+	if len(gone) == 0 {
+		return
+	}
+	drop := make(map[item]bool, len(gone))
+	for _, it := range gone {
+		drop[it] = true
+	}
+	kept := m.tr.items[:0]
+	for _, it := range m.tr.items {
+		if !drop[it] {
+			kept = append(kept, it)
+		}
+	}
+	m.tr.items = kept
+}
+
+func progressNote(ev engine.Event) string {
+	p := ev.Progress
+	if p.Message != "" {
+		return oneLine(p.Message)
+	}
+	if p.Total > 0 {
+		return strconv.FormatFloat(p.Progress, 'f', -1, 64) + "/" + strconv.FormatFloat(p.Total, 'f', -1, 64)
+	}
+	return ""
+}
+
+// firstLine is the first line of s, cut to n cells.
+func firstLine(s string, n int) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return cut(s, n)
+}

@@ -1,0 +1,89 @@
+package ui
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// historyTextMax bounds how much of one earlier message is shown; the
+// session keeps all of it.
+const historyTextMax = 4000
+
+// showHistory draws an earlier conversation (a resumed session): the
+// person's messages, the model's text and answers, tool calls with how
+// they ended. Earlier prompts also fill the editor's history.
+func (m *Model) showHistory(msgs []engine.Message) {
+	calls := map[string]*toolItem{}
+	for _, msg := range msgs {
+		switch msg.Role {
+		case engine.RoleUser:
+			text := msg.Text()
+			if strings.HasPrefix(text, "[Summary of the earlier part") {
+				m.tr.add(&noteItem{text: "the conversation before this point was summarised to fit the context window"})
+				continue
+			}
+			m.tr.add(&userItem{text: clip(text)})
+			m.in.history = append(m.in.history, text)
+		case engine.RoleAssistant:
+			m.historyReply(msg, calls)
+		case engine.RoleTool:
+			if t := calls[msg.ToolCallID]; t != nil {
+				t.result = msg.Text()
+				t.note = ResultNote(t.name, t.result)
+				if msg.IsError {
+					t.state, t.note = toolFailed, firstLine(t.result, 80)
+				}
+			}
+		}
+	}
+	m.in.pos = len(m.in.history)
+}
+
+func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem) {
+	for _, r := range msg.Reasoning {
+		if strings.TrimSpace(r.Text) != "" {
+			t := &thinkItem{}
+			t.add(r.Text)
+			m.tr.add(t)
+		}
+	}
+	if text := strings.TrimSpace(msg.Text()); text != "" {
+		m.addText(clip(text))
+	}
+	for _, c := range msg.ToolCalls {
+		var args struct {
+			Answer string `json:"answer"`
+			Reason string `json:"reason"`
+		}
+		switch c.Name {
+		case engine.FinalAnswerTool:
+			if json.Unmarshal([]byte(c.Arguments), &args) == nil && args.Answer != "" {
+				m.addText(clip(args.Answer))
+			}
+		case engine.BlockedTool:
+			json.Unmarshal([]byte(c.Arguments), &args)
+			m.tr.add(&noteItem{kind: noteError, text: "blocked: " + args.Reason})
+		default:
+			t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, state: toolOK}
+			calls[c.ID] = t
+			m.tr.add(t)
+		}
+	}
+}
+
+// addText adds a finished piece of the model's text.
+func (m *Model) addText(s string) {
+	t := &textItem{}
+	t.add(s)
+	t.finish()
+	m.tr.add(t)
+}
+
+func clip(s string) string {
+	if len(s) <= historyTextMax {
+		return s
+	}
+	return s[:historyTextMax] + "\n\n[… " + itoa(len(s)-historyTextMax) + " more bytes]"
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"context"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// Host is the program around the chat screen: it keeps the conversation,
+// runs each turn and the slash commands that need more than the screen.
+// The screen calls it from commands, never from Update, so a slow call
+// never freezes the screen.
+type Host interface {
+	// Turn runs one turn of the conversation: the person's prompt is
+	// appended and the model/tool loop runs to its terminal event, every
+	// event handed to t.Events. An empty prompt continues a conversation
+	// whose questions are still waiting (a resumed paused run). The error
+	// is for what kept the turn from running at all.
+	Turn(ctx context.Context, t Turn) error
+	// Command runs a slash command the screen does not handle itself
+	// (name without the slash; arg is the rest of the line).
+	Command(ctx context.Context, name, arg string) (Reply, error)
+	// Files lists workspace files whose path starts with prefix, for
+	// completing @ mentions; a few dozen at most.
+	Files(ctx context.Context, prefix string) []string
+}
+
+// Turn is one turn the screen asks the host to run.
+type Turn struct {
+	Prompt string
+	// Events receives the turn's events. It never blocks.
+	Events engine.Sink
+	// Prompts puts the turn's questions and permission requests to the
+	// person on the screen.
+	Prompts Prompter
+}
+
+// Prompter puts questions to the person. The chat screen and the inline
+// forms of `llmrt run` (Terminal) both implement it, so the host code
+// that wires approvals and answers is one for both commands. Both methods
+// block until the person answers or ctx ends; ErrCancelled means the
+// person chose to stop the run.
+type Prompter interface {
+	Ask(ctx context.Context, in tools.AskInput) (tools.Answer, error)
+	Permit(ctx context.Context, req engine.PermissionRequest) (PermitResult, error)
+}
+
+// Reply is what a slash command run by the host changes on the screen.
+type Reply struct {
+	// Text is shown in the transcript as a note (Markdown).
+	Text string
+	// History, when not nil, replaces the transcript with this
+	// conversation (/resume, /clear).
+	History []engine.Message
+	// Status, when not nil, replaces the status line's facts.
+	Status *Status
+	// Pending says the conversation has questions waiting: the screen
+	// starts a turn at once so the host can ask them.
+	Pending bool
+}
+
+// Status are the facts the status line shows.
+type Status struct {
+	Provider   string
+	Model      string
+	Permission string
+	Sandbox    string
+	Session    string
+	// Usage is the tokens of the session so far, before the running turn.
+	Usage engine.Usage
+}

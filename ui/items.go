@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// look is what the transcript's items are drawn with: the palette, the
+// Markdown renderer, the spinner's frame and the person's toggles. gen
+// changes whenever something that changes finished items does, so their
+// cached lines are redrawn.
+type look struct {
+	pal          Palette
+	md           *renderer
+	frame        int
+	now          time.Time
+	showThinking bool
+	showDetails  bool
+	gen          int
+}
+
+// item is one entry of the transcript. lines draws it width columns wide;
+// items cache what they drew and redraw only when the width, the look's
+// gen or their own content changed.
+type item interface {
+	lines(l *look, width int) []string
+}
+
+// cache holds an item's drawn lines and what they were drawn for.
+type cache struct {
+	width, gen, version int
+	out                 []string
+	valid               bool
+}
+
+func (c *cache) get(width, gen, version int) ([]string, bool) {
+	if c.valid && c.width == width && c.gen == gen && c.version == version {
+		return c.out, true
+	}
+	return nil, false
+}
+
+func (c *cache) put(width, gen, version int, out []string) []string {
+	*c = cache{width: width, gen: gen, version: version, out: out, valid: true}
+	return out
+}
+
+// userItem is a message the person sent.
+type userItem struct {
+	text string
+	c    cache
+}
+
+func (u *userItem) lines(l *look, width int) []string {
+	if out, ok := u.c.get(width, l.gen, 0); ok {
+		return out
+	}
+	body := strings.Split(ansi.Wrap(u.text, max(width-2, 10), ""), "\n")
+	out := make([]string, len(body))
+	for i, s := range body {
+		mark := "  "
+		if i == 0 {
+			mark = "› "
+		}
+		out[i] = l.pal.User.Render(mark + s)
+	}
+	return u.c.put(width, l.gen, 0, out)
+}
+
+// noteKind says how a note is styled.
+type noteKind int
+
+const (
+	noteInfo noteKind = iota
+	noteWarn
+	noteError
+	noteMarkdown // a host reply: rendered as Markdown
+)
+
+// noteItem is a line from llmrt itself: a warning, an error, the output
+// of a slash command.
+type noteItem struct {
+	kind noteKind
+	text string
+	c    cache
+}
+
+func (n *noteItem) lines(l *look, width int) []string {
+	if out, ok := n.c.get(width, l.gen, 0); ok {
+		return out
+	}
+	var out []string
+	switch n.kind {
+	case noteMarkdown:
+		out = strings.Split(l.md.render(n.text, width), "\n")
+	default:
+		style, mark := l.pal.Dim, "· "
+		switch n.kind {
+		case noteWarn:
+			style, mark = l.pal.Warn, "! "
+		case noteError:
+			style, mark = l.pal.Err, "✗ "
+		}
+		for i, s := range strings.Split(ansi.Wrap(n.text, max(width-2, 10), ""), "\n") {
+			if i > 0 {
+				mark = "  "
+			}
+			out = append(out, style.Render(mark+s))
+		}
+	}
+	return n.c.put(width, l.gen, 0, out)
+}
+
+// thinkItem is the model's reasoning in one model call: one dim line
+// while collapsed, the whole text when the person expands reasoning.
+type thinkItem struct {
+	run     string
+	iter    int
+	text    strings.Builder
+	version int
+	c       cache
+}
+
+func (t *thinkItem) add(s string) {
+	t.text.WriteString(s)
+	t.version++
+}
+
+func (t *thinkItem) lines(l *look, width int) []string {
+	if out, ok := t.c.get(width, l.gen, t.version); ok {
+		return out
+	}
+	text := strings.TrimSpace(t.text.String())
+	if !l.showThinking {
+		// The latest words say what the model is thinking about now.
+		flat := oneLine(text)
+		room := max(width-14, 10)
+		if w := ansi.StringWidth(flat); w > room {
+			flat = "…" + ansi.TruncateLeft(flat, w-room+1, "")
+		}
+		return t.c.put(width, l.gen, t.version, []string{l.pal.Dim.Render("✻ Thinking: " + flat)})
+	}
+	out := []string{l.pal.Dim.Render("✻ Thinking")}
+	for _, s := range strings.Split(ansi.Wrap(text, max(width-2, 10), ""), "\n") {
+		out = append(out, l.pal.Dim.Render("  "+s))
+	}
+	return t.c.put(width, l.gen, t.version, out)
+}

@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// quitWindow is how soon a second Ctrl-C on an empty prompt must follow
+// the first to quit.
+const quitWindow = 2 * time.Second
+
+// key handles a key press: the form on screen takes every key; otherwise
+// the screen's own keys come first and the rest go to the editor.
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	if f := m.form(); f != nil {
+		return m.formMsg(f, k)
+	}
+	s := k.String()
+	if s != "ctrl+c" {
+		m.quitArmed = time.Time{}
+	}
+	switch s {
+	case "ctrl+c":
+		return m.ctrlC()
+	case "esc":
+		switch {
+		case m.in.menu.open():
+			m.in.menu = menu{}
+		case m.busy:
+			m.stop()
+		}
+		return nil
+	case "ctrl+d":
+		if m.in.value() == "" {
+			return tea.Quit
+		}
+	case "pgup":
+		m.scroll(-max(m.transcriptHeight()-2, 1))
+		return nil
+	case "pgdown":
+		m.scroll(max(m.transcriptHeight()-2, 1))
+		return nil
+	case "ctrl+o":
+		m.look.showDetails = !m.look.showDetails
+		m.look.gen++
+		return nil
+	case "ctrl+r":
+		m.look.showThinking = !m.look.showThinking
+		m.look.gen++
+		return nil
+	case "ctrl+g":
+		return m.openEditor()
+	case "tab":
+		if m.in.menu.open() {
+			return m.accept()
+		}
+		return nil
+	case "up", "down":
+		dir := map[string]int{"up": -1, "down": 1}[s]
+		if m.in.menu.open() {
+			m.in.menu.move(dir)
+			return nil
+		}
+		if m.in.browse(dir) {
+			return nil
+		}
+	case "enter":
+		if m.in.menu.open() {
+			if done := m.acceptOnEnter(); done != nil {
+				return done
+			}
+		}
+		return m.submit(m.in.value())
+	}
+	m.hint = ""
+	return tea.Batch(m.in.update(k), m.refreshMenu())
+}
+
+// ctrlC stops a turn, clears a prompt, or on an empty prompt quits when
+// pressed twice.
+func (m *Model) ctrlC() tea.Cmd {
+	switch {
+	case m.busy:
+		m.stop()
+	case m.in.value() != "":
+		m.in.reset("")
+	case !m.quitArmed.IsZero() && time.Since(m.quitArmed) < quitWindow:
+		return tea.Quit
+	default:
+		m.quitArmed = time.Now()
+		m.hint = "press Ctrl-C again to quit"
+	}
+	return nil
+}
+
+// refreshMenu opens, narrows or closes the completion menu after an edit.
+// Slash commands are completed at once; files through the host.
+func (m *Model) refreshMenu() tea.Cmd {
+	v := m.in.value()
+	if strings.HasPrefix(v, "/") {
+		m.in.menu = commandMenu(v)
+		return nil
+	}
+	q, ok := m.in.mention()
+	if !ok {
+		m.in.menu = menu{}
+		return nil
+	}
+	if m.in.menu.kind == menuFile && m.in.menu.query == q {
+		return nil
+	}
+	host, ctx := m.host, m.base
+	return func() tea.Msg { return filesMsg{query: q, files: host.Files(ctx, q)} }
+}
+
+// accept puts the selected completion into the editor.
+func (m *Model) accept() tea.Cmd {
+	mn := m.in.menu
+	it := mn.items[mn.sel]
+	switch mn.kind {
+	case menuCommand:
+		m.in.setValue(it.insert + " ")
+	case menuFile:
+		m.in.replaceTail(len(mn.query)+1, it.insert+" ")
+	}
+	m.in.menu = menu{}
+	return nil
+}
+
+// acceptOnEnter completes on Enter; a complete command that takes no
+// argument is sent at once. It returns nil when Enter should send.
+func (m *Model) acceptOnEnter() tea.Cmd {
+	mn := m.in.menu
+	it := mn.items[mn.sel]
+	if mn.kind == menuCommand {
+		if c, ok := lookupCommand(strings.TrimPrefix(it.insert, "/")); ok && c.args == "" {
+			m.in.menu = menu{}
+			return m.submit(it.insert)
+		}
+	}
+	return m.accept()
+}
+
+// submit sends what was typed: a slash command, or a prompt that starts
+// a turn.
+func (m *Model) submit(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if name, arg, ok := parseCommand(text); ok {
+		return m.command(name, arg)
+	}
+	if m.busy {
+		m.hint = "a turn is running: wait for it, or press Esc to stop it"
+		return nil
+	}
+	m.in.reset(text)
+	m.tr.add(&userItem{text: text})
+	return m.startTurn(text)
+}
+
+// command runs a slash command.
+func (m *Model) command(name, arg string) tea.Cmd {
+	c, ok := lookupCommand(name)
+	if !ok {
+		m.hint = "unknown command /" + name + ": /help lists them"
+		return nil
+	}
+	switch {
+	case c.name == "exit":
+		return tea.Quit
+	case c.name == "help":
+		m.in.reset("/help")
+		m.tr.add(&noteItem{kind: noteMarkdown, text: helpText()})
+		return nil
+	case c.name == "edit":
+		m.in.reset("")
+		return m.openEditor()
+	case m.busy:
+		m.hint = "/" + name + " has to wait until the turn is over (Esc stops it)"
+		return nil
+	}
+	m.in.reset("/" + strings.TrimSpace(name+" "+arg))
+	m.tr.add(&userItem{text: "/" + strings.TrimSpace(name+" "+arg)})
+	ctx, cancel := context.WithCancel(m.base)
+	m.cancel, m.busy, m.cancelling = cancel, true, false
+	m.state, m.since = "/"+name, time.Now()
+	host := m.host
+	run := func() tea.Msg {
+		r, err := host.Command(ctx, name, arg)
+		return replyMsg{reply: r, err: err}
+	}
+	return tea.Batch(run, m.tick())
+}
+
+// applyReply shows what a host command changed.
+func (m *Model) applyReply(msg replyMsg) tea.Cmd {
+	m.endBusy()
+	if msg.err != nil {
+		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
+		return nil
+	}
+	r := msg.reply
+	if r.History != nil {
+		m.tr = newTranscript()
+		m.showHistory(r.History)
+	}
+	if r.Status != nil {
+		m.status = *r.Status
+	}
+	if r.Text != "" {
+		m.tr.add(&noteItem{kind: noteMarkdown, text: r.Text})
+	}
+	if r.Pending {
+		return m.startTurn("")
+	}
+	return nil
+}
+
+// scroll moves the transcript by delta lines.
+func (m *Model) scroll(delta int) {
+	m.tr.scroll(&m.look, m.width, m.transcriptHeight(), delta)
+}

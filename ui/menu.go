@@ -1,0 +1,85 @@
+package ui
+
+import (
+	"strings"
+)
+
+// menuKind says what a completion menu completes.
+type menuKind int
+
+const (
+	menuNone menuKind = iota
+	menuCommand
+	menuFile
+)
+
+// menu is the completion list shown above the editor.
+type menu struct {
+	kind  menuKind
+	query string // what the entries complete
+	items []menuItem
+	sel   int
+}
+
+type menuItem struct {
+	label, insert, desc string
+}
+
+func (m *menu) open() bool { return m.kind != menuNone && len(m.items) > 0 }
+
+func (m *menu) move(d int) {
+	if len(m.items) > 0 {
+		m.sel = (m.sel + d + len(m.items)) % len(m.items)
+	}
+}
+
+// menuRows is the most entries shown at once.
+const menuRows = 8
+
+// view draws the menu, the selected entry marked.
+func (m *menu) view(p Palette, width int) []string {
+	if !m.open() {
+		return nil
+	}
+	first := max(0, min(m.sel-menuRows+1, len(m.items)-menuRows))
+	var out []string
+	for i := first; i < len(m.items) && i < first+menuRows; i++ {
+		it := m.items[i]
+		line := "  " + it.label
+		if it.desc != "" {
+			line += "  " + p.Dim.Render(it.desc)
+		}
+		if i == m.sel {
+			line = p.Cursor.Render("› "+it.label) + "  " + p.Dim.Render(it.desc)
+		}
+		out = append(out, cut(line, width))
+	}
+	return out
+}
+
+// commandMenu lists the slash commands starting with what was typed.
+func commandMenu(typed string) menu {
+	if !strings.HasPrefix(typed, "/") || strings.ContainsAny(typed, " \n") {
+		return menu{}
+	}
+	m := menu{kind: menuCommand, query: typed}
+	for _, c := range commands {
+		if strings.HasPrefix("/"+c.name, typed) {
+			desc := c.desc
+			if c.args != "" {
+				desc = c.args + " · " + desc
+			}
+			m.items = append(m.items, menuItem{label: "/" + c.name, insert: "/" + c.name, desc: desc})
+		}
+	}
+	return m
+}
+
+// fileMenu lists workspace files for an @ mention.
+func fileMenu(query string, files []string) menu {
+	m := menu{kind: menuFile, query: query}
+	for _, f := range files {
+		m.items = append(m.items, menuItem{label: "@" + f, insert: "@" + f})
+	}
+	return m
+}

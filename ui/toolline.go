@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// keyArgs names, per tool, the argument a person scans for in a one-line
+// summary of a call; other tools show their first string argument.
+var keyArgs = map[string][]string{
+	"shell_cmd":        {"command"},
+	"read_file":        {"path"},
+	"write_file":       {"path"},
+	"edit_file":        {"path"},
+	"list_files":       {"path", "pattern"},
+	"path_exists":      {"path"},
+	"create_directory": {"path"},
+	"search_files":     {"content", "pattern"},
+	"web_fetch":        {"url"},
+	"load_skill":       {"skill_id"},
+	"run_code":         {"code"},
+	"spawn_agent":      {"task"},
+}
+
+// KeyArgument returns the argument that says what a call is about, on one
+// line: a command, a path, a pattern, a URL. "" when there is none.
+func KeyArgument(tool, arguments string) string {
+	var m map[string]any
+	if json.Unmarshal([]byte(arguments), &m) != nil || len(m) == 0 {
+		return ""
+	}
+	for _, k := range keyArgs[tool] {
+		if s, ok := m[k].(string); ok && s != "" {
+			if tool == "shell_cmd" {
+				if extra, ok := m["args"].([]any); ok {
+					for _, a := range extra {
+						s += " " + fmt.Sprint(a)
+					}
+				}
+			}
+			return oneLine(s)
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != "" {
+			return oneLine(s)
+		}
+	}
+	return ""
+}
+
+// ResultNote sums a tool result up in a few words where its content says
+// something a person scans for: a command's exit status.
+func ResultNote(tool, content string) string {
+	if tool != "shell_cmd" {
+		return ""
+	}
+	var r struct {
+		ExitCode *int `json:"exit_code"`
+		TimedOut bool `json:"timed_out"`
+	}
+	if json.Unmarshal([]byte(content), &r) != nil || r.ExitCode == nil {
+		return ""
+	}
+	if r.TimedOut {
+		return "timed out"
+	}
+	return fmt.Sprintf("exit %d", *r.ExitCode)
+}
+
+// Elapsed formats a running time the way the spinner shows it: 4s, 1m05s.
+func Elapsed(d time.Duration) string {
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+}
+
+// Took formats how long a finished call took: 120ms, 1.4s, 2m10s.
+func Took(d time.Duration) string {
+	switch {
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	case d < time.Minute:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return Elapsed(d)
+}
+
+// SpinnerFrames are the frames of the busy mark.
+var SpinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// oneLine flattens s to one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// cut shortens s to at most width cells, ending it with … when cut.
+func cut(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	return ansi.Truncate(s, width, "…")
+}
+
+// tokens formats a token count compactly: 950, 12.3k, 1.2M.
+func tokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1_000_000)
+}

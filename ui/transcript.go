@@ -1,0 +1,133 @@
+package ui
+
+// transcript is the conversation on screen: items top to bottom, drawn
+// from the bottom up, so a frame costs what is visible, not what came
+// before. It follows the newest line unless the person scrolled up.
+type transcript struct {
+	items  []item
+	follow bool
+	top    int // the first line shown when not following
+}
+
+func newTranscript() transcript { return transcript{follow: true} }
+
+func (t *transcript) add(it item) { t.items = append(t.items, it) }
+
+// gap says whether a blank line separates items[prev] from items[cur]
+// below it: consecutive tool calls stay together.
+func (t *transcript) gap(prev, cur int) bool {
+	_, tool := t.items[cur].(*toolItem)
+	_, prevTool := t.items[prev].(*toolItem)
+	return !(tool && prevTool)
+}
+
+// view returns exactly height lines: the newest ones when following, else
+// those from t.top; content shorter than the screen starts at the top.
+func (t *transcript) view(l *look, width, height int) []string {
+	if height <= 0 {
+		return nil
+	}
+	var lines []string
+	if t.follow {
+		lines = t.bottom(l, width, height)
+	} else {
+		lines = t.window(l, width, t.top, height)
+	}
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// bottom collects the last height lines, walking items from the end.
+func (t *transcript) bottom(l *look, width, height int) []string {
+	var chunks [][]string
+	n, below := 0, -1 // below: the item drawn under the current one
+	for i := len(t.items) - 1; i >= 0 && n < height; i-- {
+		ls := t.items[i].lines(l, width)
+		if len(ls) == 0 {
+			continue
+		}
+		if below >= 0 && t.gap(i, below) {
+			chunks = append(chunks, []string{""})
+			n++
+		}
+		chunks = append(chunks, ls)
+		n += len(ls)
+		below = i
+	}
+	out := make([]string, 0, n)
+	for i := len(chunks) - 1; i >= 0; i-- {
+		out = append(out, chunks[i]...)
+	}
+	if len(out) > height {
+		out = out[len(out)-height:]
+	}
+	return out
+}
+
+// window returns the lines [from, from+height) of the whole transcript.
+func (t *transcript) window(l *look, width, from, height int) []string {
+	out := make([]string, 0, height)
+	pos := 0
+	t.walk(l, width, func(ls []string) bool {
+		for _, s := range ls {
+			if pos >= from {
+				out = append(out, s)
+			}
+			pos++
+			if len(out) == height {
+				return false
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// walk hands the items' lines, separators included, to fn in order until
+// fn returns false.
+func (t *transcript) walk(l *look, width int, fn func([]string) bool) {
+	above := -1 // the item drawn above the current one
+	for i, it := range t.items {
+		ls := it.lines(l, width)
+		if len(ls) == 0 {
+			continue
+		}
+		if above >= 0 && t.gap(above, i) && !fn([]string{""}) {
+			return
+		}
+		above = i
+		if !fn(ls) {
+			return
+		}
+	}
+}
+
+// total is the number of lines of the whole transcript.
+func (t *transcript) total(l *look, width int) int {
+	n := 0
+	t.walk(l, width, func(ls []string) bool { n += len(ls); return true })
+	return n
+}
+
+// scroll moves the view by delta lines (negative: up, towards older
+// lines); reaching the bottom follows the newest line again.
+func (t *transcript) scroll(l *look, width, height, delta int) {
+	total := t.total(l, width)
+	last := max(total-height, 0)
+	top := t.top
+	if t.follow {
+		top = last
+	}
+	top = min(max(top+delta, 0), last)
+	t.top, t.follow = top, top >= last
+}
+
+// below is how many lines are below the view when scrolled up.
+func (t *transcript) below(l *look, width, height int) int {
+	if t.follow {
+		return 0
+	}
+	return max(t.total(l, width)-t.top-height, 0)
+}

@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// tickEvery is how often the spinner and the elapsed time move.
+const tickEvery = 100 * time.Millisecond
+
+type tickMsg time.Time
+
+// filesMsg carries the workspace files matching an @ mention.
+type filesMsg struct {
+	query string
+	files []string
+}
+
+// replyMsg is a host command's result.
+type replyMsg struct {
+	reply Reply
+	err   error
+}
+
+// Update applies one message to the screen.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.in.setWidth(m.width)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.key(msg)
+	case tea.PasteMsg:
+		if f := m.form(); f != nil {
+			return m, m.formMsg(f, msg)
+		}
+		return m, m.in.update(msg)
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.scroll(-3)
+		case tea.MouseWheelDown:
+			m.scroll(3)
+		}
+		return m, nil
+	case batchMsg:
+		if msg.turn != m.turn || m.q == nil {
+			return m, nil
+		}
+		for _, it := range msg.items {
+			m.take(it)
+		}
+		return m, m.q.wait
+	case turnDoneMsg:
+		m.turnDone(msg)
+		return m, nil
+	case tickMsg:
+		m.look.now = time.Time(msg)
+		if !m.busy {
+			return m, nil
+		}
+		m.look.frame++
+		return m, m.tick()
+	case filesMsg:
+		if q, ok := m.in.mention(); ok && q == msg.query {
+			m.in.menu = fileMenu(msg.query, msg.files)
+		}
+		return m, nil
+	case replyMsg:
+		return m, m.applyReply(msg)
+	case editStartMsg:
+		return m, runEditor(msg.path)
+	case editorMsg:
+		if msg.err != nil {
+			m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
+		} else {
+			m.in.setValue(msg.text)
+		}
+		return m, nil
+	}
+	return m, m.in.update(msg)
+}
+
+func (m *Model) tick() tea.Cmd {
+	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
+}
+
+// take applies one queued item of the running turn.
+func (m *Model) take(it any) {
+	switch it := it.(type) {
+	case askRequest:
+		m.forms = append(m.forms, &openForm{ask: NewAskForm(it.in, m.look.pal), askReply: it.reply})
+	case permitRequest:
+		m.forms = append(m.forms, &openForm{permit: NewPermitForm(it.req, m.look.pal), permitReply: it.reply})
+	case engine.Event:
+		m.apply(it)
+	}
+}
+
+// startTurn runs one turn through the host. The host runs it on the
+// command's goroutine; its events come back through the queue.
+func (m *Model) startTurn(prompt string) tea.Cmd {
+	m.turn++
+	q := newQueue(m.turn)
+	ctx, cancel := context.WithCancel(m.base)
+	m.q, m.cancel, m.busy, m.cancelling = q, cancel, true, false
+	m.state, m.since = "thinking", time.Now()
+	m.runs, m.calls = map[string]*runView{}, map[string]*toolItem{}
+	m.tr.follow = true
+	host := m.host
+	run := func() tea.Msg {
+		q.finish(host.Turn(ctx, Turn{Prompt: prompt, Events: q.event, Prompts: q}))
+		return nil
+	}
+	return tea.Batch(run, q.wait, m.tick())
+}
+
+// stop cancels the running turn or host command.
+func (m *Model) stop() {
+	if m.cancel != nil && !m.cancelling {
+		m.cancel()
+		m.cancelling = true
+		m.state = "stopping"
+	}
+}
+
+// turnDone closes a turn once everything it queued was shown.
+func (m *Model) turnDone(msg turnDoneMsg) {
+	if msg.turn != m.turn {
+		return
+	}
+	for _, f := range m.forms {
+		f.abandon()
+	}
+	m.forms = nil
+	for _, t := range m.calls {
+		if t.state == toolRunning || t.state == toolWaiting {
+			t.state = toolCancelled
+			t.version++
+		}
+	}
+	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
+		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
+	}
+	m.endBusy()
+}
+
+func (m *Model) endBusy() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.q, m.cancel, m.busy, m.cancelling, m.state = nil, nil, false, false, ""
+	m.runUsage = engine.Usage{}
+}

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// formShare is the part of the screen a form may take.
+const formShare = 0.7
+
+// View draws the screen: the transcript, then the completion menu and
+// the editor or the form on screen, and the status line at the bottom.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "llmrt"
+	return v
+}
+
+func (m *Model) render() string {
+	above, below := m.panes()
+	th := m.height - len(above) - len(below) - 2
+	lines := m.tr.view(&m.look, m.width, max(th, 0))
+	lines = append(lines, above...)
+	lines = append(lines, m.rule(m.ruleText(th)))
+	lines = append(lines, below...)
+	return strings.Join(append(lines, m.statusLine()), "\n")
+}
+
+// panes are what sits above and below the rule under the transcript: the
+// completion menu over the editor, or the form on screen.
+func (m *Model) panes() (above, below []string) {
+	if f := m.form(); f != nil {
+		h := max(int(float64(m.height)*formShare), 6)
+		return nil, strings.Split(strings.TrimRight(f.view(m.width, h), "\n"), "\n")
+	}
+	return m.in.menu.view(m.look.pal, m.width), strings.Split(m.in.ta.View(), "\n")
+}
+
+// transcriptHeight is the rows left for the transcript.
+func (m *Model) transcriptHeight() int {
+	above, below := m.panes()
+	return max(m.height-len(above)-len(below)-2, 1)
+}
+
+// ruleText is the hint the line above the editor carries.
+func (m *Model) ruleText(th int) string {
+	switch {
+	case m.form() != nil:
+		return ""
+	case m.hint != "":
+		return m.hint
+	case m.busy:
+		return "esc to interrupt"
+	}
+	if n := m.tr.below(&m.look, m.width, th); n > 0 {
+		return "↓ " + itoa(n) + " more lines (PgDn)"
+	}
+	return ""
+}
+
+// rule is a horizontal line across the screen with text at its left.
+func (m *Model) rule(text string) string {
+	p := m.look.pal
+	if text == "" {
+		return p.Border.Render(strings.Repeat("─", m.width))
+	}
+	text = cut(text, m.width-6)
+	return p.Border.Render("── ") + p.Dim.Render(text) + " " + p.Border.Render(strings.Repeat("─", max(m.width-4-widthOf(text), 0)))
+}
