@@ -21,7 +21,21 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 	// Declared here so cobra does not add its -v shorthand: -v is no
 	// shorthand anywhere (--verbose and --version are spelled out).
 	root.Flags().Bool("version", false, "print the llmrt version")
+	chat := newChatCmd(f, nil)
+	// llmrt alone opens the chat on a terminal, as claude, codex and crush
+	// do; elsewhere it prints the help.
+	root.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 || !f.IO.InTTY || !f.IO.OutTTY {
+			return cmd.Help()
+		}
+		if err := chat.ParseFlags(nil); err != nil {
+			return err
+		}
+		chat.SetContext(cmd.Context())
+		return chat.RunE(chat, nil)
+	}
 	root.AddCommand(
+		chat,
 		newRunCmd(f, nil),
 		newToolsCmd(f, nil),
 		newSkillsCmd(f, nil),

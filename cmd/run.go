@@ -21,9 +21,7 @@ type runOptions struct {
 	prompt      string
 	args        []string
 	output      string
-	resume      string
-	cont        bool
-	noSession   bool
+	session     sessionFlags
 	answers     []string
 	answersJSON string
 }
@@ -58,9 +56,7 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	opts.shared.register(fs)
 	fs.StringVarP(&opts.prompt, "prompt", "p", "", "the prompt")
 	fs.StringVarP(&opts.output, "output", "o", "text", "output format: text, json or stream-json")
-	fs.StringVar(&opts.resume, "resume", "", "continue a saved session by id")
-	fs.BoolVarP(&opts.cont, "continue", "c", false, "continue the most recent session of this directory")
-	fs.BoolVar(&opts.noSession, "no-session", false, "do not save this run as a session")
+	opts.session.register(fs, "run")
 	fs.StringArrayVar(&opts.answers, "answer", nil, "answer a pending question: QUESTION=OPTION[,OPTION...]; repeatable")
 	fs.StringVar(&opts.answersJSON, "answers", "", `answers as JSON: {"answers":{"q":"opt"},"other":{"q":"text"},"skipped":false}`)
 	completeShared(cmd, f)
@@ -117,44 +113,14 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	return resultError(h.s, res, cause, rec.id)
 }
 
-// host resolves the settings (those of a resumed session unless flags
-// override them) and returns the host for the run, with the session to
-// resume, if any.
+// host resolves the settings and returns the host for the run, with the
+// session to resume, if any.
 func (opts *runOptions) host(ctx context.Context) (*host, *session.Session, error) {
-	if opts.resume != "" && opts.cont {
-		return nil, nil, usageErrorf("--resume and --continue cannot be combined")
-	}
-	dir, err := workDir(opts.shared.cwd)
+	h, sess, err := opts.f.openHost(ctx, opts.cmd, &opts.shared, opts.session)
 	if err != nil {
 		return nil, nil, err
 	}
-	f := opts.f
-	errOut := f.secrets.writer(f.IO.ErrOut)
-	var sess *session.Session
-	var resumed *session.Meta
-	if opts.resume != "" || opts.cont {
-		warn := func(msg string) { fmt.Fprintf(errOut, "llmrt: warning: %s\n", msg) }
-		if sess, err = loadSession(f.Sessions(), warn, opts.resume, opts.cont, dir); err != nil {
-			return nil, nil, err
-		}
-		resumed = &sess.Meta
-	}
-	s, err := f.resolveSettings(ctx, opts.cmd, &opts.shared, true, resumed)
-	if err != nil {
-		return nil, nil, err
-	}
-	if opts.shared.noColor {
-		f.IO.DisableColor()
-	}
-	var store *session.Store
-	if !opts.noSession {
-		store = f.Sessions()
-	}
-	h := newHost(f.IO, s, store, f.secrets)
 	h.noQuestions = opts.output == "stream-json"
-	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
-		h.warnf("%s; sessions are saved in %s", w, store.Dir)
-	}
 	return h, sess, nil
 }
 

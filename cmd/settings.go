@@ -234,6 +234,37 @@ func (s *settings) pickBackend(cmd *cobra.Command, sf *sharedFlags) error {
 	return nil
 }
 
+// switchModel points the settings at another provider and model, as the
+// chat's /model does: the new provider's key and base URL come from the
+// environment and configuration, as they would at start-up.
+func (s *settings) switchModel(provider, model string) error {
+	spec, ok := catalog.Lookup(provider)
+	if !ok {
+		return usageErrorf("unknown provider %q (known: %s)", provider, strings.Join(catalog.Names(), ", "))
+	}
+	if model == "" {
+		model = spec.DefaultModel
+	}
+	if model == "" {
+		return usageErrorf("provider %s needs a model name: /model %s/NAME", provider, provider)
+	}
+	if provider != s.provider {
+		b := catalog.FromEnv(provider, s.cfg.Getenv)
+		if pb, ok := s.cfg.Providers[provider]; ok {
+			if b.BaseURL == "" {
+				b.BaseURL = pb.BaseURL
+			}
+			if b.APIVersion == "" {
+				b.APIVersion = pb.APIVersion
+			}
+		}
+		b.HTTPClient = s.backend.HTTPClient
+		s.backend = b
+	}
+	s.provider, s.model = provider, model
+	return nil
+}
+
 // applyRunFlags resolves the per-run knobs.
 func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	cfg, changed := s.cfg, cmd.Flags().Changed

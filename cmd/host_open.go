@@ -1,0 +1,64 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/llmrt/llmrt/engine/session"
+)
+
+// sessionFlags are the flags of the commands that hold a conversation,
+// run and chat: which session to continue, or none to save.
+type sessionFlags struct {
+	resume    string
+	cont      bool
+	noSession bool
+}
+
+func (sf *sessionFlags) register(fs *pflag.FlagSet, what string) {
+	fs.StringVar(&sf.resume, "resume", "", "continue a saved session by id")
+	fs.BoolVarP(&sf.cont, "continue", "c", false, "continue the most recent session of this directory")
+	fs.BoolVar(&sf.noSession, "no-session", false, "do not save this "+what+" as a session")
+}
+
+// openHost resolves the settings (those of a resumed session unless flags
+// override them) and returns the host for the command's runs, with the
+// session to resume, if any.
+func (f *Factory) openHost(ctx context.Context, cmd *cobra.Command, shared *sharedFlags, sf sessionFlags) (*host, *session.Session, error) {
+	if sf.resume != "" && sf.cont {
+		return nil, nil, usageErrorf("--resume and --continue cannot be combined")
+	}
+	dir, err := workDir(shared.cwd)
+	if err != nil {
+		return nil, nil, err
+	}
+	errOut := f.secrets.writer(f.IO.ErrOut)
+	var sess *session.Session
+	var resumed *session.Meta
+	if sf.resume != "" || sf.cont {
+		warn := func(msg string) { fmt.Fprintf(errOut, "llmrt: warning: %s\n", msg) }
+		if sess, err = loadSession(f.Sessions(), warn, sf.resume, sf.cont, dir); err != nil {
+			return nil, nil, err
+		}
+		resumed = &sess.Meta
+	}
+	s, err := f.resolveSettings(ctx, cmd, shared, true, resumed)
+	if err != nil {
+		return nil, nil, err
+	}
+	if shared.noColor {
+		f.IO.DisableColor()
+	}
+	var store *session.Store
+	if !sf.noSession {
+		store = f.Sessions()
+	}
+	h := newHost(f.IO, s, store, f.secrets)
+	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
+		h.warnf("%s; sessions are saved in %s", w, store.Dir)
+	}
+	return h, sess, nil
+}
