@@ -171,3 +171,15 @@ func play(t Turn, evs ...engine.Event) {
 		t.Events(ev)
 	}
 }
+
+func pasteMsg(s string) tea.PasteMsg { return tea.PasteMsg{Content: s} }
+
+func resize(w, h int) tea.WindowSizeMsg { return tea.WindowSizeMsg{Width: w, Height: h} }
+
+func wheel(down bool) tea.MouseWheelMsg {
+	b := tea.MouseWheelUp
+	if down {
+		b = tea.MouseWheelDown
+	}
+	return tea.MouseWheelMsg{Button: b}
+}

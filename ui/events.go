@@ -110,9 +110,6 @@ func (m *Model) toolStarted(rv *runView, ev engine.Event) {
 	}
 	m.calls[c.ID] = t
 	m.addLive(rv, t)
-	if ev.ParentID == "" {
-		m.state = "running " + c.Name
-	}
 }
 
 func (m *Model) toolEnded(ev engine.Event) {
@@ -130,14 +127,14 @@ func (m *Model) toolEnded(ev engine.Event) {
 	case o.Code == engine.OutcomeCancelled:
 		t.state = toolCancelled
 	case ev.Type == engine.EventToolError || o.IsError:
-		t.state, t.note = toolFailed, firstLine(o.Content, 80)
+		t.state = toolFailed
+		if t.note == "" {
+			t.note = firstLine(o.Content, 80)
+		}
 	default:
 		t.state = toolOK
 	}
 	t.version++
-	if ev.ParentID == "" {
-		m.state = "thinking"
-	}
 }
 
 func (m *Model) warning(rv *runView, ev engine.Event) {

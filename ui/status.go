@@ -47,8 +47,21 @@ func (m *Model) stateText() string {
 	case !m.busy:
 		return "idle"
 	}
+	state := m.state
+	var running []string
+	for _, t := range m.calls {
+		if t.state == toolRunning {
+			running = append(running, t.name)
+		}
+	}
+	switch {
+	case len(running) == 1:
+		state = "running " + running[0]
+	case len(running) > 1:
+		state = "running " + itoa(len(running)) + " tools"
+	}
 	spin := SpinnerFrames[m.look.frame%len(SpinnerFrames)]
-	return spin + " " + m.state + " " + Elapsed(m.look.now.Sub(m.since).Truncate(time.Second))
+	return spin + " " + state + " " + Elapsed(m.look.now.Sub(m.since).Truncate(time.Second))
 }
 
 func widthOf(s string) int { return ansi.StringWidth(s) }

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+var t0 = time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+
+// freeze stops the clocks the screen shows, for stable golden files.
+func freeze(d *driver, now time.Time) {
+	d.m.look.now, d.m.since = now, t0
+}
+
+func call(id, name, args string) *engine.CallInfo {
+	return &engine.CallInfo{ID: id, Name: name, Arguments: args}
+}
+
+// toolsTurn starts three calls, finishes two (one fails) and leaves the
+// third running until the test releases it.
+func toolsTurn(release chan struct{}) func(context.Context, Turn) error {
+	return func(ctx context.Context, t Turn) error {
+		at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+		play(t,
+			engine.Event{Type: engine.EventRunStart, Time: at(0)},
+			engine.Event{Type: engine.EventModelStart, Time: at(0)},
+			engine.Event{Type: engine.EventTextDelta, Delta: "Let me check the build.", Time: at(10)},
+			engine.Event{Type: engine.EventAssistantMessage, Time: at(20)},
+			engine.Event{Type: engine.EventToolStart, Call: call("c1", "read_file", `{"path":"go.mod"}`), Time: at(30)},
+			engine.Event{Type: engine.EventToolStart, Call: call("c2", "shell_cmd", `{"command":"go test ./..."}`), Time: at(30)},
+			engine.Event{Type: engine.EventToolStart, Call: call("c3", "search_files", `{"pattern":"**/*.go","content":"TODO"}`), Time: at(30)},
+			engine.Event{Type: engine.EventToolResult, Call: call("c1", "read_file", ""), Outcome: &engine.ToolOutcome{Content: "module x"}, Time: at(42)},
+			engine.Event{Type: engine.EventToolError, Call: call("c2", "shell_cmd", ""), Outcome: &engine.ToolOutcome{Content: `{"exit_code":1,"stdout":"FAIL x"}`, IsError: true}, Time: at(2330)},
+		)
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil
+	}
+}
+
+func TestToolCallLines(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		release := make(chan struct{})
+		h := &fakeHost{turn: toolsTurn(release)}
+		d := newDriver(t, h, size[0], size[1])
+		d.typeText("why does the build fail?")
+		d.key("enter")
+		d.until("three tool lines", func() bool { return strings.Contains(d.screen(), "search_files") && strings.Contains(d.screen(), "shell_cmd") })
+		d.until("the failure", func() bool { return strings.Contains(d.screen(), "✗ shell_cmd") })
+		freeze(d, t0.Add(3*time.Second))
+		scr := d.screen()
+		for _, want := range []string{"✓ read_file  go.mod  12ms", "✗ shell_cmd  go test ./...  2.3s · exit 1", "search_files  TODO  2s", "running search_files"} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("%dx%d: screen lacks %q:\n%s", size[0], size[1], want, scr)
+			}
+		}
+		golden(t, "chat_tools_"+itoa(size[0])+"x"+itoa(size[1]), d.m.render())
+
+		d.key("ctrl+o")
+		if scr := d.screen(); !strings.Contains(scr, `"command": "go test ./..."`) || !strings.Contains(scr, "FAIL x") {
+			t.Errorf("Ctrl+O should show arguments and results:\n%s", scr)
+		}
+		close(release)
+		d.idle()
+	}
+}
+
+func TestEscCancelsTheTurn(t *testing.T) {
+	var cancelled bool
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		play(tu, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart},
+			engine.Event{Type: engine.EventToolStart, Call: call("c1", "shell_cmd", `{"command":"sleep 100"}`)})
+		<-ctx.Done()
+		cancelled = true
+		res := engine.Result{Status: engine.StatusCancelled}
+		play(tu, engine.Event{Type: engine.EventToolError, Call: call("c1", "shell_cmd", ""), Outcome: &engine.ToolOutcome{Content: "cancelled", IsError: true, Code: engine.OutcomeCancelled}},
+			engine.Event{Type: engine.EventCancelled, Result: &res})
+		return nil
+	}}
+	d := newDriver(t, h, 80, 24)
+	d.typeText("sleep")
+	d.key("enter")
+	d.until("the command to run", func() bool { return strings.Contains(d.screen(), "sleep 100") })
+	if !strings.Contains(d.screen(), "esc to interrupt") {
+		t.Errorf("a running turn should say how to stop it:\n%s", d.screen())
+	}
+	d.key("esc")
+	d.idle()
+	scr := d.screen()
+	if !cancelled || !strings.Contains(scr, "◌ shell_cmd") || !strings.Contains(scr, "cancelled: the turn was stopped") {
+		t.Fatalf("Esc should cancel the turn and show it (cancelled=%v):\n%s", cancelled, scr)
+	}
+	// The prompt is usable again at once.
+	h.turn = answerTurn("again")
+	d.typeText("next")
+	d.key("enter")
+	d.idle()
+	if !strings.Contains(d.screen(), "again") {
+		t.Fatalf("the next prompt should run:\n%s", d.screen())
+	}
+}
