@@ -51,7 +51,9 @@ func TestToolCallLines(t *testing.T) {
 		d := newDriver(t, h, size[0], size[1])
 		d.typeText("why does the build fail?")
 		d.key("enter")
-		d.until("three tool lines", func() bool { return strings.Contains(d.screen(), "search_files") && strings.Contains(d.screen(), "shell_cmd") })
+		d.until("three tool lines", func() bool {
+			return strings.Contains(d.screen(), "search_files") && strings.Contains(d.screen(), "shell_cmd")
+		})
 		d.until("the failure", func() bool { return strings.Contains(d.screen(), "✗ shell_cmd") })
 		freeze(d, t0.Add(3*time.Second))
 		scr := d.screen()
