@@ -61,6 +61,7 @@ type Model struct {
 	pending    bool   // start a turn for waiting questions once the screen is up
 	first      string // the prompt to send once the screen is up
 
+	memo      memo
 	quitArmed time.Time // when Ctrl-C was pressed on an empty prompt
 	hint      string    // a one-off hint above the input
 }

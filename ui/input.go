@@ -20,6 +20,18 @@ type input struct {
 	pos     int    // history entry shown while browsing; len(history): the draft
 	draft   string // what was typed before browsing began
 	menu    menu
+	// view is the editor as last drawn; drawing it costs more than the
+	// rest of a frame, so it is drawn again only when it changed.
+	view  string
+	drawn bool
+}
+
+// render returns the editor's lines.
+func (in *input) render() string {
+	if !in.drawn {
+		in.view, in.drawn = in.ta.View(), true
+	}
+	return in.view
 }
 
 func newInput(p Palette) input {
@@ -52,6 +64,7 @@ func newInput(p Palette) input {
 func (in *input) value() string { return in.ta.Value() }
 
 func (in *input) setValue(s string) {
+	in.drawn = false
 	in.ta.SetValue(s)
 	in.ta.CursorEnd()
 }
@@ -62,6 +75,7 @@ func (in *input) reset(sent string) {
 		in.history = append(in.history, sent)
 	}
 	in.pos, in.draft = len(in.history), ""
+	in.drawn = false
 	in.ta.Reset()
 	in.menu = menu{}
 }
@@ -89,10 +103,14 @@ func (in *input) browse(dir int) bool {
 }
 
 // setWidth fits the editor to the screen.
-func (in *input) setWidth(w int) { in.ta.SetWidth(max(w, 10)) }
+func (in *input) setWidth(w int) {
+	in.drawn = false
+	in.ta.SetWidth(max(w, 10))
+}
 
 func (in *input) update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
+	in.drawn = false
 	in.ta, cmd = in.ta.Update(msg)
 	return cmd
 }

@@ -35,7 +35,8 @@ func (m *Model) statusLine() string {
 		l = cut(l, max(room-widthOf(r)-2, 0))
 	}
 	gap := max(room-widthOf(l)-widthOf(r), 1)
-	return m.look.pal.Status.Render(" " + l + strings.Repeat(" ", gap) + r + " ")
+	line := " " + l + strings.Repeat(" ", gap) + r + " "
+	return m.memo.get(&m.memo.status, line, func() string { return m.look.pal.Status.Render(line) })
 }
 
 // stateText says what the run is doing: idle, thinking, running a tool,

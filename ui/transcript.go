@@ -52,18 +52,18 @@ func (t *transcript) bottom(l *look, width, height int) []string {
 			chunks = append(chunks, []string{""})
 			n++
 		}
+		// Only the lines that fit are copied: a long answer's thousands
+		// of lines cost nothing when its last screenful is shown.
+		ls = ls[max(len(ls)-(height-n), 0):]
 		chunks = append(chunks, ls)
 		n += len(ls)
 		below = i
 	}
-	out := make([]string, 0, n)
+	out := make([]string, 0, min(n, height))
 	for i := len(chunks) - 1; i >= 0; i-- {
 		out = append(out, chunks[i]...)
 	}
-	if len(out) > height {
-		out = out[len(out)-height:]
-	}
-	return out
+	return out[max(len(out)-height, 0):]
 }
 
 // window returns the lines [from, from+height) of the whole transcript.

@@ -36,7 +36,7 @@ func (m *Model) panes() (above, below []string) {
 		h := max(int(float64(m.height)*formShare), 6)
 		return nil, strings.Split(strings.TrimRight(f.view(m.width, h), "\n"), "\n")
 	}
-	return m.in.menu.view(m.look.pal, m.width), strings.Split(m.in.ta.View(), "\n")
+	return m.in.menu.view(m.look.pal, m.width), strings.Split(m.in.render(), "\n")
 }
 
 // transcriptHeight is the rows left for the transcript.
@@ -63,10 +63,27 @@ func (m *Model) ruleText(th int) string {
 
 // rule is a horizontal line across the screen with text at its left.
 func (m *Model) rule(text string) string {
-	p := m.look.pal
-	if text == "" {
-		return p.Border.Render(strings.Repeat("─", m.width))
+	return m.memo.get(&m.memo.rule, text+"\x00"+itoa(m.width), func() string {
+		p := m.look.pal
+		if text == "" {
+			return p.Border.Render(strings.Repeat("─", m.width))
+		}
+		text = cut(text, m.width-6)
+		return p.Border.Render("── ") + p.Dim.Render(text) + " " + p.Border.Render(strings.Repeat("─", max(m.width-4-widthOf(text), 0)))
+	})
+}
+
+// memo keeps the last drawing of the lines under the transcript, which
+// change far less often than frames are drawn.
+type memo struct {
+	rule, status memoEntry
+}
+
+type memoEntry struct{ key, out string }
+
+func (memo) get(e *memoEntry, key string, draw func() string) string {
+	if e.key != key || e.out == "" {
+		e.key, e.out = key, draw()
 	}
-	text = cut(text, m.width-6)
-	return p.Border.Render("── ") + p.Dim.Render(text) + " " + p.Border.Render(strings.Repeat("─", max(m.width-4-widthOf(text), 0)))
+	return e.out
 }
