@@ -54,7 +54,7 @@ func (c *chatHost) endRecord() {
 		c.rec.close()
 		c.rec = nil
 	}
-	c.sess = nil
+	c.sess, c.id = nil, ""
 }
 
 func (c *chatHost) model(arg string) (ui.Reply, error) {

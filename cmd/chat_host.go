@@ -31,6 +31,7 @@ type chatHost struct {
 	rt    *engine.Runtime
 	sess  *session.Session // the session continued, until its first turn opens it
 	rec   *recorder        // the open session; nil before the first turn
+	id    string           // the session's id once it is open
 	msgs  []engine.Message // the conversation
 	rules []engine.Rule    // rules the person added with "allow always"
 	usage engine.Usage     // tokens of this session so far
@@ -68,13 +69,10 @@ func (c *chatHost) sessionID() string {
 }
 
 func (c *chatHost) sessionIDLocked() string {
-	switch {
-	case c.rec != nil:
-		return c.rec.id
-	case c.sess != nil:
+	if c.sess != nil {
 		return c.sess.Meta.ID
 	}
-	return ""
+	return c.id
 }
 
 // status is what the status line shows.
@@ -156,7 +154,7 @@ func (c *chatHost) openRecord(title string) error {
 	if err != nil {
 		return err
 	}
-	c.rec = rec
+	c.rec, c.id = rec, rec.id
 	if c.sess == nil && c.h.s.system != "" {
 		sys := providers.TextMessage(providers.RoleSystem, c.h.s.system)
 		rec.add(sys)
