@@ -26,27 +26,36 @@ func (f *PermitForm) View(width, height int) string {
 	if ansi.StringWidth(title+" · "+kind) > width {
 		head = append(wrapStyled(title, width, f.p.Accent), wrapStyled(kind, width, f.p.Dim)...)
 	}
-	var below []string
-	below = append(below, flatten(f.p.pickLines(f.choices(), f.cursor, width))...)
-	if f.reason {
-		below = append(below, "", "  "+f.p.Text.Render("Why? (optional; the model sees this)"))
-		below = append(below, f.p.inputLines(f.input, width)...)
-	}
-	below = append(below, "")
-	below = append(below, wrapStyled(f.keysHelp(), width, f.p.Dim)...)
-
 	body := f.bodyLines(width - 2)
 	for i, l := range body {
 		body[i] = "  " + l
 	}
-	avail := 0
-	if height > 0 {
-		avail = max(height-len(below)-len(head)-2, 3)
+	below, avail := f.below(width, height, len(head), false)
+	if avail > 0 && len(body) > avail {
+		below, avail = f.below(width, height, len(head), true)
 	}
 	lines := append(head, "")
 	lines = append(lines, f.scrollBody(body, avail)...)
 	lines = append(lines, "")
 	return strings.Join(append(lines, below...), "\n")
+}
+
+// below draws what goes under the call (the choices, the reason editor,
+// the keys) and returns the lines left for the call; scroll says the call
+// scrolls, for the keys line.
+func (f *PermitForm) below(width, height, head int, scroll bool) ([]string, int) {
+	lines := flatten(f.p.pickLines(f.choices(), f.cursor, width))
+	if f.reason {
+		lines = append(lines, "", "  "+f.p.Text.Render("Why? (optional; the model sees this)"))
+		lines = append(lines, f.p.inputLines(f.input, width)...)
+	}
+	lines = append(lines, "")
+	lines = append(lines, wrapStyled(f.keysHelp(scroll), width, f.p.Dim)...)
+	avail := 0
+	if height > 0 {
+		avail = max(height-len(lines)-head-2, 3)
+	}
+	return lines, avail
 }
 
 // scrollBody shows the lines of body that fit in avail lines from the
@@ -88,15 +97,15 @@ func (f *PermitForm) choices() []pickItem {
 }
 
 // keysHelp is the line of keys for what is showing.
-func (f *PermitForm) keysHelp() string {
-	scroll := ""
-	if f.drawn.page > 0 {
-		scroll = " · pgup/pgdn scroll"
+func (f *PermitForm) keysHelp(scroll bool) string {
+	pages := ""
+	if scroll {
+		pages = " · pgup/pgdn scroll"
 	}
 	if f.reason {
-		return "enter deny · esc back to the choices" + scroll + " · ctrl+c cancel"
+		return "enter deny · esc back to the choices" + pages + " · ctrl+c cancel"
 	}
-	return "↑↓ move · enter or 1-5 choose" + scroll + " · esc deny · ctrl+c cancel"
+	return "↑↓ move · enter or 1-5 choose" + pages + " · esc deny · ctrl+c cancel"
 }
 
 // bodyLines renders the call: a shell command as "$ command args" (and
