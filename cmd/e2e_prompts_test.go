@@ -3,7 +3,9 @@ package cmd_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -155,5 +157,34 @@ func TestPromptAllowForProject(t *testing.T) {
 	o.want(t, 0)
 	if b, err := os.ReadFile(filepath.Join(sb.work, "out", "a.txt")); err != nil || string(b) != "one\n" {
 		t.Errorf("the saved rule should allow the write without a terminal: %v %q\n%s", err, b, o.stderr)
+	}
+}
+
+// TestPromptSigterm: SIGTERM while a question is open ends the run with
+// exit 130, says it was a signal, and leaves no list on the screen: the
+// prompt does not take the signal for itself.
+func TestPromptSigterm(t *testing.T) {
+	sb := newSandbox(t)
+	tm, _ := promptRun(t, sb, toolCall("ask_user_input", formatArgs), finalAnswer("never"))
+	tm.waitFor("Which format", 15*time.Second)
+	shell := strings.TrimSpace(tm.tmux("display-message", "-p", "-t", "main", "#{pane_pid}"))
+	children, err := os.ReadFile(filepath.Join("/proc", shell, "task", shell, "children"))
+	if err != nil {
+		t.Skipf("cannot find llmrt's process: %v", err)
+	}
+	pid, err := strconv.Atoi(strings.Fields(string(children))[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	scr := tm.waitFor("EXIT=", 15*time.Second)
+	flat := strings.Join(strings.Fields(scr), " ")
+	if !strings.Contains(scr, "EXIT=130") || !strings.Contains(flat, "interrupted (signal: terminated)") {
+		t.Errorf("want exit 130 for the signal:\n%s", scr)
+	}
+	if strings.Contains(scr, "YAML") || strings.Contains(scr, "Which format") {
+		t.Errorf("the question should be gone:\n%s", scr)
 	}
 }
