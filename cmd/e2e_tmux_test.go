@@ -233,54 +233,66 @@ const multiAskArgs = `{"type":"multiple-select","allowSkip":true,"questions":[{"
 
 // TestTerminalMultiSelect: Enter with nothing toggled does not end the
 // run, every entry is on screen, and after the answer the screen says
-// what was chosen.
+// what was chosen and no longer shows the list.
 func TestTerminalMultiSelect(t *testing.T) {
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", multiAskArgs), finalAnswer("Using YAML."))
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "configure")
 	scr := tm.waitFor("Which formats?", 15*time.Second)
-	for _, entry := range []string{"JSON", "YAML", "TOML", "Other (type your own)", "Skip these questions"} {
+	for _, entry := range []string{"[ ] JSON", "[ ] YAML", "[ ] TOML", "Other (type your own)", "Skip"} {
 		if !strings.Contains(scr, entry) {
 			t.Errorf("the list should show %q at 80x24:\n%s", entry, scr)
 		}
 	}
 	tm.keys("Enter") // nothing toggled
-	time.Sleep(500 * time.Millisecond)
-	if scr := tm.screen(false); strings.Contains(scr, "EXIT=") || len(srv.Requests()) != 1 {
+	scr = tm.waitFor("choose at least one", 15*time.Second)
+	if strings.Contains(scr, "EXIT=") || len(srv.Requests()) != 1 {
 		t.Fatalf("Enter with nothing toggled should keep the question open:\n%s", scr)
 	}
 	tm.keys("Down")
 	tm.keys("Space")
+	tm.waitFor("[x] YAML", 15*time.Second)
 	tm.keys("Enter")
 	scr = tm.waitFor("EXIT=", 15*time.Second)
 	if !strings.Contains(scr, "EXIT=0") || !strings.Contains(scr, "✔ Formats: YAML") {
 		t.Fatalf("the screen should say YAML was chosen:\n%s", scr)
+	}
+	if strings.Contains(scr, "JSON") || strings.Contains(scr, "TOML") || strings.Contains(scr, "[x]") {
+		t.Errorf("the list should be gone once answered:\n%s", scr)
 	}
 	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), `{\"answers\":{\"fmt\":[\"yaml\"]}`) {
 		t.Errorf("the model should get yaml: %s", reqs[len(reqs)-1].Body)
 	}
 }
 
+// longCommand is a 200-character shell command.
+const longCommand = "find . -name '*.go' -newer go.mod -not -path './vendor/*' | xargs grep -l TODO | sort | uniq | head -5000 && echo scanned && rm -rf ./build/cache/tmp-artifacts-that-should-never-be-deleted-by-surprise"
+
 // TestTerminalPermissionShowsTheWholeCommand: a 200-character command is
 // shown whole, wrapped, in its permission prompt at 80 columns.
 func TestTerminalPermissionShowsTheWholeCommand(t *testing.T) {
 	sb := newSandbox(t)
-	command := "find . -name '*.go' -newer go.mod -not -path './vendor/*' | xargs grep -l TODO | sort | uniq | head -50 && echo scanned && rm -rf ./build/cache/tmp-artifacts-that-should-never-be-deleted-by-surprise"
-	srv := fake(t, fakellm.OpenAI, shellTurn(command), finalAnswer("done"))
+	srv := fake(t, fakellm.OpenAI, shellTurn(longCommand), finalAnswer("done"))
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--sandbox", "off", "-p", "clean")
 	scr := tm.waitFor("Allow shell_cmd", 15*time.Second)
-	flat := strings.Join(strings.Fields(strings.ReplaceAll(scr, "┃", " ")), " ")
-	if !strings.Contains(strings.ReplaceAll(flat, " ", ""), strings.ReplaceAll(command, " ", "")) {
+	if len(longCommand) != 200 {
+		t.Fatalf("the command has %d characters, want 200", len(longCommand))
+	}
+	flat := strings.Join(strings.Fields(scr), " ")
+	if !strings.Contains(flat, "$ "+longCommand) {
 		t.Errorf("the whole command should be on screen:\n%s", scr)
 	}
 	tm.keys("Down")
-	tm.keys("Down") // Deny
+	tm.keys("Down")
+	tm.keys("Down") // Deny…
 	tm.keys("Enter")
+	tm.waitFor("Why?", 15*time.Second)
+	tm.keys("Enter") // no reason
 	scr = tm.waitFor("EXIT=", 15*time.Second)
-	if !strings.Contains(scr, "✔ shell_cmd: denied") {
-		t.Errorf("the screen should say the call was denied:\n%s", scr)
+	if !strings.Contains(scr, "✗ shell_cmd: denied") || strings.Contains(scr, "Allow once") {
+		t.Errorf("the screen should say the call was denied, without the prompt:\n%s", scr)
 	}
 }
 

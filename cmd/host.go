@@ -45,7 +45,7 @@ func newHost(o *IO, s *settings, store *session.Store, secrets *redactor) *host 
 		h.store = &st
 	}
 	if o.Interactive() {
-		h.prompts = formPrompts{io: o}
+		h.prompts = termPrompts{io: o, errOut: h.errOut, workDir: s.workDir}
 	}
 	return h
 }
