@@ -33,7 +33,6 @@ type chatHost struct {
 	rec   *recorder        // the open session; nil before the first turn
 	id    string           // the session's id once it is open
 	msgs  []engine.Message // the conversation
-	rules []engine.Rule    // rules the person added with "allow always"
 	usage engine.Usage     // tokens of this session so far
 	files []string         // workspace files, listed once for @ mentions
 }
@@ -106,7 +105,7 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	defer c.mu.Unlock()
 	c.notes.attach(t.Events)
 	defer c.notes.attach(nil)
-	c.h.prompts = screenPrompts{p: t.Prompts, c: c}
+	c.h.prompts = formPrompts{p: t.Prompts, h: c.h}
 	rt, err := c.runtime()
 	if err != nil {
 		return err
@@ -131,9 +130,7 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	}
 	c.rec.add(fresh...)
 	c.msgs = append(c.msgs, fresh...)
-	req := c.h.s.request(c.msgs)
-	req.Permission.Rules = append(append([]engine.Rule(nil), req.Permission.Rules...), c.rules...)
-	res, _, err := c.h.run(ctx, rt, req, c.rec, t.Events)
+	res, _, err := c.h.run(ctx, rt, c.h.s.request(c.msgs), c.rec, t.Events)
 	if err != nil {
 		return err
 	}

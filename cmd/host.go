@@ -7,12 +7,14 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // host is what every command that runs the engine puts around it: the
@@ -29,6 +31,10 @@ type host struct {
 	secrets *redactor
 	// prompts is nil when no person can answer (no terminal).
 	prompts prompter
+	// rules are the rules a person added with "allow always": they hold
+	// for the host's later runs too (a chat's next turns).
+	rulesMu sync.Mutex
+	rules   []engine.Rule
 	// noQuestions keeps ask_user_input from being put to the person even
 	// on a terminal (stream-json output: a program reads the events), so
 	// the run pauses instead.
@@ -45,7 +51,7 @@ func newHost(o *IO, s *settings, store *session.Store, secrets *redactor) *host 
 		h.store = &st
 	}
 	if o.Interactive() {
-		h.prompts = termPrompts{io: o, errOut: h.errOut, workDir: s.workDir}
+		h.prompts = formPrompts{p: ui.Terminal{In: o.promptIn(), Out: o.ErrOut, Palette: ui.NewPalette(o.ErrColor, true)}, h: h}
 	}
 	return h
 }
@@ -92,6 +98,7 @@ func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, 
 	defer stop(nil)
 	req.Permission.Approver = h.approver(stop)
 	req.Asker = h.asker(stop)
+	req.Permission.Rules = h.withAllowed(req.Permission.Rules)
 	res, err = rt.CompleteWith(ctx, req, engine.FanOut(rec.event, sink))
 	if ctx.Err() != nil {
 		cause = context.Cause(ctx)
@@ -110,6 +117,28 @@ func (h *host) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCal
 		cause = context.Cause(ctx)
 	}
 	return out, cause
+}
+
+// allow adds a rule a person allowed "always" to the host's later runs.
+// A rule that does not parse was already refused by the engine.
+func (h *host) allow(text string) {
+	rule, err := engine.ParseRule(engine.RuleAllow, text)
+	if err != nil {
+		return
+	}
+	h.rulesMu.Lock()
+	h.rules = append(h.rules, rule)
+	h.rulesMu.Unlock()
+}
+
+// withAllowed returns rules with those a person allowed "always" added.
+func (h *host) withAllowed(rules []engine.Rule) []engine.Rule {
+	h.rulesMu.Lock()
+	defer h.rulesMu.Unlock()
+	if len(h.rules) == 0 {
+		return rules
+	}
+	return append(append([]engine.Rule(nil), rules...), h.rules...)
 }
 
 // errStopped is the cancellation cause when a person stopped the run at a

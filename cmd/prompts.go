@@ -3,16 +3,16 @@ package cmd
 import (
 	"context"
 	"errors"
-	"io"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
 )
 
-// prompter puts a run's questions to the person at the terminal. It is the
-// only place that draws prompts, so the select lists can be swapped for
-// other components without touching the host.
+// prompter puts a run's questions to the person. The host calls it; it
+// is the only place prompts are drawn, so run and chat differ only in
+// where the forms appear.
 type prompter interface {
 	// ask collects an answer to an ask_user_input payload; the host
 	// checks it and asks again when it does not answer every question.
@@ -26,28 +26,46 @@ type prompter interface {
 // key).
 var errAborted = errors.New("prompt aborted")
 
-// termPrompts is the prompter of the ui package's forms, drawn inline on
-// stderr and read from the prompt terminal (stdin, or /dev/tty when stdin
-// is piped).
-type termPrompts struct {
-	io *IO
-	// errOut is stderr behind the redactor, for warnings.
-	errOut io.Writer
-	// workDir holds the project config a rule allowed "always in this
-	// project" is saved to.
-	workDir string
+// formPrompts is the prompter of both commands: the ui package's forms,
+// drawn inline on the terminal for run (ui.Terminal) or on the chat
+// screen (the Prompter of a chat turn).
+type formPrompts struct {
+	p ui.Prompter
+	h *host
 }
 
-// terminal is where the forms are drawn and read.
-func (p termPrompts) terminal() ui.Terminal {
-	return ui.Terminal{In: p.io.promptIn(), Out: p.io.ErrOut, Palette: ui.NewPalette(p.io.ErrColor, true)}
-}
-
-// ask shows one select list per question.
-func (p termPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
-	a, err := ui.Ask(ctx, p.terminal(), in)
+func (f formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
+	a, err := f.p.Ask(ctx, in)
 	if errors.Is(err, ui.ErrCancelled) {
 		return a, errAborted
 	}
 	return a, err
+}
+
+// approve asks whether a call may run. "Allow always" holds for the rest
+// of the host's runs (a chat's later turns); a rule allowed for the
+// project is also saved to the project config before the call runs, and
+// if it cannot be, a warning says it holds for this session only.
+func (f formPrompts) approve(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
+	r, err := f.p.Permit(ctx, req)
+	switch {
+	case errors.Is(err, ui.ErrCancelled):
+		return engine.Decision{Action: engine.Cancel}, errAborted
+	case err != nil:
+		return engine.Decision{Action: engine.Cancel}, err
+	}
+	d := r.Decision
+	if d.Action != engine.AllowAlways {
+		return d, nil
+	}
+	if d.Rule == "" {
+		d.Rule = req.Suggested
+	}
+	f.h.allow(d.Rule)
+	if r.Project {
+		if err := config.AddProjectAllow(f.h.s.workDir, d.Rule); err != nil {
+			f.h.warnf("the rule %s holds for this session only: %v", d.Rule, err)
+		}
+	}
+	return d, nil
 }

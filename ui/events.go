@@ -101,7 +101,9 @@ func (m *Model) streamText(rv *runView, ev engine.Event) {
 
 func (m *Model) toolStarted(rv *runView, ev engine.Event) {
 	c := ev.Call
-	if c == nil || c.Name == engine.FinalAnswerTool || c.Name == engine.BlockedTool {
+	// Control calls end the run, and a question shows as its form and
+	// then as the line that says what was chosen: none needs a tool line.
+	if c == nil || c.Name == engine.FinalAnswerTool || c.Name == engine.BlockedTool || c.Name == engine.AskUserTool {
 		return
 	}
 	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, run: ev.RunID, depth: rv.depth, start: ev.Time}

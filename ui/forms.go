@@ -78,7 +78,7 @@ func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
 	}
 	for _, s := range f.answer() {
 		if s != "" {
-			m.tr.add(&noteItem{text: s})
+			m.tr.add(&noteItem{kind: noteChoice, text: s})
 		}
 	}
 	m.forms = m.forms[1:]

@@ -28,10 +28,11 @@ type Terminal struct {
 }
 
 // Ask puts the questions of in to the person at t and returns the answer.
+// Terminal is the Prompter of `llmrt run`.
 // The form is drawn inline, below what is on the screen, and leaves one
 // summary line per question behind. It returns ErrCancelled when the
 // person cancels and the context's error when ctx ends first.
-func Ask(ctx context.Context, t Terminal, in tools.AskInput) (tools.Answer, error) {
+func (t Terminal) Ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
 	f := NewAskForm(in, t.Palette)
 	if err := runInline(ctx, t, f); err != nil {
 		return tools.Answer{}, err
@@ -45,7 +46,7 @@ func Ask(ctx context.Context, t Terminal, in tools.AskInput) (tools.Answer, erro
 // Permit asks the person at t whether the call req may run, inline like
 // Ask, and leaves the summary line behind. Cancelling (Ctrl-C or "Cancel
 // the run") returns the Cancel decision with ErrCancelled.
-func Permit(ctx context.Context, t Terminal, req engine.PermissionRequest) (PermitResult, error) {
+func (t Terminal) Permit(ctx context.Context, req engine.PermissionRequest) (PermitResult, error) {
 	f := NewPermitForm(req, t.Palette)
 	if err := runInline(ctx, t, f); err != nil {
 		return PermitResult{Decision: engine.Decision{Action: engine.Cancel}}, err

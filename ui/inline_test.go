@@ -60,7 +60,7 @@ func typeAfter(t *testing.T, out *lockedBuffer, w io.Writer, want, input string)
 func TestInlineAsk(t *testing.T) {
 	term, w, out := inlineTerm(t)
 	typeAfter(t, out, w, "Which language", "\x1b[B\r") // down, enter
-	a, err := Ask(context.Background(), term, singleInput())
+	a, err := term.Ask(context.Background(), singleInput())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,12 +78,12 @@ func TestInlineAsk(t *testing.T) {
 func TestInlineCancel(t *testing.T) {
 	term, w, out := inlineTerm(t)
 	typeAfter(t, out, w, "Which language", "\x03")
-	if _, err := Ask(context.Background(), term, singleInput()); !errors.Is(err, ErrCancelled) {
+	if _, err := term.Ask(context.Background(), singleInput()); !errors.Is(err, ErrCancelled) {
 		t.Errorf("Ctrl-C at a question: got %v, want ErrCancelled", err)
 	}
 	term, w, out = inlineTerm(t)
 	typeAfter(t, out, w, "Allow shell_cmd", "5")
-	r, err := Permit(context.Background(), term, shellRequest("ls"))
+	r, err := term.Permit(context.Background(), shellRequest("ls"))
 	if !errors.Is(err, ErrCancelled) || r.Decision.Action != engine.Cancel {
 		t.Errorf("Cancel the run: got %+v, %v, want Cancel and ErrCancelled", r, err)
 	}
@@ -93,7 +93,7 @@ func TestInlineCancel(t *testing.T) {
 func TestInlinePermit(t *testing.T) {
 	term, w, out := inlineTerm(t)
 	typeAfter(t, out, w, "Allow shell_cmd", "3")
-	r, err := Permit(context.Background(), term, shellRequest("ls"))
+	r, err := term.Permit(context.Background(), shellRequest("ls"))
 	want := PermitResult{Decision: engine.Decision{Action: engine.AllowAlways, Rule: "shell_cmd(command=find *)"}, Project: true}
 	if err != nil || !reflect.DeepEqual(r, want) {
 		t.Errorf("got %+v, %v, want %+v", r, err, want)
@@ -116,7 +116,7 @@ func TestInlineContextEnds(t *testing.T) {
 		}
 		cancel(stop)
 	}()
-	_, err := Ask(ctx, term, singleInput())
+	_, err := term.Ask(ctx, singleInput())
 	if !errors.Is(err, stop) {
 		t.Errorf("got %v, want the context's cause", err)
 	}

@@ -77,6 +77,7 @@ const (
 	noteWarn
 	noteError
 	noteMarkdown // a host reply: rendered as Markdown
+	noteChoice   // what the person chose at a form: shown as the form says it
 )
 
 // noteItem is a line from llmrt itself: a warning, an error, the output
@@ -95,6 +96,10 @@ func (n *noteItem) lines(l *look, width int) []string {
 	switch n.kind {
 	case noteMarkdown:
 		out = strings.Split(l.md.render(n.text, width), "\n")
+	case noteChoice:
+		for _, s := range strings.Split(ansi.Wrap(n.text, max(width, 10), ""), "\n") {
+			out = append(out, l.pal.Dim.Render(s))
+		}
 	default:
 		style, mark := l.pal.Dim, "· "
 		switch n.kind {

@@ -18,9 +18,9 @@ var named = map[string]tea.KeyPressMsg{
 	"end": {Code: tea.KeyEnd}, "backspace": {Code: tea.KeyBackspace}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
 }
 
-// key returns the key press for a name ("down", "ctrl+c") or one
+// keyNamed returns the key press for a name ("down", "ctrl+c") or one
 // character ("j", "2").
-func key(t *testing.T, name string) tea.KeyPressMsg {
+func keyNamed(t *testing.T, name string) tea.KeyPressMsg {
 	t.Helper()
 	if k, ok := named[name]; ok {
 		if k.String() != name {
@@ -48,7 +48,7 @@ func press(t *testing.T, f updater, keys ...string) {
 		case strings.HasPrefix(k, "paste:"):
 			f.Update(tea.PasteMsg{Content: strings.TrimPrefix(k, "paste:")})
 		default:
-			f.Update(key(t, k))
+			f.Update(keyNamed(t, k))
 		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // formShare is the part of the screen a form may take.
-const formShare = 0.7
+const formShare = 0.8
 
 // View draws the screen: the transcript, then the completion menu and
 // the editor or the form on screen, and the status line at the bottom.

@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/tools"
+)
+
+// askingTurn asks in and reports the answer (or error) on got, then
+// answers the prompt.
+func askingTurn(in tools.AskInput, got chan<- any) func(context.Context, Turn) error {
+	return func(ctx context.Context, t Turn) error {
+		play(t, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart},
+			engine.Event{Type: engine.EventToolStart, Call: call("q1", engine.AskUserTool, "{}")})
+		a, err := t.Prompts.Ask(ctx, in)
+		if err != nil {
+			got <- err
+			return nil
+		}
+		got <- a
+		play(t, engine.Event{Type: engine.EventToolResult, Call: call("q1", engine.AskUserTool, ""), Outcome: &engine.ToolOutcome{Content: "{}"}})
+		return answerTurn("thanks")(ctx, t)
+	}
+}
+
+func TestChatSingleSelectQuestion(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		got := make(chan any, 1)
+		d := newDriver(t, &fakeHost{turn: askingTurn(singleInput(), got)}, size[0], size[1])
+		d.typeText("greet me")
+		d.key("enter")
+		d.until("the question", func() bool { return d.m.form() != nil })
+		d.key("down")
+		scr := d.screen()
+		if !strings.Contains(scr, "Which language should the greeting use?") || !strings.Contains(scr, "? waiting for you") {
+			t.Fatalf("the question and the waiting state should show:\n%s", scr)
+		}
+		golden(t, "chat_ask_single_"+itoa(size[0])+"x"+itoa(size[1]), d.m.render())
+		d.key("enter")
+		d.idle()
+		a := (<-got).(tools.Answer)
+		if a.Selected["lang"][0] != "fr" {
+			t.Fatalf("the host got %+v, want French", a)
+		}
+		if scr := d.screen(); !strings.Contains(scr, "✔ Language: French") || strings.Contains(scr, "German") {
+			t.Fatalf("only the choice stays on screen:\n%s", scr)
+		}
+	}
+}
+
+func TestChatMultiSelectWithSkipAndOther(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		got := make(chan any, 1)
+		d := newDriver(t, &fakeHost{turn: askingTurn(multiInput(), got)}, size[0], size[1])
+		d.typeText("export it")
+		d.key("enter")
+		d.until("the question", func() bool { return d.m.form() != nil })
+		d.key("down", "space", "down")
+		golden(t, "chat_ask_multi_"+itoa(size[0])+"x"+itoa(size[1]), d.m.render())
+		d.key("space", "enter") // YAML and TOML
+		d.key("enter")          // nothing toggled on the second question: stays
+		if d.m.form() == nil {
+			t.Fatal("Enter with nothing toggled must not end the question")
+		}
+		d.key("space", "enter")
+		d.idle()
+		a := (<-got).(tools.Answer)
+		if strings.Join(a.Selected["fmt"], ",") != "yaml,toml" || strings.Join(a.Selected["checks"], ",") != "vet" {
+			t.Fatalf("answer %+v", a)
+		}
+	}
+}
+
+func TestChatQuestionCancelStopsTheTurn(t *testing.T) {
+	got := make(chan any, 1)
+	d := newDriver(t, &fakeHost{turn: askingTurn(singleInput(), got)}, 80, 24)
+	d.typeText("greet me")
+	d.key("enter")
+	d.until("the question", func() bool { return d.m.form() != nil })
+	d.key("ctrl+c")
+	d.idle()
+	if err, ok := (<-got).(error); !ok || err != ErrCancelled {
+		t.Fatalf("Ctrl-C at a question should give the host ErrCancelled, got %v", err)
+	}
+}
+
+// permittingTurn asks to write main.go and reports the result on got.
+func permittingTurn(got chan<- PermitResult) func(context.Context, Turn) error {
+	return func(ctx context.Context, t Turn) error {
+		req := diffRequest(mainDiff)
+		play(t, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart},
+			engine.Event{Type: engine.EventToolStart, Call: call("w1", "write_file", req.Arguments)},
+			engine.Event{Type: engine.EventPermissionRequest, Call: call("w1", "write_file", req.Arguments), Permission: &req})
+		r, _ := t.Prompts.Permit(ctx, req)
+		got <- r
+		return answerTurn("done")(ctx, t)
+	}
+}
+
+func TestChatPermissionPromptWithDiff(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		got := make(chan PermitResult, 1)
+		d := newDriver(t, &fakeHost{turn: permittingTurn(got)}, size[0], size[1])
+		d.typeText("fix main")
+		d.key("enter")
+		d.until("the prompt", func() bool { return d.m.form() != nil })
+		scr := d.screen()
+		for _, want := range []string{"Allow write_file?", "+import (", "Allow always in this project", "waiting for your approval"} {
+			if !strings.Contains(scr, want) {
+				t.Errorf("%dx%d: the prompt lacks %q:\n%s", size[0], size[1], want, scr)
+			}
+		}
+		golden(t, "chat_permit_diff_"+itoa(size[0])+"x"+itoa(size[1]), d.m.render())
+		if !strings.Contains(scr, "os.Exit(0)") {
+			d.key("pgdown", "pgdown")
+			if !strings.Contains(d.screen(), "os.Exit(0)") {
+				t.Errorf("PgDn should show the rest of the diff:\n%s", d.screen())
+			}
+		}
+		d.key("4")
+		d.typeText("not that file")
+		d.key("enter")
+		d.idle()
+		r := <-got
+		if r.Decision.Action != engine.Deny || r.Decision.Reason != "not that file" {
+			t.Fatalf("deny with a reason: got %+v", r)
+		}
+	}
+}
+
+func TestStatusLine(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		d := newDriver(t, &fakeHost{}, w, 24)
+		d.m.status.Usage = engine.Usage{InputTokens: 123_456, OutputTokens: 7_890}
+		idle := d.m.statusLine()
+		d.m.busy, d.m.state = true, "thinking"
+		freeze(d, t0.Add(65_000_000_000))
+		busy := d.m.statusLine()
+		golden(t, "chat_status_"+itoa(w), idle+"\n"+busy)
+		for _, s := range []string{ansi.Strip(idle), ansi.Strip(busy)} {
+			if widthOf(s) != w {
+				t.Errorf("the status line is %d wide at %d columns: %q", widthOf(s), w, s)
+			}
+		}
+		if !strings.Contains(plain(busy), "↑123.5k ↓7.9k · ⠋ thinking 1m05s") {
+			t.Errorf("busy status: %q", plain(busy))
+		}
+	}
+}
