@@ -161,3 +161,46 @@ func TestLlmrtAloneOpensTheChat(t *testing.T) {
 	tm.keys("C-c")
 	tm.waitFor("EXIT=0", 10*time.Second)
 }
+
+// TestChatAnswersAQuestion: a select question answered with the arrow
+// keys reaches the model as the chosen option id.
+func TestChatAnswersAQuestion(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Salut tout le monde"))
+	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
+	tm.waitFor("Ask anything", 10*time.Second)
+	tm.keys("greet me", "Enter")
+	tm.waitFor("Which language", 15*time.Second)
+	tm.keys("Down", "Enter")
+	scr := tm.waitFor("Salut tout le monde", 15*time.Second)
+	if !strings.Contains(scr, "✔") || strings.Contains(scr, "Which language") {
+		t.Errorf("the list should give way to the chosen answer:\n%s", scr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !contains(string(reqs[1].Body), `{\"answers\":{\"lang\":\"fr\"}`) {
+		t.Fatalf("the model should get the chosen option: %s", reqs[len(reqs)-1].Body)
+	}
+}
+
+// TestChatDeniesAWriteWithAReason: the reason typed at the permission
+// prompt reaches the model, and nothing is written.
+func TestChatDeniesAWriteWithAReason(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"notes.txt","content":"hi\n"}`), finalAnswer("left it alone"))
+	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
+	tm.waitFor("Ask anything", 10*time.Second)
+	tm.keys("write notes", "Enter")
+	scr := tm.waitFor("Allow write_file", 15*time.Second)
+	if !strings.Contains(scr, "+hi") {
+		t.Errorf("the prompt should show the write as a diff:\n%s", scr)
+	}
+	tm.keys("4")
+	tm.keys("keep the tree clean", "Enter")
+	tm.waitFor("left it alone", 15*time.Second)
+	if _, err := os.Stat(filepath.Join(sb.work, "notes.txt")); err == nil {
+		t.Fatal("a denied write happened")
+	}
+	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), "keep the tree clean") {
+		t.Fatalf("the model should get the reason: %s", reqs[len(reqs)-1].Body)
+	}
+}
