@@ -22,8 +22,9 @@ var initBudgets = map[string]int{
 	// style at init.
 	"github.com/alecthomas/chroma/v2/lexers": 2_900_000,
 	"github.com/alecthomas/chroma/v2/styles": 2_000_000,
-	// The engine's argument validation: the library compiles its JSON
-	// Schema meta-schemas at init.
+	// A JSON Schema library compiling its meta-schemas at init. The engine
+	// no longer uses it; mcp-go's client links it through mcp-go/server
+	// (for its in-process transport), so only the MCP client pays it.
 	"github.com/santhosh-tekuri/jsonschema/v6": 2_100_000,
 	// genai (the Gemini adapter) pulls in opencensus.
 	"go.opencensus.io/trace/tracestate": 670_000,

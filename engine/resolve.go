@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
@@ -160,11 +159,11 @@ func invalidRequest(format string, args ...any) *RunError {
 type schemaCache struct{ m sync.Map }
 
 type compiled struct {
-	sch *jsonschema.Schema
+	sch *jsonschema.Resolved
 	err error
 }
 
-func (rt *Runtime) schema(raw json.RawMessage) (*jsonschema.Schema, error) {
+func (rt *Runtime) schema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	key := string(raw)
 	if v, ok := rt.schemas.m.Load(key); ok {
 		c := v.(compiled)
@@ -175,33 +174,14 @@ func (rt *Runtime) schema(raw json.RawMessage) (*jsonschema.Schema, error) {
 	return c.sch, c.err
 }
 
-func compileSchema(raw json.RawMessage) compiled {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage(`{"type":"object"}`)
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return compiled{err: fmt.Errorf("schema is not valid JSON: %w", err)}
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("tool.json", doc); err != nil {
-		return compiled{err: fmt.Errorf("schema: %w", err)}
-	}
-	sch, err := c.Compile("tool.json")
-	if err != nil {
-		return compiled{err: fmt.Errorf("schema does not compile: %w", err)}
-	}
-	return compiled{sch: sch}
-}
-
 // validateArgs parses and validates a call's arguments. It returns the
 // arguments as a map (for permission rules) or the outcome to send back.
 func (rt *Runtime) validateArgs(t *tools.Tool, raw string) (map[string]any, *ToolOutcome) {
 	if strings.TrimSpace(raw) == "" {
 		raw = "{}"
 	}
-	inst, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
-	if err != nil {
+	var inst any
+	if err := json.Unmarshal([]byte(raw), &inst); err != nil {
 		return nil, invalidArgs("arguments are not valid JSON (%v); send one JSON object matching the %s schema", err, t.Name)
 	}
 	obj, ok := inst.(map[string]any)
@@ -225,32 +205,4 @@ func (rt *Runtime) validateArgs(t *tools.Tool, raw string) (map[string]any, *Too
 
 func invalidArgs(format string, args ...any) *ToolOutcome {
 	return &ToolOutcome{Content: fmt.Sprintf(format, args...), IsError: true, Code: OutcomeInvalidArguments}
-}
-
-// describeValidation flattens a validation error into "at /x: message"
-// clauses a model can act on.
-func describeValidation(err error) string {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
-		return err.Error()
-	}
-	var parts []string
-	var walk func(u jsonschema.OutputUnit)
-	walk = func(u jsonschema.OutputUnit) {
-		if u.Error != nil && len(u.Errors) == 0 {
-			loc := u.InstanceLocation
-			if loc == "" {
-				loc = "/"
-			}
-			parts = append(parts, "at "+loc+": "+u.Error.String())
-		}
-		for _, c := range u.Errors {
-			walk(c)
-		}
-	}
-	walk(*ve.BasicOutput())
-	if len(parts) == 0 {
-		return ve.Error()
-	}
-	return strings.Join(parts, "; ")
 }

@@ -1,13 +1,12 @@
 package tools
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 func TestBuiltinNamesWithoutWorkspace(t *testing.T) {
@@ -48,15 +47,11 @@ func TestBuiltinKinds(t *testing.T) {
 // description.
 func TestBuiltinSchemasStrict(t *testing.T) {
 	for _, tl := range Builtins(nil, Options{}) {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.Schema))
-		if err != nil {
-			t.Fatalf("%s: schema is not JSON: %v", tl.Name, err)
+		var doc jsonschema.Schema
+		if err := json.Unmarshal(tl.Schema, &doc); err != nil {
+			t.Fatalf("%s: schema is not a JSON Schema: %v", tl.Name, err)
 		}
-		c := jsonschema.NewCompiler()
-		if err := c.AddResource("s.json", doc); err != nil {
-			t.Fatalf("%s: %v", tl.Name, err)
-		}
-		if _, err := c.Compile("s.json"); err != nil {
+		if _, err := doc.Resolve(nil); err != nil {
 			t.Fatalf("%s: schema does not compile: %v", tl.Name, err)
 		}
 		var m map[string]any
@@ -102,14 +97,18 @@ func TestSchemaRejectsBadArguments(t *testing.T) {
 	}
 	for _, c := range cases {
 		tl := builtin(t, nil, Options{}, c.tool)
-		doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(tl.Schema))
-		comp := jsonschema.NewCompiler()
-		_ = comp.AddResource("s.json", doc)
-		sch, err := comp.Compile("s.json")
+		var doc jsonschema.Schema
+		if err := json.Unmarshal(tl.Schema, &doc); err != nil {
+			t.Fatal(err)
+		}
+		sch, err := doc.Resolve(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(c.args))
+		var inst any
+		if err := json.Unmarshal([]byte(c.args), &inst); err != nil {
+			t.Fatal(err)
+		}
 		if err := sch.Validate(inst); err == nil {
 			t.Errorf("%s schema accepted %s, want a validation error", c.tool, c.args)
 		}
