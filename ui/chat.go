@@ -114,7 +114,10 @@ func (m *Model) Init() tea.Cmd {
 
 // Run shows the chat screen until the person quits or ctx ends.
 func Run(ctx context.Context, opts Options) error {
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	// At 120 frames a second the first frame is on screen half a frame
+	// sooner, and streamed text moves more smoothly; a frame costs well
+	// under a millisecond.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler(), tea.WithFPS(120)}
 	if opts.In != nil {
 		popts = append(popts, tea.WithInput(opts.In))
 	}
