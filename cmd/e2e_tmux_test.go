@@ -306,10 +306,13 @@ func TestTerminalSpinner(t *testing.T) {
 	srv := fake(t, fakellm.OpenAI, shellTurn("sleep 2"), slow)
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "wait")
-	tm.waitFor("running shell_cmd", 15*time.Second)
-	tm.waitFor("✓ shell_cmd", 15*time.Second)
+	scr := tm.waitFor("shell_cmd  sleep 2", 15*time.Second)
+	if !strings.Contains(scr, "Ctrl-C to interrupt") {
+		t.Errorf("a running command should show with its spinner:\n%s", scr)
+	}
+	tm.waitFor("✓ shell_cmd  sleep 2", 15*time.Second)
 	tm.waitFor("thinking", 15*time.Second)
-	scr := tm.waitFor("EXIT=", 15*time.Second)
+	scr = tm.waitFor("EXIT=", 15*time.Second)
 	if strings.Contains(scr, "thinking") || strings.Contains(scr, "Ctrl-C to interrupt") || !strings.Contains(scr, "Finished.") {
 		t.Errorf("the spinner should be cleared before the answer:\n%s", scr)
 	}

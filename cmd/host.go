@@ -252,11 +252,11 @@ func (h *host) answerPending(ctx context.Context, sess *session.Session, a tools
 
 // progress returns the progress reporter for stderr, or nil when progress
 // is not shown (--quiet, or stderr is not a terminal without --verbose).
-func (h *host) progress() *progress {
+func (h *host) progress() *ui.Progress {
 	if h.s.quiet || !(h.io.ErrTTY || h.s.verbose) {
 		return nil
 	}
-	return &progress{w: h.errOut, color: h.io.ErrColor, verbose: h.s.verbose, live: h.io.ErrTTY}
+	return ui.NewProgress(h.errOut, ui.ProgressOptions{Color: h.io.ErrColor, Verbose: h.s.verbose, Live: h.io.ErrTTY})
 }
 
 // checkStrict reports the problems found preparing a run of req, the

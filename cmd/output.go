@@ -62,12 +62,12 @@ func newOutput(format string, h *host) (output, error) {
 type textOutput struct {
 	out      io.Writer
 	md       *ui.MarkdownWriter
-	progress *progress
+	progress *ui.Progress
 	printed  strings.Builder
 }
 
 func (t *textOutput) event(ev engine.Event) {
-	t.progress.event(ev)
+	t.progress.Event(ev)
 	// A sub-run's answer goes to its parent's model, not to stdout.
 	if ev.Type == engine.EventAnswerDelta && ev.ParentID == "" {
 		t.write(ev.Delta)
@@ -76,7 +76,7 @@ func (t *textOutput) event(ev engine.Event) {
 
 func (t *textOutput) write(s string) {
 	if t.printed.Len() == 0 {
-		t.progress.gap()
+		t.progress.Gap()
 	}
 	t.printed.WriteString(s)
 	if t.md != nil {
@@ -87,7 +87,7 @@ func (t *textOutput) write(s string) {
 }
 
 func (t *textOutput) done(res engine.Result, _ runInfo) error {
-	defer t.progress.summary(res)
+	defer t.progress.Summary(res)
 	if res.Status == engine.StatusCompleted {
 		// A text-policy answer was never streamed; a streamed answer may
 		// have been superseded (a rejected final_answer): print what the
@@ -116,7 +116,7 @@ func (t *textOutput) done(res engine.Result, _ runInfo) error {
 // jsonOutput prints one object at the end.
 type jsonOutput struct {
 	out      io.Writer
-	progress *progress
+	progress *ui.Progress
 }
 
 // jsonResult is the `--output json` object.
@@ -134,7 +134,7 @@ type jsonResult struct {
 	Sandbox     string           `json:"sandbox,omitempty"`
 }
 
-func (j *jsonOutput) event(ev engine.Event) { j.progress.event(ev) }
+func (j *jsonOutput) event(ev engine.Event) { j.progress.Event(ev) }
 
 func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 	r := jsonResult{

@@ -56,7 +56,7 @@ func TestRunStreams(t *testing.T) {
 			if code := Execute(context.Background(), f, args); code != 0 {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
-			if got := strings.Contains(errb.String(), "→ list_files"); got != tc.progress {
+			if got := strings.Contains(errb.String(), "✓ list_files"); got != tc.progress {
 				t.Errorf("progress on stderr: got %v, want %v\n%s", got, tc.progress, errb.String())
 			}
 			styled := strings.Contains(out.String(), "\x1b[")

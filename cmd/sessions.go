@@ -11,6 +11,7 @@ import (
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/ui"
 )
 
 func newSessionsCmd(f *Factory) *cobra.Command {
@@ -101,7 +102,11 @@ func printTranscript(f *Factory, s *session.Session) {
 					fmt.Fprintf(w, "\nanswer:\n%s\n", answer)
 					continue
 				}
-				fmt.Fprintf(w, "\n→ %s%s\n", c.Name, argSummary(c.Arguments))
+				if arg := ui.KeyArgument(c.Name, c.Arguments); arg != "" {
+					fmt.Fprintf(w, "\n→ %s  %s\n", c.Name, oneLine(arg, 200))
+				} else {
+					fmt.Fprintf(w, "\n→ %s\n", c.Name)
+				}
 			}
 		}
 	}

@@ -37,3 +37,13 @@ func printTable(w io.Writer, width int, header []string, rows [][]string) error 
 	}
 	return nil
 }
+
+// oneLine flattens s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

@@ -45,9 +45,11 @@ func NewPalette(colour, dark bool) Palette {
 	pick := lipgloss.LightDark(dark)
 	c := func(light, darkHex string) color.Color { return pick(lipgloss.Color(light), lipgloss.Color(darkHex)) }
 	return Palette{
-		Color:    true,
-		Text:     s,
-		Dim:      s.Foreground(c("#6c6c6c", "#8a8a8a")),
+		Color: true,
+		Text:  s,
+		// Faint, not grey: it reads on any background and needs no colour
+		// support beyond the basic attributes.
+		Dim:      s.Faint(true),
 		Accent:   s.Foreground(c("#5f3dc4", "#b197fc")).Bold(true),
 		User:     s.Foreground(c("#1c7ed6", "#74c0fc")).Bold(true),
 		Cursor:   s.Foreground(c("#5f3dc4", "#d0bfff")).Bold(true),

@@ -1,0 +1,211 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// Progress reports a run on a terminal's stderr for `llmrt run`, line by
+// line below whatever is already there: the model's interim text, a line
+// for each tool call as it finishes (the same line the chat shows),
+// warnings, and on a live terminal a spinner while the model thinks or a
+// tool runs and a closing line with calls, tokens and time. A nil
+// *Progress reports nothing.
+type Progress struct {
+	w    io.Writer
+	opts ProgressOptions
+	// mu guards the terminal: the spinner's goroutine and the run's
+	// events both write to it.
+	mu    sync.Mutex
+	spin  *spinner
+	shown bool // something was printed, so the answer needs a gap
+	start time.Time
+	// held is the latest assistant text, until it is known not to be the
+	// answer (which stdout prints).
+	held string
+	// depth is how deep each sub-run seen so far is nested; lines of a
+	// sub-run, and of the calls a run_code program makes, are indented
+	// under the call that started them.
+	depth map[string]int
+	calls map[string]engine.CallInfo // started calls by id, with their start
+	since map[string]time.Time
+	dim   lipgloss.Style
+}
+
+// ProgressOptions say how much Progress shows.
+type ProgressOptions struct {
+	// Color styles the lines (dim), as on a colour terminal.
+	Color bool
+	// Live is set on a terminal: a spinner shows while the model thinks
+	// and while a tool runs, and a closing line sums the run up.
+	Live bool
+	// Verbose also names each model call and the start of each tool call.
+	Verbose bool
+}
+
+// NewProgress returns a Progress writing to w.
+func NewProgress(w io.Writer, opts ProgressOptions) *Progress {
+	p := &Progress{w: w, opts: opts, depth: map[string]int{}, calls: map[string]engine.CallInfo{}, since: map[string]time.Time{}}
+	if opts.Color {
+		p.dim = lipgloss.NewStyle().Faint(true)
+	}
+	return p
+}
+
+// Event reports one event of the run.
+func (p *Progress) Event(ev engine.Event) {
+	if p == nil {
+		return
+	}
+	if p.opts.Live && p.spin != nil && ev.Type == engine.EventReasoningDelta {
+		return // the thinking spinner keeps turning
+	}
+	p.spin.end()
+	p.spin = nil
+	defer p.spinFor(ev)
+	if p.start.IsZero() {
+		p.start = time.Now()
+	}
+	indent := p.indentOf(ev)
+	if held := p.held; held != "" {
+		p.held = ""
+		isAnswer := ev.Type.Terminal() && ev.ParentID == "" && ev.Result != nil && strings.TrimSpace(ev.Result.Output) == held
+		if !isAnswer {
+			p.line("", "%s", held)
+		}
+	}
+	switch ev.Type {
+	case engine.EventRunStart:
+		if ev.ParentID != "" {
+			p.line(indent, "⤷ sub-agent %s", ev.RunID)
+		}
+	case engine.EventAssistantMessage:
+		// What the model says between tool calls is context, not the
+		// answer: it goes with the progress, not to stdout. It is held
+		// until the next event, since a text reply may turn out to be the
+		// answer, which stdout prints.
+		if t := strings.TrimSpace(ev.Message.Text()); t != "" {
+			if ev.ParentID == "" {
+				p.held = t
+			} else {
+				p.line(indent, "%s", t)
+			}
+		}
+	case engine.EventToolStart:
+		p.calls[ev.Call.ID], p.since[ev.Call.ID] = *ev.Call, ev.Time
+		if p.opts.Verbose && !quietTool(ev.Call.Name) {
+			p.line(indent, "→ %s", joinNonEmpty(ev.Call.Name, KeyArgument(ev.Call.Name, ev.Call.Arguments)))
+		}
+	case engine.EventToolResult, engine.EventToolError:
+		p.finished(indent, ev)
+	case engine.EventWarning:
+		p.line(indent, "! %s", ev.Warning.Message)
+	case engine.EventModelStart:
+		if p.opts.Verbose {
+			p.line(indent, "… %s/%s (call %d)", ev.Provider, ev.Model, ev.Iteration)
+		}
+	}
+}
+
+// finished prints a call's line: mark, name, key argument, time, note.
+func (p *Progress) finished(indent string, ev engine.Event) {
+	name, args := ev.Call.Name, p.calls[ev.Call.ID].Arguments
+	if quietTool(name) {
+		return
+	}
+	o := ev.Outcome
+	mark, note := "✓", ResultNote(name, o.Content)
+	switch {
+	case o.Code == engine.OutcomePermissionDenied:
+		mark, note = "⊘", "denied"
+	case o.Code == engine.OutcomeCancelled:
+		mark, note = "◌", "cancelled"
+	case ev.Type == engine.EventToolError || o.IsError:
+		mark = "✗"
+		if note == "" {
+			note = firstLine(o.Content, 100)
+		}
+	}
+	took := time.Duration(o.DurationMS) * time.Millisecond
+	if start, ok := p.since[ev.Call.ID]; ok && !start.IsZero() && !ev.Time.IsZero() {
+		took = ev.Time.Sub(start)
+	}
+	meta := Took(took)
+	if note != "" {
+		meta += " · " + note
+	}
+	p.line(indent, "%s %s  %s", mark, joinNonEmpty(name, KeyArgument(name, args)), meta)
+}
+
+// quietTool reports tools that get no line: control calls end the run,
+// and a question shows as its form.
+func quietTool(name string) bool {
+	return name == engine.FinalAnswerTool || name == engine.BlockedTool || name == engine.AskUserTool
+}
+
+func joinNonEmpty(a, b string) string {
+	if b == "" {
+		return a
+	}
+	return a + "  " + b
+}
+
+// line prints one dim line, cut to one line of the terminal's text.
+func (p *Progress) line(indent, format string, args ...any) {
+	s := p.dim.Render(indent + fmt.Sprintf(format, args...))
+	p.shown = true
+	p.mu.Lock()
+	fmt.Fprintln(p.w, s)
+	p.mu.Unlock()
+}
+
+// Gap separates progress from an answer about to be printed on the same
+// terminal.
+func (p *Progress) Gap() {
+	if p != nil && p.shown {
+		fmt.Fprintln(p.w)
+		p.shown = false
+	}
+}
+
+// indentOf returns the indentation of ev's lines: two spaces for each
+// level of sub-run, two more for a call made by a running tool.
+func (p *Progress) indentOf(ev engine.Event) string {
+	d := 0
+	if ev.ParentID != "" {
+		var ok bool
+		if d, ok = p.depth[ev.RunID]; !ok {
+			d = p.depth[ev.ParentID] + 1
+			p.depth[ev.RunID] = d
+		}
+	}
+	if ev.Call != nil && ev.Call.ParentID != "" {
+		d++
+	}
+	return strings.Repeat("  ", d)
+}
+
+// Summary closes a completed run on a terminal with one dim line: model
+// calls, tokens and time, under the answer.
+func (p *Progress) Summary(res engine.Result) {
+	if p == nil || !p.opts.Live || res.Status != engine.StatusCompleted {
+		return
+	}
+	calls := "model call"
+	if res.Iterations != 1 {
+		calls += "s"
+	}
+	took := time.Duration(0)
+	if !p.start.IsZero() {
+		took = time.Since(p.start).Round(100 * time.Millisecond)
+	}
+	fmt.Fprintln(p.w)
+	p.line("", "✓ %d %s · %d tokens in, %d out · %s", res.Iterations, calls, res.Usage.InputTokens, res.Usage.OutputTokens, took)
+}
