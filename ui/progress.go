@@ -36,6 +36,7 @@ type Progress struct {
 	depth map[string]int
 	calls map[string]engine.CallInfo // started calls by id, with their start
 	since map[string]time.Time
+	asked map[string]bool // calls a person was asked about
 	dim   lipgloss.Style
 }
 
@@ -52,7 +53,7 @@ type ProgressOptions struct {
 
 // NewProgress returns a Progress writing to w.
 func NewProgress(w io.Writer, opts ProgressOptions) *Progress {
-	p := &Progress{w: w, opts: opts, depth: map[string]int{}, calls: map[string]engine.CallInfo{}, since: map[string]time.Time{}}
+	p := &Progress{w: w, opts: opts, depth: map[string]int{}, calls: map[string]engine.CallInfo{}, since: map[string]time.Time{}, asked: map[string]bool{}}
 	if opts.Color {
 		p.dim = lipgloss.NewStyle().Faint(true)
 	}
@@ -103,6 +104,9 @@ func (p *Progress) Event(ev engine.Event) {
 		if p.opts.Verbose && !quietTool(ev.Call.Name) {
 			p.line(indent, "→ %s", joinNonEmpty(ev.Call.Name, KeyArgument(ev.Call.Name, ev.Call.Arguments)))
 		}
+	case engine.EventPermissionRequest:
+		// The prompt, and the line it leaves, say what became of the call.
+		p.asked[ev.Call.ID] = true
 	case engine.EventToolResult, engine.EventToolError:
 		p.finished(indent, ev)
 	case engine.EventWarning:
@@ -123,6 +127,8 @@ func (p *Progress) finished(indent string, ev engine.Event) {
 	o := ev.Outcome
 	mark, note := "✓", ResultNote(name, o.Content)
 	switch {
+	case o.Code == engine.OutcomePermissionDenied && p.asked[ev.Call.ID]:
+		return
 	case o.Code == engine.OutcomePermissionDenied:
 		mark, note = "⊘", "denied"
 	case o.Code == engine.OutcomeCancelled:

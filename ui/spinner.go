@@ -56,7 +56,7 @@ func startSpinner(mu *sync.Mutex, w io.Writer, label string, dim lipgloss.Style)
 		t := time.NewTicker(spinEvery)
 		defer t.Stop()
 		for i := 0; ; i++ {
-			tail := fmt.Sprintf(" %s · Ctrl-C to interrupt", Elapsed(time.Since(start)))
+			tail := fmt.Sprintf("  %s · Ctrl-C to interrupt", Elapsed(time.Since(start)))
 			line := SpinnerFrames[i%len(SpinnerFrames)] + " " + cut(label, spinWidth-2-widthOf(tail)) + tail
 			mu.Lock()
 			fmt.Fprint(w, "\r\x1b[2K"+dim.Render(line))
