@@ -61,8 +61,13 @@ func (m *Model) apply(ev engine.Event) {
 			t.note = progressNote(ev)
 		}
 	case engine.EventPermissionRequest:
+		// A call is asked about before it starts: its line shows it
+		// waiting, and it starts on the same line once allowed.
 		if t := m.calls[ev.Call.ID]; t != nil {
 			t.state = toolWaiting
+		} else if ev.Call != nil {
+			m.toolStarted(rv, ev)
+			m.calls[ev.Call.ID].state = toolWaiting
 		}
 	case engine.EventToolResult, engine.EventToolError:
 		m.toolEnded(ev)
@@ -104,6 +109,12 @@ func (m *Model) toolStarted(rv *runView, ev engine.Event) {
 	// Control calls end the run, and a question shows as its form and
 	// then as the line that says what was chosen: none needs a tool line.
 	if c == nil || c.Name == engine.FinalAnswerTool || c.Name == engine.BlockedTool || c.Name == engine.AskUserTool {
+		return
+	}
+	if t := m.calls[c.ID]; t != nil {
+		// Asked about and now allowed: it runs from here.
+		t.state, t.start = toolRunning, ev.Time
+		t.version++
 		return
 	}
 	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, run: ev.RunID, depth: rv.depth, start: ev.Time}

@@ -99,9 +99,21 @@ func (t *toolItem) details(l *look, indent string, width int) []string {
 	}
 	add("arguments", prettyJSON(t.args))
 	if t.result != "" {
-		add("result", t.result)
+		add("result", readableResult(t.result))
 	}
 	return out
+}
+
+// readableResult shows a result as a person reads it: a command's output
+// as its lines, other JSON indented, text as it is.
+func readableResult(s string) string {
+	var shell struct {
+		Output *string `json:"output"`
+	}
+	if json.Unmarshal([]byte(s), &shell) == nil && shell.Output != nil {
+		return *shell.Output
+	}
+	return prettyJSON(s)
 }
 
 // prettyJSON indents a JSON document, or returns it as it is.

@@ -14,11 +14,21 @@ func newTranscript() transcript { return transcript{follow: true} }
 func (t *transcript) add(it item) { t.items = append(t.items, it) }
 
 // gap says whether a blank line separates items[prev] from items[cur]
-// below it: consecutive tool calls stay together.
+// below it: consecutive tool calls, and the choices made at their
+// prompts, stay together.
 func (t *transcript) gap(prev, cur int) bool {
-	_, tool := t.items[cur].(*toolItem)
-	_, prevTool := t.items[prev].(*toolItem)
-	return !(tool && prevTool)
+	return !(compact(t.items[prev]) && compact(t.items[cur]))
+}
+
+// compact items are one-line records of what a turn did.
+func compact(it item) bool {
+	switch it := it.(type) {
+	case *toolItem:
+		return true
+	case *noteItem:
+		return it.kind == noteChoice
+	}
+	return false
 }
 
 // view returns exactly height lines: the newest ones when following, else
