@@ -152,3 +152,37 @@ func TestStatusLine(t *testing.T) {
 		}
 	}
 }
+
+// TestAskedCallKeepsOneLine: a call asked about before it starts shows as
+// waiting, and once allowed runs and finishes on the same line.
+func TestAskedCallKeepsOneLine(t *testing.T) {
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		args := `{"command":"make build"}`
+		req := engine.PermissionRequest{Tool: "shell_cmd", Kind: tools.KindExternalAction, Arguments: args, Suggested: "shell_cmd(command=make *)"}
+		play(tu, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart},
+			engine.Event{Type: engine.EventPermissionRequest, Call: call("s1", "shell_cmd", args), Permission: &req})
+		if _, err := tu.Prompts.Permit(ctx, req); err != nil {
+			return err
+		}
+		play(tu, engine.Event{Type: engine.EventToolStart, Call: call("s1", "shell_cmd", args)},
+			engine.Event{Type: engine.EventToolResult, Call: call("s1", "shell_cmd", ""), Outcome: &engine.ToolOutcome{Content: `{"exit_code":0,"output":"built\nok"}`}})
+		return answerTurn("built")(ctx, tu)
+	}}
+	d := newDriver(t, h, 80, 24)
+	d.typeText("build")
+	d.key("enter")
+	d.until("the prompt", func() bool { return d.m.form() != nil })
+	if !strings.Contains(d.screen(), "? shell_cmd  make build  waiting for your approval") {
+		t.Fatalf("the call should wait on its line:\n%s", d.screen())
+	}
+	d.key("1")
+	d.idle()
+	scr := d.screen()
+	if strings.Count(scr, "shell_cmd  make build") != 1 || !strings.Contains(scr, "✓ shell_cmd  make build") || !strings.Contains(scr, "exit 0") {
+		t.Fatalf("one line for the call, finished:\n%s", scr)
+	}
+	d.key("ctrl+o")
+	if scr := d.screen(); !strings.Contains(scr, "      built\n") {
+		t.Fatalf("the expanded call shows its output as lines:\n%s", scr)
+	}
+}
