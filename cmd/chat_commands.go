@@ -237,7 +237,7 @@ func listFiles(ctx context.Context, dir string, limit int) []string {
 		return []string{}
 	}
 	out := []string{}
-	ws.Walk(ctx, ".", tools.WalkOptions{}, func(rel string, d fs.DirEntry) error {
+	ws.Walk(ctx, ws.Root(), tools.WalkOptions{}, func(rel string, d fs.DirEntry) error {
 		if !d.IsDir() {
 			out = append(out, rel)
 		}

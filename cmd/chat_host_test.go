@@ -1,0 +1,167 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
+)
+
+// screenStub stands in for the chat screen: it answers every question and
+// permission request the same way and counts them.
+type screenStub struct {
+	mu      sync.Mutex
+	answer  tools.Answer
+	permit  ui.PermitResult
+	permits int
+}
+
+func (s *screenStub) Ask(context.Context, tools.AskInput) (tools.Answer, error) { return s.answer, nil }
+
+func (s *screenStub) Permit(context.Context, engine.PermissionRequest) (ui.PermitResult, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.permits++
+	return s.permit, nil
+}
+
+// chatTurn runs one turn of c with screen, collecting its events.
+func chatTurn(t *testing.T, c *chatHost, screen ui.Prompter, prompt string) []engine.Event {
+	t.Helper()
+	var mu sync.Mutex
+	var evs []engine.Event
+	sink := func(ev engine.Event) { mu.Lock(); evs = append(evs, ev); mu.Unlock() }
+	if err := c.Turn(context.Background(), ui.Turn{Prompt: prompt, Events: sink, Prompts: screen}); err != nil {
+		t.Fatalf("turn %q: %v", prompt, err)
+	}
+	return evs
+}
+
+func newTestChat(t *testing.T, script string) (*chatHost, *bytes.Buffer) {
+	t.Helper()
+	h, errb := testHost(t, script, "sk-chat-secret")
+	c := newChatHost(context.Background(), h, nil, &Factory{}, errb)
+	t.Cleanup(c.close)
+	return c, errb
+}
+
+const twoTurnScript = `{"turns":[
+ {"tool_calls":[{"name":"write_file","arguments":{"path":"out/a.txt","content":"a"}}],"usage":{"input_tokens":100,"output_tokens":10}},
+ {"tool_calls":[{"name":"final_answer","arguments":{"answer":"wrote a"}}],"usage":{"input_tokens":120,"output_tokens":10}},
+ {"tool_calls":[{"name":"write_file","arguments":{"path":"out/b.txt","content":"b"}}],"usage":{"input_tokens":200,"output_tokens":10}},
+ {"tool_calls":[{"name":"final_answer","arguments":{"answer":"wrote b"}}],"usage":{"input_tokens":220,"output_tokens":10}}]}`
+
+// TestChatTurnsShareTheSessionAndRules: two turns are one conversation
+// in one session; "allow always" in the first turn covers the second, and
+// "in this project" saves the rule.
+func TestChatTurnsShareTheSessionAndRules(t *testing.T) {
+	c, _ := newTestChat(t, twoTurnScript)
+	screen := &screenStub{permit: ui.PermitResult{Decision: engine.Decision{Action: engine.AllowAlways, Rule: "write_file(path=out/**)"}, Project: true}}
+	chatTurn(t, c, screen, "write a")
+	chatTurn(t, c, screen, "now write b")
+	if screen.permits != 1 {
+		t.Errorf("asked %d times; allow always should cover the second turn", screen.permits)
+	}
+	for _, f := range []string{"out/a.txt", "out/b.txt"} {
+		if _, err := os.Stat(filepath.Join(c.h.s.workDir, f)); err != nil {
+			t.Errorf("%s not written: %v", f, err)
+		}
+	}
+	cfg, _ := os.ReadFile(filepath.Join(c.h.s.workDir, ".llmrt", "config.json"))
+	if !strings.Contains(string(cfg), "write_file(path=out/**)") {
+		t.Errorf("the project rule should be saved: %s", cfg)
+	}
+	if got := c.usage; got.InputTokens != 100+120+200+220 {
+		t.Errorf("session usage %+v, want the four calls summed", got)
+	}
+	id := c.sessionID()
+	sess, err := c.h.store.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompts []string
+	for _, m := range sess.Messages {
+		if m.Role == engine.RoleUser {
+			prompts = append(prompts, m.Text())
+		}
+	}
+	if strings.Join(prompts, "|") != "write a|now write b" {
+		t.Errorf("session prompts %q", prompts)
+	}
+	if files, _ := filepath.Glob(filepath.Join(c.h.store.Dir, "*.jsonl")); len(files) != 1 {
+		t.Errorf("%d session files, want one for the whole chat", len(files))
+	}
+}
+
+// TestChatCommands covers the slash commands the host runs.
+func TestChatCommands(t *testing.T) {
+	c, _ := newTestChat(t, twoTurnScript)
+	screen := &screenStub{permit: ui.PermitResult{Decision: engine.Decision{Action: engine.AllowOnce}}}
+	chatTurn(t, c, screen, "write a")
+	first := c.sessionID()
+	ctx := context.Background()
+	cmd := func(name, arg string) ui.Reply {
+		t.Helper()
+		r, err := c.Command(ctx, name, arg)
+		if err != nil {
+			t.Fatalf("/%s %s: %v", name, arg, err)
+		}
+		return r
+	}
+	if r := cmd("permission", "read"); r.Status == nil || r.Status.Permission != "read" || c.h.s.permission.Mode != engine.ModeRead {
+		t.Errorf("/permission read: %+v", r)
+	}
+	if _, err := c.Command(ctx, "permission", "bogus"); err == nil {
+		t.Error("/permission bogus should fail")
+	}
+	if r := cmd("usage", ""); !strings.Contains(r.Text, "220 input tokens") {
+		t.Errorf("/usage: %q", r.Text)
+	}
+	if r := cmd("context", ""); !strings.Contains(r.Text, "| conversation |") || !strings.Contains(r.Text, "tool definitions") {
+		t.Errorf("/context: %q", r.Text)
+	}
+	if r := cmd("compact", ""); !strings.Contains(r.Text, "Nothing to compact") {
+		t.Errorf("/compact of one turn: %q", r.Text)
+	}
+	if r := cmd("tools", ""); !strings.Contains(r.Text, "| read_file | read | builtin |") {
+		t.Errorf("/tools: %q", r.Text)
+	}
+	if r := cmd("sessions", ""); !strings.Contains(r.Text, first) {
+		t.Errorf("/sessions should list %s: %q", first, r.Text)
+	}
+	model := c.h.s.model
+	if r := cmd("model", "scripted/"+model); r.Status == nil || r.Status.Model != model || c.rt != nil {
+		t.Errorf("/model should switch and drop the runtime: %+v", r)
+	}
+	r := cmd("clear", "")
+	if r.History == nil || len(r.History) != 0 || c.sessionID() != "" || len(c.msgs) != 0 {
+		t.Errorf("/clear should start over: %+v", r)
+	}
+	r = cmd("resume", first)
+	if len(r.History) == 0 || c.sessionID() != first || r.History[len(r.History)-1].Role == engine.RoleUser {
+		t.Errorf("/resume %s: %+v", first, r)
+	}
+	if _, err := c.Command(ctx, "resume", "no-such-session"); err == nil {
+		t.Error("/resume of a missing session should fail")
+	}
+}
+
+// TestChatMentionsAttachFiles: @path attaches a workspace file; a mention
+// of something that is not a file stays text.
+func TestChatMentionsAttachFiles(t *testing.T) {
+	c, _ := newTestChat(t, twoTurnScript)
+	msg := c.userMessage("look at @notes.txt and @nowhere, and mail @alice")
+	if len(msg.Content) != 2 || !strings.Contains(msg.Content[1].Text, `<file name="notes.txt">`) {
+		t.Fatalf("want the prompt and notes.txt attached, got %+v", msg.Content)
+	}
+	if files := c.Files(context.Background(), "no"); len(files) != 1 || files[0] != "notes.txt" {
+		t.Fatalf("Files(no) = %q", files)
+	}
+}
