@@ -204,3 +204,42 @@ func TestChatDeniesAWriteWithAReason(t *testing.T) {
 		t.Fatalf("the model should get the reason: %s", reqs[len(reqs)-1].Body)
 	}
 }
+
+// TestChatResumesAPausedRun: a run paused for a question (no terminal)
+// opens in the chat with the question asked at once; the answer goes to
+// the model and the run finishes in the chat.
+func TestChatResumesAPausedRun(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello in English."))
+	openaiRun(sb, srv, "-p", "greet").want(t, 3)
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	tm := startTerm(t, sb, openaiKey, chatArgs(srv, "--resume", id)...)
+	tm.waitFor("Which language", 10*time.Second)
+	tm.keys("Enter")
+	tm.waitFor("Hello in English.", 15*time.Second)
+	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), `{\"answers\":{\"lang\":\"en\"}`) {
+		t.Fatalf("the model should get the answer: %s", reqs[len(reqs)-1].Body)
+	}
+}
+
+// TestRunResumesAChatSession: llmrt run continues a session the chat
+// made, with the chat's conversation.
+func TestRunResumesAChatSession(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, finalAnswer("The capital is Paris."), finalAnswer("About 2 million people."))
+	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
+	tm.waitFor("Ask anything", 10*time.Second)
+	tm.keys("capital of France?", "Enter")
+	tm.waitFor("Paris", 15*time.Second)
+	tm.keys("C-d")
+	tm.waitFor("EXIT=0", 10*time.Second)
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	o := openaiRun(sb, srv, "--resume", id, "-p", "and its population?")
+	o.want(t, 0)
+	if !strings.Contains(o.stdout, "2 million") {
+		t.Fatalf("run should continue the chat: %q", o.stdout)
+	}
+	if last := string(srv.Requests()[1].Body); !contains(last, "capital of France?") || !contains(last, "The capital is Paris.") {
+		t.Fatalf("the resumed run should carry the chat's conversation: %s", last)
+	}
+}
