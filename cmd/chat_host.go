@@ -234,12 +234,16 @@ func (n *noteWriter) Write(p []byte) (int, error) {
 	defer n.mu.Unlock()
 	fmt.Fprintf(n.log, "%s", p)
 	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
-		line = strings.TrimPrefix(strings.TrimPrefix(line, "llmrt: "), "warning: ")
+		line = strings.TrimPrefix(line, "llmrt: ")
+		code := ui.NoteCode
+		if rest, ok := strings.CutPrefix(line, "warning: "); ok {
+			line, code = rest, "llmrt"
+		}
 		if line == "" {
 			continue
 		}
 		if n.sink != nil {
-			n.sink(engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: "llmrt", Message: line}})
+			n.sink(engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: line}})
 		} else {
 			n.kept = append(n.kept, line)
 		}

@@ -7,6 +7,11 @@ import (
 	"github.com/llmrt/llmrt/engine"
 )
 
+// NoteCode is the code of a warning event the host sends to say
+// something that is not a warning (an MCP server starting): the screen
+// shows it as information.
+const NoteCode = "note"
+
 // runView is what the screen keeps of one run of a turn (the turn's own
 // run, or a sub-run it started): the live items of its current model
 // call, so a restarted stream can take them back.
@@ -161,7 +166,7 @@ func (m *Model) warning(rv *runView, ev engine.Event) {
 		m.removeItems(rv.items)
 		rv.think, rv.text, rv.answer, rv.items = nil, nil, nil, nil
 		return
-	case engine.WarningContextCompacted:
+	case engine.WarningContextCompacted, NoteCode:
 		m.tr.add(&noteItem{text: w.Message})
 		return
 	}
