@@ -107,3 +107,34 @@ func TestEscCancelsTheTurn(t *testing.T) {
 		t.Fatalf("the next prompt should run:\n%s", d.screen())
 	}
 }
+
+// TestNestedCallsAreIndented: a run_code program's calls and a sub-run's
+// calls sit indented under the call that made them.
+func TestNestedCallsAreIndented(t *testing.T) {
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		play(tu,
+			engine.Event{Type: engine.EventRunStart},
+			engine.Event{Type: engine.EventModelStart},
+			engine.Event{Type: engine.EventToolStart, Call: call("rc", "run_code", `{"code":"read_file(path='a')"}`)},
+			engine.Event{Type: engine.EventToolStart, Call: &engine.CallInfo{ID: "in1", Name: "read_file", Arguments: `{"path":"a"}`, ParentID: "rc"}},
+			engine.Event{Type: engine.EventToolResult, Call: &engine.CallInfo{ID: "in1", Name: "read_file", ParentID: "rc"}, Outcome: &engine.ToolOutcome{Content: "x"}},
+			engine.Event{Type: engine.EventToolResult, Call: call("rc", "run_code", ""), Outcome: &engine.ToolOutcome{Content: "{}"}},
+			engine.Event{Type: engine.EventToolStart, Call: call("sp", "spawn_agent", `{"task":"count files"}`)},
+			engine.Event{Type: engine.EventRunStart, RunID: "child", ParentID: "run_1"},
+			engine.Event{Type: engine.EventToolStart, RunID: "child", ParentID: "run_1", Call: call("c1", "list_files", `{"path":"src"}`)},
+			engine.Event{Type: engine.EventToolResult, RunID: "child", ParentID: "run_1", Call: call("c1", "list_files", ""), Outcome: &engine.ToolOutcome{Content: "a.go"}},
+			engine.Event{Type: engine.EventToolResult, Call: call("sp", "spawn_agent", ""), Outcome: &engine.ToolOutcome{Content: "2 files"}},
+		)
+		return answerTurn("done")(ctx, tu)
+	}}
+	d := newDriver(t, h, 80, 24)
+	d.typeText("go")
+	d.key("enter")
+	d.idle()
+	scr := d.screen()
+	for _, want := range []string{"\n✓ run_code  read_file(path='a')", "\n  ✓ read_file  a", "\n✓ spawn_agent  count files", "\n  ✓ list_files  src"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("screen lacks %q:\n%s", want, scr)
+		}
+	}
+}
