@@ -23,17 +23,23 @@ func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {
 // CompleteWith is Complete that also hands every event to observe, from
 // the run's goroutines, one at a time. observe must not block for long.
 func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe Sink) (Result, error) {
-	sink := func(ev Event) bool {
-		if observe != nil {
-			observe(ev)
-		}
-		return true
-	}
+	sink := observing(observe)
 	r, ctx, err := rt.newRun(ctx, req, sink, true)
 	if err != nil {
 		return Result{}, err
 	}
 	return r.loop(ctx), nil
+}
+
+// observing is the run's sink for a host's observer, which may be nil; an
+// observer cannot stop the run (Stream's consumer can).
+func observing(observe Sink) func(Event) bool {
+	return func(ev Event) bool {
+		if observe != nil {
+			observe(ev)
+		}
+		return true
+	}
 }
 
 // Stream runs the same loop as Complete and yields its events in order,
@@ -211,12 +217,7 @@ func (rt *Runtime) ExecuteToolCall(ctx context.Context, call ToolCall, req Reque
 // mutating call of a run: validation, deny rules and permission policy,
 // then its executor.
 func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req Request, observe Sink) ToolOutcome {
-	sink := func(ev Event) bool {
-		if observe != nil {
-			observe(ev)
-		}
-		return true
-	}
+	sink := observing(observe)
 	r, runCtx, err := rt.newRun(ctx, req, sink, false)
 	if err != nil {
 		return ToolOutcome{Content: err.Error(), IsError: true, Code: string(CodeInvalidRequest)}

@@ -57,12 +57,7 @@ var ErrNothingToCompact = errors.New("nothing to compact: the conversation is on
 // terminal event is emitted. Usage counts the summary's model call. The
 // error is misuse, ErrNothingToCompact, or the model call's failure.
 func (rt *Runtime) Compact(ctx context.Context, req Request, focus string, observe Sink) (Result, error) {
-	sink := func(ev Event) bool {
-		if observe != nil {
-			observe(ev)
-		}
-		return true
-	}
+	sink := observing(observe)
 	r, runCtx, err := rt.newRun(ctx, req, sink, true)
 	if err != nil {
 		return Result{}, err
