@@ -71,6 +71,11 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	defer closeLogs()
 	c := newChatHost(ctx, h, sess, opts.f, logs)
 	defer c.close()
+	// A missing key or an unknown provider is said before the screen
+	// opens; MCP servers still start with the first turn.
+	if _, err := c.runtime(); err != nil {
+		return err
+	}
 	status := c.status()
 	uopts := ui.Options{
 		Host: c, Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,

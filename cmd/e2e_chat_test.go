@@ -243,3 +243,14 @@ func TestRunResumesAChatSession(t *testing.T) {
 		t.Fatalf("the resumed run should carry the chat's conversation: %s", last)
 	}
 }
+
+// TestChatMissingKeyFailsBeforeTheScreen: a configuration problem is said
+// on the terminal and exits 2, before any screen is drawn.
+func TestChatMissingKeyFailsBeforeTheScreen(t *testing.T) {
+	sb := newSandbox(t)
+	tm := startTerm(t, sb, nil, "chat", "--provider", "openai", "--model", "m")
+	scr := tm.waitFor("EXIT=", 10*time.Second)
+	if !strings.Contains(scr, "EXIT=2") || !strings.Contains(scr, "OPENAI_API_KEY is not set") || strings.Contains(scr, "Ask anything") {
+		t.Fatalf("want exit 2 naming the key, no screen:\n%s", scr)
+	}
+}
