@@ -226,7 +226,6 @@ type noteWriter struct {
 	log   io.Writer
 	sink  engine.Sink
 	kept  []string
-	dirty bool
 }
 
 func (n *noteWriter) Write(p []byte) (int, error) {

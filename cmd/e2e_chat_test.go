@@ -113,9 +113,8 @@ func TestChatResizeMidAnswer(t *testing.T) {
 	tm.keys("go", "Enter")
 	tm.waitFor("garbage", 15*time.Second)
 	tm.tmux("resize-window", "-t", "main", "-x", "80", "-y", "24")
-	scr := tm.waitFor("THE END", 20*time.Second)
-	time.Sleep(300 * time.Millisecond) // one more frame after the last delta
-	scr = tm.screen(false)
+	tm.waitFor("THE END", 20*time.Second)
+	scr := tm.waitFor("· idle", 10*time.Second) // the turn is over and drawn
 	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
 	if len(lines) > 24 {
 		t.Fatalf("%d lines on a 24-line screen", len(lines))
