@@ -60,8 +60,8 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	}
 }
 
-// showMCPStart prints each server's start and outcome to w (a terminal's
-// stderr).
+// showMCPStart prints each server's start and readiness to w (a
+// terminal's stderr).
 func showMCPStart(w io.Writer, src *mcp.Source) {
 	var mu sync.Mutex
 	src.OnStatus = func(st mcp.Status) {
@@ -72,9 +72,9 @@ func showMCPStart(w io.Writer, src *mcp.Source) {
 			fmt.Fprintf(w, "llmrt: mcp: starting %s\n", st.Name)
 		case "ready":
 			fmt.Fprintf(w, "llmrt: mcp: %s ready (%d tools)\n", st.Name, len(st.Tools))
-		case "failed":
-			fmt.Fprintf(w, "llmrt: mcp: %s failed: %s\n", st.Name, st.Err)
 		}
+		// A server that failed is reported once, as a diagnostic with the
+		// tail of its stderr, when the run starts.
 	}
 }
 

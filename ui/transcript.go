@@ -14,8 +14,8 @@ func newTranscript() transcript { return transcript{follow: true} }
 func (t *transcript) add(it item) { t.items = append(t.items, it) }
 
 // gap says whether a blank line separates items[prev] from items[cur]
-// below it: consecutive tool calls, and the choices made at their
-// prompts, stay together.
+// below it: consecutive tool calls, the choices made at their prompts and
+// short notes stay together.
 func (t *transcript) gap(prev, cur int) bool {
 	return !(compact(t.items[prev]) && compact(t.items[cur]))
 }
@@ -26,7 +26,7 @@ func compact(it item) bool {
 	case *toolItem:
 		return true
 	case *noteItem:
-		return it.kind == noteChoice
+		return it.kind == noteChoice || it.kind == noteInfo
 	}
 	return false
 }
