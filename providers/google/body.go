@@ -53,6 +53,7 @@ func firstByte(br *bufio.Reader) (byte, error) {
 // response; go-sse joins multi-line data and accepts CRLF, LF and CR line
 // ends.
 func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
+	var data []byte // reused: json.Unmarshal keeps nothing of its input
 	for ev, err := range gosse.Read(r, &gosse.ReadConfig{MaxEventSize: maxEventSize}) {
 		if err != nil {
 			return s.broke(ctx, err)
@@ -64,7 +65,7 @@ func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 			continue
 		}
 		var resp response
-		data := []byte(ev.Data)
+		data = append(data[:0], ev.Data...)
 		if err := json.Unmarshal(data, &resp); err != nil {
 			return s.invalidEvent(data, err)
 		}
