@@ -146,14 +146,18 @@ type (
 )
 
 // finishReasons and blockReasons name the values of the API's enums by
-// number.
+// number; the zero value, unset, has no name here.
 var (
-	finishReasons = []string{"FINISH_REASON_UNSPECIFIED", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION",
+	finishReasons = []string{"", "STOP", "MAX_TOKENS", "SAFETY", "RECITATION",
 		"OTHER", "LANGUAGE", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "MALFORMED_FUNCTION_CALL",
 		"IMAGE_SAFETY", "UNEXPECTED_TOOL_CALL"}
-	blockReasons = []string{"BLOCK_REASON_UNSPECIFIED", "SAFETY", "OTHER", "BLOCKLIST",
+	blockReasons = []string{"", "SAFETY", "OTHER", "BLOCKLIST",
 		"PROHIBITED_CONTENT", "IMAGE_SAFETY"}
 )
+
+// unsetSuffix ends the name of every enum's zero value
+// (FINISH_REASON_…, BLOCK_REASON_…), upper-cased on the wire.
+const unsetSuffix = "_unspecified"
 
 // UnmarshalJSON reads a finish reason's name or number.
 func (r *finishReason) UnmarshalJSON(b []byte) error {
@@ -171,7 +175,7 @@ func (r *blockReason) UnmarshalJSON(b []byte) error {
 
 // enumName reads an enum given as its name or its number. A number past
 // the end of names is a value newer than this table: "OTHER". The zero
-// value ("…_UNSPECIFIED") and null read as "".
+// value, by name or number, and null read as "".
 func enumName(b []byte, names []string) (string, error) {
 	var name string
 	switch {
@@ -190,7 +194,7 @@ func enumName(b []byte, names []string) (string, error) {
 			name = names[n]
 		}
 	}
-	if strings.HasSuffix(name, "_UNSPECIFIED") {
+	if cut := len(name) - len(unsetSuffix); cut >= 0 && strings.EqualFold(name[cut:], unsetSuffix) {
 		name = ""
 	}
 	return name, nil
