@@ -26,7 +26,7 @@
 // a reported, retryable failure. The adapter makes one attempt per call:
 // providers.RetryPolicy retries.
 //
-// Google's SDK (google.golang.org/genai) is not used: it linked grpc,
-// protobuf, opencensus and text/template into every llmrt binary, about
-// 8 MB and their init work, for one HTTP call and a JSON stream.
+// Google's SDK (google.golang.org/genai) is not used: for one HTTP call
+// and a JSON stream it linked grpc, protobuf, opencensus and Google's
+// auth libraries into every llmrt binary, about 8 MB and their init work.
 package google
