@@ -28,9 +28,9 @@ func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // BenchmarkStreamParse parses large streams built from real recordings —
 // their events without a finish reason repeated to about 4 MB, then the
-// final event — from memory, through the whole adapter: the genai SDK's
-// SSE reader and response conversion, the transport, and chunk emission.
-// json_array measures the fallback that re-frames a streamed JSON array.
+// final event — from memory, through the whole adapter: the SSE reader,
+// response decoding, the timeout transport, and chunk emission.
+// json_array measures the fallback that reads a streamed JSON array.
 func BenchmarkStreamParse(b *testing.B) {
 	for _, tt := range []struct{ name, file string }{
 		{"sse_reasoning", "gemini/ruby_llm__chat_with_extended_thinking_gemini_gemini-3-flash-preview_streams_thinking_content_when_available.json"},

@@ -1,12 +1,12 @@
 package google
 
 import (
+	"bytes"
 	"context"
-	"errors"
+	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
-
-	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -40,12 +40,14 @@ type Config struct {
 	Timeouts providers.Timeouts
 }
 
-// Provider is a Gemini API client built on google.golang.org/genai. It
+// Provider is a Gemini API client speaking the REST API over net/http. It
 // holds no per-call state and is safe for concurrent use.
 type Provider struct {
-	cfg    Config
-	client *genai.Client
-	err    error // from building the client
+	cfg Config
+	// hc is a copy of cfg.HTTPClient whose transport enforces the
+	// timeouts. The adapters' shared Send is not used: it drops the error
+	// body, which holds the wait of a 429 (RetryInfo).
+	hc *http.Client
 }
 
 var _ providers.Provider = (*Provider)(nil)
@@ -60,35 +62,13 @@ func New(cfg Config) *Provider {
 	if cfg.APIVersion == "" {
 		cfg.APIVersion = DefaultAPIVersion
 	}
-	p := &Provider{cfg: cfg}
-	if cfg.APIKey == "" {
-		// genai would fall back to the environment; a provider must not.
-		return p
-	}
 	hc := &http.Client{}
 	if cfg.HTTPClient != nil {
 		c := *cfg.HTTPClient
 		hc = &c
 	}
-	hc.Transport = recorder{base: adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)}
-	// Building the client does no I/O with an API key and an HTTP client.
-	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey:     cfg.APIKey,
-		Backend:    genai.BackendGeminiAPI,
-		HTTPClient: hc,
-		HTTPOptions: genai.HTTPOptions{
-			BaseURL:    cfg.BaseURL + "/",
-			APIVersion: cfg.APIVersion,
-			// One attempt: providers.RetryPolicy owns retries.
-			RetryOptions: &genai.HTTPRetryOptions{Attempts: genai.Ptr[int32](1)},
-		},
-	})
-	if err != nil {
-		// genai's errors print the whole client config, key included.
-		return &Provider{cfg: cfg, err: errors.New(strings.ReplaceAll(err.Error(), cfg.APIKey, "[redacted]"))}
-	}
-	p.client = client
-	return p
+	hc.Transport = adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)
+	return &Provider{cfg: cfg, hc: hc}
 }
 
 // Name returns "google".
@@ -104,52 +84,50 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	fail := func(msg string, err error) error {
 		return &providers.Error{Provider: Name, URL: endpoint, Message: msg, Err: err}
 	}
-	switch {
-	case p.err != nil:
-		return fail("cannot create the Gemini client: "+p.err.Error(), p.err)
-	case req.Model == "":
+	if req.Model == "" {
 		return fail("no model given", nil)
 	}
 	names := adapter.ToolNameCodec(req, nameRule)
-	contents, err := p.buildContents(req, names)
+	body, warnings, err := buildRequest(req, names)
 	if err != nil {
 		return fail(err.Error(), err)
 	}
-	cfg, warnings := p.buildConfig(req, names)
+	data, err := json.Marshal(body)
+	if err != nil {
+		// A tool schema that is not JSON; sending it again would fail the
+		// same way.
+		return fail("the request could not be built: "+err.Error(), err)
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint+"?alt=sse", bytes.NewReader(data))
+	if err != nil {
+		return fail("bad base URL: "+err.Error(), err)
+	}
+	h := httpReq.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("User-Agent", "llmrt")
+	h.Set("X-Goog-Api-Key", p.cfg.APIKey)
 
-	ex := &exchange{}
-	s := &streamer{names: names, emit: emit}
-	for resp, err := range p.client.Models.GenerateContentStream(withExchange(ctx, ex), req.Model, contents, cfg) {
-		if err != nil {
-			if s.complete(ctx, ex) {
-				break
-			}
-			return p.callError(ctx, ex, endpoint, err)
-		}
-		if s.responses == 0 {
-			for _, w := range warnings {
-				emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
-			}
-		}
-		s.handle(resp)
+	resp, err := p.hc.Do(httpReq)
+	if err != nil {
+		return adapter.NetworkError(ctx, Name, endpoint, err)
 	}
-	if ex.url != "" {
-		endpoint = ex.url
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return statusError(ctx, endpoint, resp)
 	}
-	if !s.complete(ctx, ex) {
-		if err := bodyError(ctx, ex, endpoint); err != nil {
-			return err
-		}
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return s.finishReply(Name, endpoint)
+	// Closing the body also stops the transport's idle timer.
+	defer resp.Body.Close()
+	s := &streamer{endpoint: endpoint, names: names, emit: emit, warnings: warnings}
+	return s.read(ctx, resp.Body, resp.Header.Get("Content-Type"))
 }
 
-// endpoint is the URL called for model, for messages about calls that never
-// reached the transport.
+// endpoint is the streamGenerateContent URL for model, without the query.
+// A bare model id gets the "models/" collection; "models/…" and
+// "tunedModels/…" names are used as given.
 func (p *Provider) endpoint(model string) string {
-	return p.cfg.BaseURL + "/" + p.cfg.APIVersion + "/models/" +
-		strings.TrimPrefix(model, "models/") + ":streamGenerateContent"
+	if !strings.HasPrefix(model, "models/") && !strings.HasPrefix(model, "tunedModels/") {
+		model = "models/" + model
+	}
+	coll, id, _ := strings.Cut(model, "/")
+	return p.cfg.BaseURL + "/" + p.cfg.APIVersion + "/" + coll + "/" + url.PathEscape(id) + ":streamGenerateContent"
 }

@@ -1,10 +1,9 @@
 package google
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
-
-	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -18,15 +17,16 @@ type contentsBuilder struct {
 	names  *adapter.NameCodec
 	strict bool // the model needs a signature on each turn's first call
 
-	out       []*genai.Content
+	out       []content
 	callNames map[string]string // call id → tool name, for results without one
 	// The current run of tool messages: one user content, responses first
 	// in call order, then any images and documents they returned.
-	responses, media []*genai.Part
+	responses, media []part
 }
 
-func (p *Provider) buildContents(req *providers.Request, names *adapter.NameCodec) ([]*genai.Content, error) {
-	b := &contentsBuilder{names: names, strict: strictSignatures(req.Model), callNames: map[string]string{}}
+func buildContents(req *providers.Request, names *adapter.NameCodec) ([]content, error) {
+	b := &contentsBuilder{names: names, strict: strictSignatures(req.Model), callNames: map[string]string{},
+		out: make([]content, 0, len(req.Messages))}
 	_, msgs := providers.SplitSystem(req.Messages)
 	for i, m := range msgs {
 		var err error
@@ -48,7 +48,7 @@ func (p *Provider) buildContents(req *providers.Request, names *adapter.NameCode
 	return b.out, nil
 }
 
-func (b *contentsBuilder) add(c *genai.Content) {
+func (b *contentsBuilder) add(c content) {
 	b.flushResults()
 	// The API rejects a content without parts.
 	if len(c.Parts) > 0 {
@@ -59,7 +59,7 @@ func (b *contentsBuilder) add(c *genai.Content) {
 // flushResults ends the current run of tool messages.
 func (b *contentsBuilder) flushResults() {
 	if len(b.responses) > 0 {
-		b.out = append(b.out, &genai.Content{Role: genai.RoleUser, Parts: append(b.responses, b.media...)})
+		b.out = append(b.out, content{Role: "user", Parts: append(b.responses, b.media...)})
 	}
 	b.responses, b.media = nil, nil
 }
@@ -69,7 +69,7 @@ func (b *contentsBuilder) user(m providers.Message) error {
 	if err != nil {
 		return err
 	}
-	b.add(&genai.Content{Role: genai.RoleUser, Parts: parts})
+	b.add(content{Role: "user", Parts: parts})
 	return nil
 }
 
@@ -78,37 +78,35 @@ func (b *contentsBuilder) user(m providers.Message) error {
 // on: thought parts, the text part, and each function call. Signatures of
 // other providers are dropped.
 func (b *contentsBuilder) model(m providers.Message) {
-	c := &genai.Content{Role: genai.RoleModel}
-	var textSig []byte
+	c := content{Role: "model"}
+	var textSig string
 	for _, r := range m.Reasoning {
 		if r.Provider != Name || r.Signature == "" {
 			continue
 		}
 		if sig, ok := strings.CutPrefix(r.Signature, thoughtSigPrefix); ok {
-			if s := signature(sig); s != nil {
-				c.Parts = append(c.Parts, &genai.Part{Thought: true, Text: r.Text, ThoughtSignature: s})
+			if s := signature(sig); s != "" {
+				c.Parts = append(c.Parts, part{Thought: true, Text: r.Text, ThoughtSignature: s})
 			}
-		} else if s := signature(r.Signature); s != nil {
+		} else if s := signature(r.Signature); s != "" {
 			textSig = s
 		}
 	}
-	// A text signature without text would need an empty text part, which
-	// the SDK cannot send (its Text is omitempty); like the SDK's own chat
-	// history, it is left out then. The API only requires call signatures.
+	// A text signature without text is left out: it would need a part of
+	// empty text, and the API requires only call signatures.
 	if text := m.Text(); text != "" {
-		c.Parts = append(c.Parts, &genai.Part{Text: text, ThoughtSignature: textSig})
+		c.Parts = append(c.Parts, part{Text: text, ThoughtSignature: textSig})
 	}
 	for i, call := range m.ToolCalls {
-		name := b.names.Wire(call.Name)
 		b.callNames[call.ID] = call.Name
-		part := &genai.Part{
-			FunctionCall:     &genai.FunctionCall{ID: call.ID, Name: name, Args: callArgs(call.Arguments)},
+		p := part{
+			FunctionCall:     &functionCall{ID: call.ID, Name: b.names.Wire(call.Name), Args: callArgs(call.Arguments)},
 			ThoughtSignature: signature(call.Signature),
 		}
-		if i == 0 && part.ThoughtSignature == nil && b.strict {
-			part.ThoughtSignature = []byte(skipSignature)
+		if i == 0 && p.ThoughtSignature == "" && b.strict {
+			p.ThoughtSignature = base64.StdEncoding.EncodeToString([]byte(skipSignature))
 		}
-		c.Parts = append(c.Parts, part)
+		c.Parts = append(c.Parts, p)
 	}
 	b.add(c)
 }
@@ -141,10 +139,10 @@ func (b *contentsBuilder) toolResult(m providers.Message) error {
 		}
 		b.media = append(b.media, gp)
 	}
-	b.responses = append(b.responses, &genai.Part{FunctionResponse: &genai.FunctionResponse{
+	b.responses = append(b.responses, part{FunctionResponse: &functionResponse{
 		ID:       m.ToolCallID,
 		Name:     b.names.Wire(name),
-		Response: map[string]any{key: text.String()},
+		Response: map[string]string{key: text.String()},
 	}})
 	return nil
 }

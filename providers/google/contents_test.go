@@ -104,3 +104,44 @@ func TestToolResults(t *testing.T) {
 		t.Errorf("contents:\n got %#v\nwant %#v", got, want)
 	}
 }
+
+// TestCallArgs: history arguments go back as an object in their stored
+// key order; none, null and {} are left out; text that is not an object is
+// kept under raw_arguments.
+func TestCallArgs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{in: "", want: ""},
+		{in: "null", want: ""},
+		{in: " { \n} ", want: ""},
+		{in: `{"b":1,"a":{"c":[1,2]}}`, want: `{"b":1,"a":{"c":[1,2]}}`},
+		{in: ` {"n": 12345678901234567890} `, want: `{"n": 12345678901234567890}`},
+		{in: `[1,2]`, want: `{"raw_arguments":"[1,2]"}`},
+		{in: `{"a":`, want: `{"raw_arguments":"{\"a\":"}`},
+		{in: `not json`, want: `{"raw_arguments":"not json"}`},
+	}
+	for _, tt := range tests {
+		if got := string(callArgs(tt.in)); got != tt.want {
+			t.Errorf("callArgs(%q): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestSignature: stored signatures go back in standard base64, whatever
+// form another client stored them in; text that is not base64 is dropped.
+func TestSignature(t *testing.T) {
+	raw := "\xfb\xff\xbe sig" // encodes with + and / in the standard alphabet
+	std := base64.StdEncoding.EncodeToString([]byte(raw))
+	tests := []struct{ in, want string }{
+		{in: "", want: ""},
+		{in: std, want: std},
+		{in: base64.URLEncoding.EncodeToString([]byte(raw)), want: std},
+		{in: base64.RawStdEncoding.EncodeToString([]byte(raw)), want: std},
+		{in: base64.RawURLEncoding.EncodeToString([]byte(raw)), want: std},
+		{in: "not base64!", want: ""},
+	}
+	for _, tt := range tests {
+		if got := signature(tt.in); got != tt.want {
+			t.Errorf("signature(%q): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

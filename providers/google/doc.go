@@ -1,6 +1,6 @@
 // Package google is the adapter for the Gemini API (generateContent,
 // streamed as server-sent events with streamGenerateContent?alt=sse),
-// built on google.golang.org/genai.
+// spoken directly over net/http.
 //
 // It owns the conversion of neutral requests to Gemini contents — real
 // functionCall and functionResponse parts with their ids, thought
@@ -16,13 +16,17 @@
 // tool-less calls (engine Generate without tools), not to loop runs, which
 // always carry the control tools.
 //
-// The SDK makes the call; a small transport under it (transport.go) fills
-// in what the SDK hides or would get wrong for llmrt: it records the HTTP
-// status, headers (Retry-After) and error body of each call, turns a broken
-// or stalled body into a reported failure instead of an SDK log line, and
-// re-frames JSON bodies — the streamed JSON array the API sends without
-// alt=sse, and single generateContent objects, with string or integer
-// enums — as SSE, so recordings of every shape replay through the same
-// parser. The SDK's own retries and automatic stream continuation are
-// turned off: providers.RetryPolicy retries.
+// The wire types (wire.go) declare only the fields the adapter writes and
+// reads. The stream is parsed with github.com/tmaxmax/go-sse; a body that
+// is not an event stream is sniffed and read as JSON (body.go): the
+// streamed JSON array the API sends without alt=sse and single
+// generateContent objects, with string or integer enums, so recordings of
+// every shape replay through the same code. Error bodies keep their
+// status, message and RetryInfo wait; a body that breaks off or stalls is
+// a reported, retryable failure. The adapter makes one attempt per call:
+// providers.RetryPolicy retries.
+//
+// Google's SDK (google.golang.org/genai) is not used: for one HTTP call
+// and a JSON stream it linked grpc, protobuf, opencensus and Google's
+// auth libraries into every llmrt binary, about 8 MB and their init work.
 package google

@@ -1,74 +1,42 @@
 package google
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"strings"
 	"time"
-
-	"google.golang.org/genai"
+	"unicode/utf8"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
-// callError converts an error from the SDK's stream. What the exchange
-// recorded comes first: it knows the HTTP status, headers and body, and
-// whether the connection failed, all of which the SDK's errors hide.
-func (p *Provider) callError(ctx context.Context, ex *exchange, endpoint string, err error) error {
+// maxErrorBody bounds the error body kept for the message.
+const maxErrorBody = 1 << 20
+
+// statusError reads and closes a non-2xx response and builds its error:
+// the server's message and status code, retryable for 408, 409, 429 and
+// 5xx, with the wait from Retry-After or from the body's RetryInfo.
+func statusError(ctx context.Context, endpoint string, resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	if ex.url != "" {
-		endpoint = ex.url
+	e := adapter.StatusError(Name, endpoint, resp, body)
+	if e.RetryAfter == 0 {
+		e.RetryAfter = retryDelay(body)
 	}
-	if e := bodyError(ctx, ex, endpoint); e != nil {
-		return e
-	}
-	var apiErr genai.APIError
-	switch {
-	case errors.As(err, &apiErr):
-		return streamedError(endpoint, apiErr)
-	case ex.url == "":
-		// The SDK refused the request before sending it; sending it again
-		// would fail the same way.
-		return &providers.Error{Provider: Name, URL: endpoint, Err: err,
-			Message: "the request could not be built: " + err.Error()}
-	case ex.status == 0:
-		return adapter.NetworkError(ctx, Name, endpoint, err)
-	}
-	// A 200 response the SDK could not decode: sending the same request
-	// again would not fix the server.
-	detail := strings.TrimPrefix(err.Error(), "iterateResponseStream: error unmarshalling data ")
-	return &providers.Error{Provider: Name, URL: endpoint, Err: err,
-		Message: fmt.Sprintf("invalid response from %s: %s", endpoint, excerpt(detail))}
+	return e
 }
 
-// bodyError reports an error status, a body that broke off or stalled, or a
-// JSON body that did not parse.
-func bodyError(ctx context.Context, ex *exchange, endpoint string) error {
-	switch {
-	case ex.status != 0 && (ex.status < 200 || ex.status > 299):
-		e := adapter.StatusError(Name, endpoint, &http.Response{StatusCode: ex.status, Header: ex.header}, ex.body)
-		if e.RetryAfter == 0 {
-			e.RetryAfter = retryDelay(ex.body)
-		}
-		return e
-	case ex.readErr != nil:
-		return adapter.ReadError(ctx, Name, endpoint, ex.readErr)
-	case ex.malformed != nil:
-		return &providers.Error{Provider: Name, URL: endpoint, Err: ex.malformed,
-			Message: fmt.Sprintf("invalid JSON from %s: %v", endpoint, ex.malformed)}
-	}
-	return nil
-}
-
-// streamedError is an error the server sent inside a 200 stream. It is
+// streamedError is an error the server sent inside a 200 response. It is
 // retried when its code or status says the condition is transient.
-func streamedError(endpoint string, e genai.APIError) *providers.Error {
+func streamedError(endpoint string, e *apiError) *providers.Error {
 	msg := e.Message
 	if msg == "" {
 		msg = "the server reported an error in the stream"
@@ -85,14 +53,42 @@ func streamedError(endpoint string, e genai.APIError) *providers.Error {
 		Code:       e.Status,
 		Message:    msg,
 		Retryable:  transient || adapter.RetryableStatus(e.Code),
-		Err:        e,
 	}
+}
+
+// invalidEvent reports an event that is not a response. Sending the same
+// request again would not fix the server, so it is not retried.
+func (s *streamer) invalidEvent(data []byte, err error) error {
+	return &providers.Error{Provider: Name, URL: s.endpoint, Err: err,
+		Message: fmt.Sprintf("invalid response from %s: %v: %s", s.endpoint, err, excerpt(string(data)))}
+}
+
+// invalidJSON reports a JSON body that does not parse as responses; like
+// invalidEvent, it is not retried.
+func (s *streamer) invalidJSON(err error) error {
+	return &providers.Error{Provider: Name, URL: s.endpoint, Err: err,
+		Message: fmt.Sprintf("invalid JSON from %s: %v", s.endpoint, err)}
+}
+
+// readError converts a failure while reading the body: an event too large
+// to hold, or a body that broke off or stalled (retryable).
+func (s *streamer) readError(ctx context.Context, err error) error {
+	if errors.Is(err, bufio.ErrTooLong) {
+		return &providers.Error{Provider: Name, URL: s.endpoint, Err: err,
+			Message: fmt.Sprintf("an event from %s exceeds %d MB", s.endpoint, maxEventSize>>20)}
+	}
+	return adapter.ReadError(ctx, Name, s.endpoint, err)
 }
 
 // retryDelay reads the google.rpc.RetryInfo detail Gemini sends with 429s
 // ({"@type": ".../google.rpc.RetryInfo", "retryDelay": "48s"}), used when
-// no Retry-After header came.
+// no Retry-After header came. The body may be wrapped in an array, as
+// errors are without alt=sse.
 func retryDelay(body []byte) time.Duration {
+	var arr []json.RawMessage
+	if json.Unmarshal(body, &arr) == nil && len(arr) > 0 {
+		body = arr[0]
+	}
 	var shape struct {
 		Error struct {
 			Details []struct {
@@ -115,10 +111,15 @@ func retryDelay(body []byte) time.Duration {
 	return 0
 }
 
+// excerpt shortens s for a message, on a rune boundary.
 func excerpt(s string) string {
 	const limit = 300
-	if len(s) > limit {
-		return s[:limit] + "…"
+	if len(s) <= limit {
+		return s
 	}
-	return s
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -2,6 +2,7 @@ package google
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,5 +66,26 @@ func TestMissingKey(t *testing.T) {
 	}
 	if srv.Hits() != 0 {
 		t.Errorf("requests: got %d, want none", srv.Hits())
+	}
+}
+
+// TestRetryDelay: the wait of a 429 comes from its RetryInfo detail, in an
+// object or in the array form of a body without alt=sse.
+func TestRetryDelay(t *testing.T) {
+	const info = `{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure"},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"%s"}]}}`
+	tests := []struct {
+		body string
+		want time.Duration
+	}{
+		{fmt.Sprintf(info, "48s"), 48 * time.Second},
+		{"[" + fmt.Sprintf(info, "1.5s") + "]", 1500 * time.Millisecond},
+		{fmt.Sprintf(info, "soon"), 0},
+		{`{"error":{"code":429}}`, 0},
+		{`<html>`, 0},
+	}
+	for _, tt := range tests {
+		if got := retryDelay([]byte(tt.body)); got != tt.want {
+			t.Errorf("retryDelay(%s): got %v, want %v", tt.body, got, tt.want)
+		}
 	}
 }

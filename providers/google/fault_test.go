@@ -110,10 +110,11 @@ func fmtEvent(code int, msg, status string) string {
 	return fmt.Sprintf(errorEvent, code, msg, status)
 }
 
-// TestNoSDKLogging: a broken, stalled or malformed body is reported as an
-// error, and the SDK (which logs read errors to the standard logger) never
-// writes a line: providers must not write to stderr.
-func TestNoSDKLogging(t *testing.T) {
+// TestNoLogging: a broken, stalled or malformed body is reported as an
+// error, and nothing is written to the standard logger (the SDK this
+// adapter once used logged read errors there): providers must not write
+// to stderr.
+func TestNoLogging(t *testing.T) {
 	var buf bytes.Buffer
 	prev := log.Writer()
 	log.SetOutput(&buf)

@@ -188,7 +188,7 @@ func shape(t testing.TB, body []byte, mode idMode) []string {
 				s = "thought"
 			case p.get("text", "text", &text):
 				if text == "" && sig == "" {
-					continue // carries nothing; the SDK cannot send it
+					continue // carries nothing; the adapter does not send it
 				}
 				s = "text " + text
 			default:

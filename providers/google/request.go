@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"google.golang.org/genai"
-
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
@@ -21,32 +19,35 @@ const thoughtSigPrefix = "thought:"
 // Gemini 3 rejects a model turn whose first call has no signature.
 const skipSignature = "skip_thought_signature_validator"
 
-// buildConfig converts the request options. Warnings are for options the
-// call cannot honour.
-func (p *Provider) buildConfig(req *providers.Request, names *adapter.NameCodec) (*genai.GenerateContentConfig, []providers.Warning) {
-	cfg := &genai.GenerateContentConfig{
-		// The SDK's automatic continuation re-sends a broken stream; retries
-		// belong to providers.RetryPolicy.
-		AutomaticContinuation: genai.Ptr(false),
-		MaxOutputTokens:       int32(req.MaxTokens),
-		ThinkingConfig:        thinking(req.Model, req.ReasoningEffort, req.MaxTokens),
+// buildRequest converts a neutral request to a generateContent body.
+// Warnings are for options the call cannot honour.
+func buildRequest(req *providers.Request, names *adapter.NameCodec) (*request, []providers.Warning, error) {
+	contents, err := buildContents(req, names)
+	if err != nil {
+		return nil, nil, err
 	}
-	if req.Temperature != nil {
-		cfg.Temperature = genai.Ptr(float32(*req.Temperature))
-	}
+	body := &request{Contents: contents}
 	if system, _ := providers.SplitSystem(req.Messages); system != "" {
-		cfg.SystemInstruction = &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: system}}}
+		body.SystemInstruction = &content{Role: "user", Parts: []part{{Text: system}}}
 	}
-	var decls []*genai.FunctionDeclaration
+	gc := generationConfig{
+		Temperature:     req.Temperature,
+		MaxOutputTokens: max(req.MaxTokens, 0),
+		ThinkingConfig:  thinking(req.Model, req.ReasoningEffort, req.MaxTokens),
+	}
+	if gc != (generationConfig{}) {
+		body.GenerationConfig = &gc
+	}
+	var decls []functionDeclaration
 	for _, t := range req.Tools {
-		decls = append(decls, &genai.FunctionDeclaration{
+		decls = append(decls, functionDeclaration{
 			Name:                 names.Wire(t.Name),
 			Description:          t.Description,
-			ParametersJsonSchema: jsonSchema(t.Schema()),
+			ParametersJSONSchema: jsonSchema(t.Schema()),
 		})
 	}
 	if len(decls) > 0 {
-		cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+		body.Tools = []tool{{FunctionDeclarations: decls}}
 	}
 	var warnings []providers.Warning
 	switch {
@@ -55,19 +56,19 @@ func (p *Provider) buildConfig(req *providers.Request, names *adapter.NameCodec)
 		warnings = append(warnings, providers.Warning{Code: "web_search_ignored",
 			Message: "google: Google Search grounding cannot be combined with function calling on most Gemini models; the request was sent with its function tools only"})
 	default:
-		cfg.Tools = []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}}
+		body.Tools = []tool{{GoogleSearch: &struct{}{}}}
 	}
-	return cfg, warnings
+	return body, warnings, nil
 }
 
 // thinking maps the reasoning effort to a thinking budget. The empty effort
 // keeps the model's own budget but asks for thought summaries, except on
 // models that cannot think, which reject any thinking config.
-func thinking(model string, effort providers.Effort, maxTokens int) *genai.ThinkingConfig {
-	var budget int32
+func thinking(model string, effort providers.Effort, maxTokens int) *thinkingConfig {
+	var budget int
 	switch effort {
 	case providers.EffortNone:
-		return &genai.ThinkingConfig{ThinkingBudget: genai.Ptr[int32](0)}
+		return &thinkingConfig{ThinkingBudget: &budget}
 	case providers.EffortLow:
 		budget = 1024
 	case providers.EffortMedium:
@@ -78,13 +79,13 @@ func thinking(model string, effort providers.Effort, maxTokens int) *genai.Think
 		if !thinks(model) {
 			return nil
 		}
-		return &genai.ThinkingConfig{IncludeThoughts: true}
+		return &thinkingConfig{IncludeThoughts: true}
 	}
 	// Thinking counts against the output limit: leave room for the answer.
-	if maxTokens > 0 && int(budget) > maxTokens/2 {
-		budget = int32(max(maxTokens/2, 128))
+	if maxTokens > 0 && budget > maxTokens/2 {
+		budget = max(maxTokens/2, 128)
 	}
-	return &genai.ThinkingConfig{IncludeThoughts: true, ThinkingBudget: &budget}
+	return &thinkingConfig{IncludeThoughts: true, ThinkingBudget: &budget}
 }
 
 // thinks reports whether a model can think (Gemini 2.5 and later).
@@ -115,71 +116,80 @@ func jsonSchema(params json.RawMessage) json.RawMessage {
 
 // userParts converts user content: text, images and PDFs as inline data,
 // text documents as text.
-func userParts(parts []providers.Part) ([]*genai.Part, error) {
-	var out []*genai.Part
-	for _, part := range parts {
-		switch part.Type {
+func userParts(parts []providers.Part) ([]part, error) {
+	var out []part
+	for _, p := range parts {
+		switch p.Type {
 		case providers.PartText:
-			if part.Text != "" {
-				out = append(out, &genai.Part{Text: part.Text})
+			if p.Text != "" {
+				out = append(out, part{Text: p.Text})
 			}
 		case providers.PartImage, providers.PartDocument:
-			gp, err := mediaPart(part)
+			gp, err := mediaPart(p)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, gp)
 		default:
-			return nil, fmt.Errorf("unknown content part type %q", part.Type)
+			return nil, fmt.Errorf("unknown content part type %q", p.Type)
 		}
 	}
 	return out, nil
 }
 
 // mediaPart converts an image or document to the part Gemini takes for it.
-func mediaPart(part providers.Part) (*genai.Part, error) {
-	mt := part.MIME()
+func mediaPart(p providers.Part) (part, error) {
+	mt := p.MIME()
 	switch {
-	case part.Type == providers.PartImage:
+	case p.Type == providers.PartImage:
 		switch mt {
 		case "image/png", "image/jpeg", "image/webp", "image/heic", "image/heif":
-			return &genai.Part{InlineData: &genai.Blob{MIMEType: mt, Data: part.Data}}, nil
+			return part{InlineData: &blob{MIMEType: mt, Data: p.Data}}, nil
 		}
-		return nil, fmt.Errorf("cannot send a %s image %q: Gemini takes PNG, JPEG, WEBP, HEIC and HEIF images", mt, part.Name)
+		return part{}, fmt.Errorf("cannot send a %s image %q: Gemini takes PNG, JPEG, WEBP, HEIC and HEIF images", mt, p.Name)
 	case mt == "application/pdf":
-		return &genai.Part{InlineData: &genai.Blob{MIMEType: mt, Data: part.Data}}, nil
+		return part{InlineData: &blob{MIMEType: mt, Data: p.Data}}, nil
 	case strings.HasPrefix(mt, "text/"):
-		text, _ := part.DocumentText()
-		return &genai.Part{Text: text}, nil
+		text, _ := p.DocumentText()
+		return part{Text: text}, nil
 	}
-	return nil, fmt.Errorf("cannot send a %s document %q: Gemini takes PDFs, text and images", mt, part.Name)
+	return part{}, fmt.Errorf("cannot send a %s document %q: Gemini takes PDFs, text and images", mt, p.Name)
 }
 
-// signature decodes a stored signature: base64 as the API sends it, or the
-// URL-safe form other clients store (the API takes both). One that does not
-// decode was not made by Gemini and is not sent.
-func signature(s string) []byte {
+// signature returns a stored signature in the standard base64 the API
+// sends: as stored when it already is, re-encoded when it was stored
+// URL-safe or unpadded (other clients do; the API takes every form). One
+// that does not decode was not made by Gemini and is not sent ("").
+func signature(s string) string {
 	if s == "" {
-		return nil
+		return ""
 	}
-	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+	if _, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return s
+	}
+	for _, enc := range []*base64.Encoding{base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
 		if b, err := enc.DecodeString(s); err == nil {
-			return b
+			return base64.StdEncoding.EncodeToString(b)
 		}
 	}
-	return nil
+	return ""
 }
 
-// callArgs parses a call's argument JSON. Gemini takes an object; text that
-// is not one (history from a model that produced broken JSON) is kept
-// under one key so the model still sees what it sent.
-func callArgs(args string) map[string]any {
-	if strings.TrimSpace(args) == "" {
+// callArgs converts a call's argument JSON for the wire. Gemini takes an
+// object, sent in the model's key order (encoding/json compacts it); an
+// empty object or none is left out. Text that is not an object (history
+// from a model that produced broken JSON) is kept under one key so the
+// model still sees what it sent.
+func callArgs(args string) json.RawMessage {
+	trimmed := strings.TrimSpace(args)
+	switch {
+	case trimmed == "" || trimmed == "null":
+		return nil
+	case trimmed[0] != '{' || !json.Valid([]byte(trimmed)):
+		raw, _ := json.Marshal(map[string]string{"raw_arguments": args})
+		return raw
+	case strings.TrimSpace(trimmed[1:len(trimmed)-1]) == "":
 		return nil
 	}
-	var m map[string]any
-	if json.Unmarshal([]byte(args), &m) != nil {
-		return map[string]any{"raw_arguments": args}
-	}
-	return m
+	return json.RawMessage(trimmed)
 }

@@ -260,3 +260,31 @@ func TestBaseURL(t *testing.T) {
 		t.Errorf("path: got %q, want %q", got, want)
 	}
 }
+
+// TestEndpoint: a bare model id is called in the models collection; a
+// models/ or tunedModels/ name as given; the API version is configurable;
+// the body goes as JSON and the key only in its header.
+func TestEndpoint(t *testing.T) {
+	tests := []struct{ model, version, path string }{
+		{"gemini-2.5-flash", "", "/v1beta/models/gemini-2.5-flash:streamGenerateContent"},
+		{"models/gemini-2.5-flash", "", "/v1beta/models/gemini-2.5-flash:streamGenerateContent"},
+		{"tunedModels/my-model-7", "", "/v1beta/tunedModels/my-model-7:streamGenerateContent"},
+		{"gemini-2.5-flash", "v1", "/v1/models/gemini-2.5-flash:streamGenerateContent"},
+	}
+	for _, tt := range tests {
+		srv := replay.Sequence{replay.SSE(okStream)}.Serve(t)
+		p := New(Config{BaseURL: srv.URL, APIKey: testKey, APIVersion: tt.version})
+		req := simpleRequest()
+		req.Model = tt.model
+		if _, _, err := replay.Run(t.Context(), p, req); err != nil {
+			t.Fatalf("%s: Stream: %v", tt.model, err)
+		}
+		sent := srv.OnlyRequest(t)
+		if sent.Method != "POST" || sent.Path != tt.path || sent.Query.Encode() != "alt=sse" {
+			t.Errorf("%s (version %q): got %s %s?%s, want POST %s?alt=sse", tt.model, tt.version, sent.Method, sent.Path, sent.Query.Encode(), tt.path)
+		}
+		if ct, key := sent.Header.Get("Content-Type"), sent.Header.Get("X-Goog-Api-Key"); ct != "application/json" || key != testKey {
+			t.Errorf("%s: got Content-Type %q and key %q, want application/json and %q", tt.model, ct, key, testKey)
+		}
+	}
+}

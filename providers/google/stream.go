@@ -1,12 +1,8 @@
 package google
 
 import (
-	"context"
-	"encoding/base64"
+	"bytes"
 	"encoding/json"
-	"strings"
-
-	"google.golang.org/genai"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -15,24 +11,36 @@ import (
 // streamer turns the responses of one call into chunks. It lives for one
 // call.
 type streamer struct {
-	names *adapter.NameCodec
-	emit  func(providers.Chunk)
+	endpoint string // the URL called, without its query
+	names    *adapter.NameCodec
+	emit     func(providers.Chunk)
+	warnings []providers.Warning // emitted before the first response's chunks
 
 	responses int // responses received
 	content   bool
 	calls     int
-	finish    genai.FinishReason
-	block     string // the prompt was blocked for this reason
+	finish    finishReason
+	block     blockReason // the prompt was blocked for this reason
 	blockMsg  string
 	usage     providers.Usage
+	args      bytes.Buffer // scratch for encoding call arguments
 }
 
 // handle emits what one response holds, in order: each part of the first
-// candidate (thought text and signatures, text, function calls), then usage.
-func (s *streamer) handle(r *genai.GenerateContentResponse) {
+// candidate (thought text and signatures, text, function calls), then
+// usage. An error the server sent in place of a response ends the call.
+func (s *streamer) handle(r *response) error {
+	if r.Error != nil {
+		return streamedError(s.endpoint, r.Error)
+	}
+	if s.responses == 0 {
+		for _, w := range s.warnings {
+			s.emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
+		}
+	}
 	s.responses++
-	if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" && !strings.HasSuffix(string(pf.BlockReason), unsetSuffix) {
-		s.block, s.blockMsg = string(pf.BlockReason), pf.BlockReasonMessage
+	if pf := r.PromptFeedback; pf != nil && pf.BlockReason != "" {
+		s.block, s.blockMsg = pf.BlockReason, pf.BlockReasonMessage
 	}
 	// One candidate is requested; a server sending more is read for the
 	// first only.
@@ -40,13 +48,11 @@ func (s *streamer) handle(r *genai.GenerateContentResponse) {
 		cand := r.Candidates[0]
 		s.content = true
 		if cand.Content != nil {
-			for _, part := range cand.Content.Parts {
-				if part != nil {
-					s.part(part)
-				}
+			for i := range cand.Content.Parts {
+				s.part(&cand.Content.Parts[i])
 			}
 		}
-		if cand.FinishReason != "" && cand.FinishReason != genai.FinishReasonUnspecified {
+		if cand.FinishReason != "" {
 			s.finish = cand.FinishReason
 		}
 	}
@@ -56,29 +62,22 @@ func (s *streamer) handle(r *genai.GenerateContentResponse) {
 			s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: usage})
 		}
 	}
+	return nil
 }
 
-// part emits one part. Thought signatures are opaque: a signature on a
-// function call goes with the call, one on a thought or text part closes a
-// reasoning block, marked with the kind of part it came on so it can be
-// sent back on the same kind.
-func (s *streamer) part(p *genai.Part) {
-	sig := ""
-	if len(p.ThoughtSignature) > 0 {
-		sig = base64.StdEncoding.EncodeToString(p.ThoughtSignature)
-	}
+// part emits one part. Thought signatures are opaque base64, kept as sent:
+// a signature on a function call goes with the call, one on a thought or
+// text part closes a reasoning block, marked with the kind of part it came
+// on so it can be sent back on the same kind.
+func (s *streamer) part(p *responsePart) {
+	sig := p.ThoughtSignature
 	switch {
 	case p.FunctionCall != nil:
-		args := "{}"
-		if len(p.FunctionCall.Args) > 0 {
-			b, _ := json.Marshal(p.FunctionCall.Args)
-			args = string(b)
-		}
 		s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{
 			Index:     s.calls,
 			ID:        p.FunctionCall.ID,
 			Name:      s.names.Name(p.FunctionCall.Name),
-			Arguments: args,
+			Arguments: s.callArgs(p.FunctionCall.Args),
 			Signature: sig,
 		}})
 		s.calls++
@@ -99,21 +98,37 @@ func (s *streamer) part(p *genai.Part) {
 	}
 }
 
-// complete reports whether the reply had finished when the body broke off:
-// the finish reason and final usage arrived, only the end of the body was
-// lost, and failing would throw away a whole answer.
-func (s *streamer) complete(ctx context.Context, ex *exchange) bool {
-	return s.finish != "" && ex.readErr != nil && ctx.Err() == nil
+// callArgs returns a call's args as compact JSON text with object keys
+// sorted, "{}" when there are none. Gemini sends a whole call in one part,
+// so the text is final. Numbers keep their digits (no float64 round trip)
+// and <, > and & stay as they are.
+func (s *streamer) callArgs(raw json.RawMessage) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "{}"
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return string(raw) // cannot happen: the response decoded
+	}
+	s.args.Reset()
+	enc := json.NewEncoder(&s.args)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(raw)
+	}
+	return string(bytes.TrimSuffix(s.args.Bytes(), []byte("\n")))
 }
 
 // finishReply ends the reply with a stop chunk, or fails it: a body with no
 // candidate is never turned into an empty reply, and a stream that ended
 // before any finish reason was cut short. A blocked prompt is a complete
 // reply stopped by the content filter.
-func (s *streamer) finishReply(provider, endpoint string) error {
+func (s *streamer) finishReply() error {
 	switch {
 	case s.finish == "" && s.block != "":
-		msg := "google: the prompt was blocked (" + s.block + ")"
+		msg := "google: the prompt was blocked (" + string(s.block) + ")"
 		if s.blockMsg != "" {
 			msg += ": " + s.blockMsg
 		}
@@ -121,11 +136,11 @@ func (s *streamer) finishReply(provider, endpoint string) error {
 		s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: providers.StopContentFilter})
 		return nil
 	case !s.content:
-		return adapter.StreamError(provider, endpoint,
-			"empty reply: the response from "+adapter.StripQuery(endpoint)+" held no candidates")
+		return adapter.StreamError(Name, s.endpoint,
+			"empty reply: the response from "+s.endpoint+" held no candidates")
 	case s.finish == "":
-		return adapter.StreamError(provider, endpoint,
-			"stream ended before the reply was complete ("+adapter.StripQuery(endpoint)+")")
+		return adapter.StreamError(Name, s.endpoint,
+			"stream ended before the reply was complete ("+s.endpoint+")")
 	}
 	stop := stopReason(s.finish)
 	if stop == providers.StopNatural && s.calls > 0 {
@@ -135,16 +150,16 @@ func (s *streamer) finishReply(provider, endpoint string) error {
 	return nil
 }
 
-// stopReason maps Gemini's finish reasons to the neutral stop reasons.
-func stopReason(r genai.FinishReason) providers.StopReason {
+// stopReason maps Gemini's finish reasons, by the names the API sends, to
+// the neutral stop reasons.
+func stopReason(r finishReason) providers.StopReason {
 	switch r {
-	case genai.FinishReasonStop:
+	case "STOP":
 		return providers.StopNatural
-	case genai.FinishReasonMaxTokens:
+	case "MAX_TOKENS":
 		return providers.StopLength
-	case genai.FinishReasonSafety, genai.FinishReasonRecitation, genai.FinishReasonBlocklist,
-		genai.FinishReasonProhibitedContent, genai.FinishReasonSPII,
-		genai.FinishReasonImageSafety, genai.FinishReasonImageProhibitedContent:
+	case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII",
+		"IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT":
 		return providers.StopContentFilter
 	}
 	return providers.StopUnknown
@@ -154,11 +169,11 @@ func stopReason(r genai.FinishReason) providers.StopReason {
 // the prompt (cached part included) and the prompt of built-in tools such
 // as search; output counts the answer and the thoughts, so Total matches
 // the server's totalTokenCount.
-func toUsage(u *genai.GenerateContentResponseUsageMetadata) providers.Usage {
+func toUsage(u *usageMetadata) providers.Usage {
 	return providers.Usage{
-		InputTokens:     int(u.PromptTokenCount + u.ToolUsePromptTokenCount),
-		OutputTokens:    int(u.CandidatesTokenCount + u.ThoughtsTokenCount),
-		ReasoningTokens: int(u.ThoughtsTokenCount),
-		CacheReadTokens: int(u.CachedContentTokenCount),
+		InputTokens:     u.PromptTokenCount + u.ToolUsePromptTokenCount,
+		OutputTokens:    u.CandidatesTokenCount + u.ThoughtsTokenCount,
+		ReasoningTokens: u.ThoughtsTokenCount,
+		CacheReadTokens: u.CachedContentTokenCount,
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"testing"
 
-	"google.golang.org/genai"
-
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
@@ -31,6 +29,10 @@ func TestStreamCases(t *testing.T) {
 			stop: providers.StopToolCalls,
 			calls: []providers.ToolCall{{ID: "a", Name: "add", Arguments: `{"x":1}`, Signature: "c2ln"},
 				{ID: "b", Name: "mul", Arguments: `{"y":[1,2]}`}}},
+		{name: "call arguments come back compact with sorted keys, digits and < kept",
+			body:  sse(`{"candidates":[{"content":{"parts":[{"functionCall":{"id":"a","name":"edit","args":{"z": "<b>&</b>", "id": 12345678901234567890, "a": {"y": 1.50, "x": []}}}}]},"finishReason":"STOP"}]}`),
+			stop:  providers.StopToolCalls,
+			calls: []providers.ToolCall{{ID: "a", Name: "edit", Arguments: `{"a":{"x":[],"y":1.50},"id":12345678901234567890,"z":"<b>&</b>"}`}}},
 		{name: "usage counts cached and tool-use prompt tokens as input",
 			body:  sse(`{"candidates":[{"content":{"parts":[{"text":"hi"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":100,"cachedContentTokenCount":60,"toolUsePromptTokenCount":5,"candidatesTokenCount":7,"thoughtsTokenCount":3,"totalTokenCount":115}}`),
 			stop:  providers.StopLength,
@@ -75,7 +77,7 @@ func TestStreamCases(t *testing.T) {
 }
 
 func TestStopReason(t *testing.T) {
-	for in, want := range map[genai.FinishReason]providers.StopReason{
+	for in, want := range map[finishReason]providers.StopReason{
 		"STOP": providers.StopNatural, "MAX_TOKENS": providers.StopLength,
 		"SAFETY": providers.StopContentFilter, "RECITATION": providers.StopContentFilter, "BLOCKLIST": providers.StopContentFilter,
 		"PROHIBITED_CONTENT": providers.StopContentFilter, "SPII": providers.StopContentFilter,
@@ -88,16 +90,71 @@ func TestStopReason(t *testing.T) {
 }
 
 // TestIntegerEnums: a JSON body with integer enums (what
-// $alt=json;enum-encoding=int returns) is read like the string form.
+// $alt=json;enum-encoding=int returns) is read like the string form:
+// finish and block reasons by their numbers, the per-modality and safety
+// details no one reads skipped, and call arguments kept as sent.
 func TestIntegerEnums(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"candidates":[{"finishReason":2,"safetyRatings":[{"category":8,"probability":1}]}],"usageMetadata":{"promptTokenCount":3,"promptTokensDetails":[{"modality":1}]}}`: `{"candidates":[{"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":3}}`,
-		`{"promptFeedback":{"blockReason":1}}`: `{"promptFeedback":{"blockReason":"SAFETY"}}`,
-		`{"candidates":[{"finishReason":"STOP","content":{"parts":[{"functionCall":{"name":"f","args":{"category":8}}}]}}]}`: `{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{"category":8}}}]},"finishReason":"STOP"}]}`,
-	} {
-		got, err := normalize([]byte(in))
-		if err != nil || string(got) != want {
-			t.Errorf("normalize(%s):\n got %s, %v\nwant %s", in, got, err, want)
+	tests := []struct {
+		body    string
+		stop    providers.StopReason
+		usage   providers.Usage
+		warning string // the content-filter message
+		args    string // of the one call
+	}{
+		{body: `{"candidates":[{"content":{"parts":[{"text":"x"}]},"finishReason":2,"safetyRatings":[{"category":8,"probability":1}]}],"usageMetadata":{"promptTokenCount":3,"promptTokensDetails":[{"modality":1}]}}`,
+			stop: providers.StopLength, usage: providers.Usage{InputTokens: 3}},
+		{body: `{"promptFeedback":{"blockReason":1}}`,
+			stop: providers.StopContentFilter, warning: "google: the prompt was blocked (SAFETY)"},
+		{body: `{"candidates":[{"finishReason":"STOP","content":{"parts":[{"functionCall":{"name":"f","args":{"category":8}}}]}}]}`,
+			stop: providers.StopToolCalls, args: `{"category":8}`},
+		{body: `{"candidates":[{"content":{"parts":[{"text":"x"}]},"finishReason":99}]}`, stop: providers.StopUnknown},
+	}
+	for _, tt := range tests {
+		srv := replay.Sequence{replay.Status(200, "["+tt.body+"]")}.Serve(t)
+		reply, chunks, err := replay.Run(t.Context(), newTestProvider(srv, providers.Timeouts{}), simpleRequest())
+		if err != nil {
+			t.Errorf("%s: got error %v, want nil", tt.body, err)
+			continue
+		}
+		var warning, args string
+		for _, c := range chunks {
+			if c.Type == providers.ChunkWarning {
+				warning = c.Warning.Message
+			}
+		}
+		if len(reply.Message.ToolCalls) == 1 {
+			args = reply.Message.ToolCalls[0].Arguments
+		}
+		if reply.Stop != tt.stop || reply.Usage != tt.usage || warning != tt.warning || args != tt.args {
+			t.Errorf("%s:\n got stop %q usage %+v warning %q args %q\nwant %q %+v %q %q",
+				tt.body, reply.Stop, reply.Usage, warning, args, tt.stop, tt.usage, tt.warning, tt.args)
+		}
+	}
+}
+
+// TestEnumName: an enum reads from its name or its number; the zero value
+// and null read as unset, a number past the table as OTHER, and anything
+// else fails.
+func TestEnumName(t *testing.T) {
+	tests := []struct {
+		in, want string
+		err      bool
+	}{
+		{in: `"STOP"`, want: "STOP"},
+		{in: `"NEW_REASON"`, want: "NEW_REASON"},
+		{in: `1`, want: "STOP"},
+		{in: `12`, want: "UNEXPECTED_TOOL_CALL"},
+		{in: `40`, want: "OTHER"},
+		{in: `0`, want: ""},
+		{in: `"FINISH_REASON_UNSPECIFIED"`, want: ""},
+		{in: `null`, want: ""},
+		{in: `true`, err: true},
+		{in: `1.5`, err: true},
+	}
+	for _, tt := range tests {
+		got, err := enumName([]byte(tt.in), finishReasons)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("enumName(%s): got %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.err)
 		}
 	}
 }

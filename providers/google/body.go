@@ -1,0 +1,154 @@
+package google
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"strings"
+
+	gosse "github.com/tmaxmax/go-sse"
+)
+
+// maxEventSize bounds one SSE event. Events are usually a few kB, but a
+// long tool call or thought summary can arrive in one.
+const maxEventSize = 32 << 20
+
+// read parses a 200 response body. streamGenerateContent?alt=sse answers
+// with server-sent events; what else arrives is sniffed: a JSON array (the
+// streamed form without alt=sse, which proxies and recordings use) or one
+// JSON object (a generateContent reply) is read as JSON, anything else as
+// SSE, for servers that send events under another content type.
+func (s *streamer) read(ctx context.Context, body io.Reader, contentType string) error {
+	if strings.Contains(contentType, "event-stream") {
+		return s.readSSE(ctx, body)
+	}
+	br := bufio.NewReaderSize(body, 64<<10)
+	c, err := firstByte(br)
+	switch {
+	case err != nil && !errors.Is(err, io.EOF):
+		return s.broke(ctx, err)
+	case c == '[' || c == '{':
+		return s.readJSON(ctx, &failReader{r: br}, c == '[')
+	}
+	return s.readSSE(ctx, br) // an empty body ends there, as an empty reply
+}
+
+// firstByte skips white space and peeks at the next byte.
+func firstByte(br *bufio.Reader) (byte, error) {
+	for {
+		b, err := br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		if !strings.ContainsRune(" \t\r\n", rune(b[0])) {
+			return b[0], nil
+		}
+		_, _ = br.Discard(1)
+	}
+}
+
+// readSSE reads events until the end of the body. Each event's data is one
+// response; go-sse joins multi-line data and accepts CRLF, LF and CR line
+// ends.
+func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
+	var data []byte // reused: json.Unmarshal keeps nothing of its input
+	for ev, err := range gosse.Read(r, &gosse.ReadConfig{MaxEventSize: maxEventSize}) {
+		if err != nil {
+			return s.broke(ctx, err)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if ev.Data == "" {
+			continue
+		}
+		var resp response
+		data = append(data[:0], ev.Data...)
+		if err := json.Unmarshal(data, &resp); err != nil {
+			return s.invalidEvent(data, err)
+		}
+		if err := s.handle(&resp); err != nil {
+			return err
+		}
+	}
+	return s.finishReply()
+}
+
+// readJSON reads a streamed JSON array element by element, so responses
+// reach the caller as the server sends them, or a single object. An array
+// without its closing bracket was cut short.
+func (s *streamer) readJSON(ctx context.Context, r *failReader, array bool) error {
+	dec := json.NewDecoder(r)
+	if array {
+		if _, err := dec.Token(); err != nil { // the '['
+			return s.jsonError(ctx, r, err)
+		}
+	}
+	for {
+		if array && !dec.More() {
+			if _, err := dec.Token(); err != nil { // the ']'
+				return s.jsonError(ctx, r, err)
+			}
+			break
+		}
+		var resp response
+		if err := dec.Decode(&resp); err != nil {
+			return s.jsonError(ctx, r, err)
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err := s.handle(&resp); err != nil {
+			return err
+		}
+		if !array {
+			break
+		}
+	}
+	return s.finishReply()
+}
+
+// jsonError sorts a JSON decoding failure: the body broke off (r saw the
+// failure), ended inside the JSON, or held JSON that does not parse or
+// does not have the shape of a response.
+func (s *streamer) jsonError(ctx context.Context, r *failReader, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case r.err != nil:
+		return s.broke(ctx, r.err)
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return s.broke(ctx, io.ErrUnexpectedEOF)
+	}
+	return s.invalidJSON(err)
+}
+
+// failReader remembers the first failure of the reader beneath, which
+// json.Decoder passes on without saying it was not a decoding error.
+type failReader struct {
+	r   io.Reader
+	err error
+}
+
+func (f *failReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && f.err == nil {
+		f.err = err
+	}
+	return n, err
+}
+
+// broke handles a body that failed before its end. A reply whose finish
+// reason and final usage had arrived lost only the end of the body and is
+// kept: failing it would throw away a whole answer.
+func (s *streamer) broke(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if s.finish != "" && !errors.Is(err, bufio.ErrTooLong) {
+		return s.finishReply()
+	}
+	return s.readError(ctx, err)
+}
