@@ -26,9 +26,6 @@ var initBudgets = map[string]int{
 	// no longer uses it; mcp-go's client links it through mcp-go/server
 	// (for its in-process transport), so only the MCP client pays it.
 	"github.com/santhosh-tekuri/jsonschema/v6": 2_100_000,
-	// genai (the Gemini adapter) pulls in opencensus.
-	"go.opencensus.io/trace/tracestate": 670_000,
-	"go.opencensus.io/resource":         360_000,
 	// glamour's HTML sanitiser.
 	"github.com/microcosm-cc/bluemonday/css": 620_000,
 	"github.com/microcosm-cc/bluemonday":     370_000,
