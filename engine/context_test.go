@@ -134,3 +134,59 @@ func TestAccountingUsesProviderCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactionKeepsTheNewestTurn: the newest turn reaches the model
+// verbatim even over the keep budget (up to half the window); the summary
+// is always user text, and no request ends with an assistant message.
+func TestCompactionKeepsTheNewestTurn(t *testing.T) {
+	long := "the latest question " + strings.Repeat("y", 3_000)
+	cases := []struct {
+		name     string
+		result   int // bytes each tool call returns
+		history  []engine.Message
+		turns    []scripted.Turn
+		lastRole providers.Role // of the first request after the summary
+		lastLen  int            // its text length at least
+	}{
+		{"a result over the keep budget", 3_200, nil, []scripted.Turn{bigCall(1), bigCall(2), answer("done")}, providers.RoleTool, 3_200},
+		{"a result over half the window", 6_000, nil, []scripted.Turn{bigCall(1), answer("done")}, providers.RoleUser, 0},
+		{"a long latest question", 100, append(conversation(2, 2_000)[1:], engine.UserMessage(long)), []scripted.Turn{answer("done")}, providers.RoleUser, len(long)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			// 2,000 tokens: compaction keeps about 666 tokens, and a newest
+			// turn of up to 1,000.
+			req := engine.Request{Model: "m", ContextWindow: 2_000, Tools: []engine.Tool{bigTool(tc.result)}}
+			if tc.history != nil {
+				req.Messages = tc.history
+			}
+			seq, res := seqRun(t, req, tc.turns...)
+			if res.Status != engine.StatusCompleted || summaries(seq.reqs) == 0 {
+				t.Fatalf("got %s (%+v) after %d summaries, want completed after a compaction", res.Status, res.Error, summaries(seq.reqs))
+			}
+			after := -1
+			for i, r := range seq.reqs {
+				if isSummaryRequest(r) {
+					if after < 0 {
+						after = i + 1
+					}
+					continue
+				}
+				for _, m := range r.Messages {
+					if strings.HasPrefix(m.Text(), "[Summary of the earlier part") && m.Role != providers.RoleUser {
+						t.Errorf("request %d: the summary is a %s message, want user", i+1, m.Role)
+					}
+				}
+				if last := r.Messages[len(r.Messages)-1]; last.Role == providers.RoleAssistant {
+					t.Errorf("request %d ends with an assistant message: %.80q", i+1, last.Text())
+				}
+			}
+			last := seq.reqs[after].Messages[len(seq.reqs[after].Messages)-1]
+			if last.Role != tc.lastRole || len(last.Text()) < tc.lastLen {
+				t.Errorf("after the compaction the request ends with a %s message of %d bytes, want %s of at least %d",
+					last.Role, len(last.Text()), tc.lastRole, tc.lastLen)
+			}
+			assertReplayable(t, res.Messages, nil)
+		})
+	}
+}
