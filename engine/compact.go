@@ -18,11 +18,10 @@ import (
 // that summary plus the most recent messages. A tool call is never split
 // from its result, the latest user message is kept as it was, and so is
 // the newest turn, which the model has not read yet, unless it alone is
-// over half the window. A
-// warning event with code context_compacted reports the sizes before and
-// after, and carries the new conversation (Event.Compacted) for session
-// stores. A request the provider rejects as too long is compacted once
-// more and sent again, once.
+// over half the window. A warning event with code context_compacted
+// reports the sizes before and after, and carries the new conversation
+// (Event.Compacted) for session stores. A model call the provider refuses
+// as too long is compacted once more and sent again, once.
 type Compaction struct {
 	// Disabled turns compaction off; a conversation that outgrows the
 	// window then fails with the provider's error.
@@ -237,6 +236,45 @@ func writeTranscript(b *strings.Builder, m *Message, max int) {
 		return
 	}
 	b.WriteString("\n\n")
+}
+
+// refusal is what a run did about the provider refusing the current model
+// call as too long.
+type refusal int
+
+const (
+	refusedNone      refusal = iota
+	refusedCompacted         // compacted and sent again
+	refusedStuck             // could not be compacted
+)
+
+// compactRefused compacts a conversation the provider refused as too
+// long and reports whether to send the call again: once per model call,
+// never in a loop. The window was smaller than estimated, so it keeps
+// less than maybeCompact does.
+func (r *run) compactRefused(ctx context.Context) bool {
+	if r.refused != refusedNone || r.req.Compaction.Disabled {
+		return false
+	}
+	r.refused = refusedStuck
+	if err := r.compact(ctx, "", min(r.contextWindow(), r.nextRequestTokens())/4); err != nil {
+		return false
+	}
+	r.refused = refusedCompacted
+	return true
+}
+
+// tooLongAdvice says what to do about a conversation the provider still
+// refuses as too long.
+func (r *run) tooLongAdvice() string {
+	const todo = "start a new session, or choose a model with a larger context window"
+	switch {
+	case r.req.Compaction.Disabled:
+		return fmt.Sprintf("the conversation is too long for %s and compaction is off: turn it on, %s", r.req.Model, todo)
+	case r.refused == refusedCompacted:
+		return fmt.Sprintf("the conversation is too long for %s even after compaction: %s", r.req.Model, todo)
+	}
+	return fmt.Sprintf("the conversation is too long for %s and could not be compacted further: %s", r.req.Model, todo)
 }
 
 // tooLong reports whether err is a provider refusing a request for

@@ -190,3 +190,38 @@ func TestCompactionKeepsTheNewestTurn(t *testing.T) {
 		})
 	}
 }
+
+// TestTooLongRefusals: each model call the provider refuses as too long
+// is compacted and sent again once; a refusal that compaction cannot
+// answer fails the run saying why and what to do.
+func TestTooLongRefusals(t *testing.T) {
+	refuse := scripted.Turn{Error: &scripted.TurnError{Status: 400, Message: "This model's maximum context length is 8192 tokens"}}
+	cases := []struct {
+		name       string
+		compaction engine.Compaction
+		turns      []scripted.Turn
+		status     engine.Status
+		summaries  int
+		message    string
+	}{
+		{"refused at two calls", engine.Compaction{}, []scripted.Turn{bigCall(1), bigCall(2), refuse, bigCall(3), refuse, answer("done")}, engine.StatusCompleted, 2, ""},
+		{"refused twice in a row", engine.Compaction{}, []scripted.Turn{bigCall(1), bigCall(2), refuse, refuse}, engine.StatusFailed, 1, "even after compaction"},
+		{"nothing to compact", engine.Compaction{}, []scripted.Turn{refuse}, engine.StatusFailed, 0, "could not be compacted"},
+		{"compaction off", engine.Compaction{Disabled: true}, []scripted.Turn{bigCall(1), bigCall(2), refuse}, engine.StatusFailed, 0, "compaction is off"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			seq, res := seqRun(t, engine.Request{Model: "m", ContextWindow: 1_000_000, Compaction: tc.compaction, Tools: []engine.Tool{bigTool(2_000)}}, tc.turns...)
+			msg := ""
+			if res.Error != nil {
+				msg = res.Error.Message
+			}
+			if res.Status != tc.status || summaries(seq.reqs) != tc.summaries || !strings.Contains(msg, tc.message) {
+				t.Errorf("got %s after %d summaries, %q; want %s after %d, %q", res.Status, summaries(seq.reqs), msg, tc.status, tc.summaries, tc.message)
+			}
+			if tc.status == engine.StatusFailed && !strings.Contains(msg, "start a new session") {
+				t.Errorf("the failure should say what to do: %q", msg)
+			}
+		})
+	}
+}
