@@ -49,10 +49,12 @@ func (r *run) maybeCompact(ctx context.Context) {
 	}
 	window := r.contextWindow()
 	next := r.nextRequestTokens()
-	if _, known := ContextWindow(r.req.Model); !known && r.req.ContextWindow == 0 && next > window/2 {
-		// Said once the assumption starts to matter, not on every small run.
-		r.diagnose([]Diagnostic{{Source: "context_window", Message: fmt.Sprintf(
-			"the context window of model %s is not known; assuming %d tokens: set context_window in the configuration to its real size", r.req.Model, window)}})
+	if r.req.ContextWindow == 0 && next > window/2 {
+		if _, known := ContextWindow(r.req.Model); !known {
+			// Said once the assumption starts to matter, not on every small run.
+			r.diagnose([]Diagnostic{{Source: "context_window", Message: fmt.Sprintf(
+				"the context window of model %s is not known; assuming %d tokens: set context_window in the configuration to its real size", r.req.Model, window)}})
+		}
 	}
 	if next <= int(th*float64(window)) {
 		return
