@@ -186,8 +186,10 @@ func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 		s.provider = catalog.AutoSelect(ctx, s.cfg.Getenv, f.HTTPClient)
 	}
 	if s.provider == "" {
+		keys := catalog.AutoKeys()
 		return withHint(usageErrorf("no provider configured"),
-			"set one of OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY or XAI_API_KEY (see .env.example), start ollama, or try llmrt offline with --provider scripted --model examples/hello.json")
+			fmt.Sprintf("set one of %s or %s (see .env.example), start ollama, or try llmrt offline with --provider scripted --model examples/hello.json",
+				strings.Join(keys[:len(keys)-1], ", "), keys[len(keys)-1]))
 	}
 	spec, ok := catalog.Lookup(s.provider)
 	if !ok {

@@ -16,11 +16,12 @@ import (
 // When the next request would pass the threshold, the run asks the model
 // for a summary of the older part of the conversation and continues from
 // that summary plus the most recent messages. A tool call is never split
-// from its result, and the latest user message is kept as it was. A
-// warning event with code context_compacted reports the sizes before and
-// after, and carries the new conversation (Event.Compacted) for session
-// stores. A request the provider rejects as too long is compacted once
-// more and sent again, once.
+// from its result, the latest user message is kept as it was, and so is
+// the newest turn, which the model has not read yet, unless it alone is
+// over half the window. A warning event with code context_compacted
+// reports the sizes before and after, and carries the new conversation
+// (Event.Compacted) for session stores. A model call the provider refuses
+// as too long is compacted once more and sent again, once.
 type Compaction struct {
 	// Disabled turns compaction off; a conversation that outgrows the
 	// window then fails with the provider's error.
@@ -48,10 +49,12 @@ func (r *run) maybeCompact(ctx context.Context) {
 	}
 	window := r.contextWindow()
 	next := r.nextRequestTokens()
-	if _, known := ContextWindow(r.req.Model); !known && r.req.ContextWindow == 0 && next > window/2 {
-		// Said once the assumption starts to matter, not on every small run.
-		r.diagnose([]Diagnostic{{Source: "context_window", Message: fmt.Sprintf(
-			"the context window of model %s is not known; assuming %d tokens: set context_window in the configuration to its real size", r.req.Model, window)}})
+	if r.req.ContextWindow == 0 && next > window/2 {
+		if _, known := ContextWindow(r.req.Model); !known {
+			// Said once the assumption starts to matter, not on every small run.
+			r.diagnose([]Diagnostic{{Source: "context_window", Message: fmt.Sprintf(
+				"the context window of model %s is not known; assuming %d tokens: set context_window in the configuration to its real size", r.req.Model, window)}})
+		}
 	}
 	if next <= int(th*float64(window)) {
 		return
@@ -70,7 +73,7 @@ func (r *run) compact(ctx context.Context, focus string, keep int) error {
 		lead++
 	}
 	body := r.msgs[lead:]
-	k := keepFrom(body, keep)
+	k := keepFrom(body, keep, r.contextWindow()/2)
 	u := latestUser(body)
 	old := make([]Message, 0, k)
 	for i := range k {
@@ -87,16 +90,25 @@ func (r *run) compact(ctx context.Context, focus string, keep int) error {
 		return err
 	}
 	msgs := append([]Message(nil), r.msgs[:lead]...)
-	if u >= 0 && u < k {
-		// The latest request is older than the kept messages: it stays, and
-		// the work done on it so far is summarised after it.
-		msgs = append(msgs, body[u], providers.TextMessage(providers.RoleAssistant, summaryPrefix+summary))
-	} else {
-		msgs = append(msgs, providers.TextMessage(providers.RoleUser, summaryPrefix+summary))
+	// The summary is user text, never the model's own words: an assistant
+	// message would be merged into the kept assistant turn that follows it
+	// (ahead of its thinking blocks), or end the request as a prefill.
+	sum := providers.TextMessage(providers.RoleUser, summaryPrefix+summary)
+	ack := providers.TextMessage(providers.RoleAssistant, "Understood. I will continue from this summary.")
+	switch {
+	case u >= 0 && u < k-1:
+		// The latest request is older than the kept messages and work done
+		// on it was summarised: it stays, and the summary follows it.
+		msgs = append(msgs, body[u], sum)
+	case u >= 0 && u == k-1:
+		// Only what came before the latest request was summarised.
+		msgs = append(msgs, sum, ack, body[u])
+	default:
+		msgs = append(msgs, sum)
 		if k < len(body) && body[k].Role == providers.RoleUser {
 			// Providers that want turns to alternate get one between the
 			// summary and the user message kept after it.
-			msgs = append(msgs, providers.TextMessage(providers.RoleAssistant, "Understood. I will continue from this summary."))
+			msgs = append(msgs, ack)
 		}
 	}
 	msgs = append(msgs, body[k:]...)
@@ -119,8 +131,10 @@ func (r *run) compact(ctx context.Context, focus string, keep int) error {
 
 // keepFrom picks where the part of body kept verbatim starts: the latest
 // messages worth about budget tokens, never starting on a tool result,
-// which must stay with the call that made it.
-func keepFrom(body []Message, budget int) int {
+// which must stay with the call that made it. The newest turn (the last
+// message, with the call its results answer) is kept even over budget
+// when it is within limit tokens: the model has not read it yet.
+func keepFrom(body []Message, budget, limit int) int {
 	k, used := len(body), 0
 	for k > 0 {
 		n := estimateMessage(&body[k-1])
@@ -132,6 +146,15 @@ func keepFrom(body []Message, budget int) int {
 	}
 	for k > 0 && k < len(body) && body[k].Role == providers.RoleTool {
 		k-- // back to the assistant message that made the call
+	}
+	if k == len(body) && k > 0 {
+		t := k - 1
+		for t > 0 && body[t].Role == providers.RoleTool {
+			t--
+		}
+		if estimateTokens(body[t:]) <= limit {
+			k = t
+		}
 	}
 	return k
 }
@@ -215,6 +238,45 @@ func writeTranscript(b *strings.Builder, m *Message, max int) {
 		return
 	}
 	b.WriteString("\n\n")
+}
+
+// refusal is what a run did about the provider refusing the current model
+// call as too long.
+type refusal int
+
+const (
+	refusedNone      refusal = iota
+	refusedCompacted         // compacted and sent again
+	refusedStuck             // could not be compacted
+)
+
+// compactRefused compacts a conversation the provider refused as too
+// long and reports whether to send the call again: once per model call,
+// never in a loop. The window was smaller than estimated, so it keeps
+// less than maybeCompact does.
+func (r *run) compactRefused(ctx context.Context) bool {
+	if r.refused != refusedNone || r.req.Compaction.Disabled {
+		return false
+	}
+	r.refused = refusedStuck
+	if err := r.compact(ctx, "", min(r.contextWindow(), r.nextRequestTokens())/4); err != nil {
+		return false
+	}
+	r.refused = refusedCompacted
+	return true
+}
+
+// tooLongAdvice says what to do about a conversation the provider still
+// refuses as too long.
+func (r *run) tooLongAdvice() string {
+	const todo = "start a new session, or choose a model with a larger context window"
+	switch {
+	case r.req.Compaction.Disabled:
+		return fmt.Sprintf("the conversation is too long for %s and compaction is off: turn it on, %s", r.req.Model, todo)
+	case r.refused == refusedCompacted:
+		return fmt.Sprintf("the conversation is too long for %s even after compaction: %s", r.req.Model, todo)
+	}
+	return fmt.Sprintf("the conversation is too long for %s and could not be compacted further: %s", r.req.Model, todo)
 }
 
 // tooLong reports whether err is a provider refusing a request for

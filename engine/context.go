@@ -11,12 +11,15 @@ import (
 const DefaultContextWindow = 32_000
 
 // contextWindows are the context windows, in tokens, of the models people
-// use, by model-name prefix; the longest matching prefix wins.
+// use, by model-name prefix; the longest matching prefix wins. Each is the
+// input a request may hold as llmrt sends it: GPT-5's 400,000 include
+// 128,000 of output, and Claude's million-token window needs a beta header
+// the Anthropic adapter does not send.
 var contextWindows = []struct {
 	prefix string
 	tokens int
 }{
-	{"gpt-5", 400_000},
+	{"gpt-5", 272_000},
 	{"gpt-4.1", 1_047_576},
 	{"gpt-4o", 128_000},
 	{"gpt-4-turbo", 128_000},
@@ -26,7 +29,6 @@ var contextWindows = []struct {
 	{"o3", 200_000},
 	{"o4", 200_000},
 	{"claude-", 200_000},
-	{"claude-sonnet-4", 1_000_000},
 	{"gemini-1.5-pro", 2_097_152},
 	{"gemini-", 1_048_576},
 	{"grok-4", 256_000},

@@ -1,17 +1,21 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
 )
 
-// BenchAccounting times nextRequestTokens for a run holding n messages,
-// as the loop calls it before each model call: after a counted call that
-// covered all but the last tool round.
+// BenchAccounting times what the loop does before each model call to
+// decide whether to compact (maybeCompact: the window, the size of the next
+// request) for a run holding n messages of about 250 tokens, inside the
+// window: after a counted call that covered all but the last tool round,
+// and with nothing counted yet (the first call, or the one after a
+// compaction), when every message is estimated.
 func BenchAccounting(b *testing.B, n int) {
-	r := &run{req: Request{Model: "gpt-4o"}, tools: &toolset{}}
+	r := &run{req: Request{Model: "gpt-4.1"}, tools: &toolset{}}
 	for i := range n {
 		role := providers.RoleUser
 		if i%2 == 1 {
@@ -19,20 +23,23 @@ func BenchAccounting(b *testing.B, n int) {
 		}
 		r.wire = append(r.wire, providers.TextMessage(role, strings.Repeat("word ", 200)))
 	}
-	b.Run("counted", func(b *testing.B) {
-		r.ctx = contextUsage{known: 50_000, counted: n - 2}
-		b.ReportAllocs()
-		for b.Loop() {
-			if r.nextRequestTokens() < 50_000 {
-				b.Fatal("estimate below the counted size")
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		ctx  contextUsage
+	}{
+		{"counted", contextUsage{known: 50_000, counted: n - 2}},
+		{"uncounted", contextUsage{}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			r.ctx = c.ctx
+			b.ReportAllocs()
+			for b.Loop() {
+				r.maybeCompact(ctx)
 			}
-		}
-	})
-	b.Run("uncounted", func(b *testing.B) {
-		r.ctx = contextUsage{}
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = r.nextRequestTokens()
-		}
-	})
+			if len(r.warnings) > 0 || len(r.diags) > 0 || r.nextRequestTokens() < 50_000 {
+				b.Fatalf("the benchmark should stay inside a known window: %v %v", r.warnings, r.diags)
+			}
+		})
+	}
 }

@@ -36,21 +36,17 @@ func (r *run) loop(ctx context.Context) Result {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx)
 		}
-		if err != nil && tooLong(err) && !r.retried && !r.req.Compaction.Disabled {
-			// Once: compact (the estimate was short) and send again.
-			r.retried = true
-			// The window was smaller than thought: keep less.
-			if cerr := r.compact(ctx, "", min(r.contextWindow(), r.nextRequestTokens())/4); cerr == nil {
+		if err != nil && tooLong(err) {
+			if r.compactRefused(ctx) {
 				r.iter--
 				continue
 			}
+			return r.fail(CodeProviderError, err, "%v; %s", err, r.tooLongAdvice())
 		}
 		if err != nil {
-			if tooLong(err) {
-				return r.fail(CodeProviderError, err, "%v; the conversation is too long for %s even after compaction: start a new session, or choose a model with a larger context window", err, r.req.Model)
-			}
 			return r.fail(CodeProviderError, err, "%v", err)
 		}
+		r.refused = refusedNone
 		r.noteCounted(sent, reply.Usage)
 		if res, done := r.step(ctx, reply); done {
 			return res

@@ -51,7 +51,7 @@ type run struct {
 	postNoted bool
 	callIDs   map[string]bool // every tool call id in the conversation
 	ctx       contextUsage    // what is known of the next request's size
-	retried   bool            // a too-long request was compacted and sent again
+	refused   refusal         // what was done about a too-long refusal of this model call
 }
 
 // emitter serialises events from the loop and tool goroutines to the sink.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 )
 
@@ -33,6 +34,18 @@ func TestAutoSelect(t *testing.T) {
 	for _, tc := range cases {
 		if got := AutoSelect(context.Background(), env(tc.env), nil); got != tc.want {
 			t.Errorf("%s: AutoSelect(%v) got %q, want %q", tc.name, tc.env, got, tc.want)
+		}
+	}
+}
+
+func TestAutoKeys(t *testing.T) {
+	want := []string{"OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "XAI_API_KEY"}
+	if got := AutoKeys(); !slices.Equal(got, want) {
+		t.Errorf("AutoKeys: got %v, want %v", got, want)
+	}
+	for _, k := range AutoKeys() {
+		if got := AutoSelect(context.Background(), env(map[string]string{k: "x"}), nil); got == "" {
+			t.Errorf("AutoSelect with only %s set picked nothing", k)
 		}
 	}
 }

@@ -141,6 +141,19 @@ func AutoSelect(ctx context.Context, getenv func(string) string, hc *http.Client
 	return ""
 }
 
+// AutoKeys lists the key variables AutoSelect looks at, in its order (the
+// first variable of each automatic provider), for a host telling a person
+// what to set.
+func AutoKeys() []string {
+	var out []string
+	for _, s := range specs {
+		if s.Auto {
+			out = append(out, s.KeyVars[0])
+		}
+	}
+	return out
+}
+
 // HasKey reports whether getenv holds a key for the provider, for
 // AutoSelect.
 func HasKey(name string, getenv func(string) string) bool {
