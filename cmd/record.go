@@ -26,6 +26,10 @@ type recorder struct {
 	// the model replies leaves the session paused, its questions pending.
 	held    []engine.Message
 	holding bool
+	// heldEvents are events worth keeping that came while holding: a
+	// compaction before the run's first reply is written after the held
+	// answers, which the compacted conversation already holds.
+	heldEvents []engine.Event
 }
 
 // event persists one event.
@@ -39,11 +43,17 @@ func (r *recorder) event(ev engine.Event) {
 	r.mu.Lock()
 	holding := r.holding && ev.ParentID == ""
 	if holding && ev.Type == engine.EventAssistantMessage {
-		held := r.held
-		r.held, r.holding, holding = nil, false, false
+		held, events := r.held, r.heldEvents
+		r.held, r.heldEvents, r.holding, holding = nil, nil, false, false
 		r.mu.Unlock()
 		r.add(held...)
+		for _, e := range events {
+			r.check(r.w.WriteEvent(e))
+		}
 	} else {
+		if holding && ev.Compacted != nil {
+			r.heldEvents = append(r.heldEvents, ev)
+		}
 		r.mu.Unlock()
 	}
 	switch {
