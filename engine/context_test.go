@@ -225,3 +225,28 @@ func TestTooLongRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestMidRunDiagnosticIsAWarning: a diagnostic found during the run (here
+// the unknown window, once it matters) is also a warning event, so a host
+// that showed the diagnostics before the run shows this one as it comes.
+func TestMidRunDiagnosticIsAWarning(t *testing.T) {
+	seq := &turnSequence{turns: []scripted.Turn{answer("done")}}
+	rt, err := engine.New(engine.Config{Providers: map[string]providers.Provider{"seq": seq}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	req := engine.Request{Provider: "seq", Model: "house-model", WorkDir: t.TempDir(), BuiltIns: []string{}, Messages: conversation(3, 12_000)}
+	var warned []string
+	res, err := rt.CompleteWith(context.Background(), req, func(ev engine.Event) {
+		if ev.Type == engine.EventWarning && ev.Warning.Code == engine.WarningDiagnostic {
+			warned = append(warned, ev.Warning.Message)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Diagnostics) != 1 || len(warned) != 1 || !strings.HasPrefix(warned[0], "context_window: ") || !strings.Contains(warned[0], "house-model") {
+		t.Fatalf("want the diagnostic once as a warning event: diagnostics %+v, warnings %q", res.Diagnostics, warned)
+	}
+}

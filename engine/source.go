@@ -105,12 +105,27 @@ func (r *run) refreshTools(ctx context.Context) {
 // diagnose records diagnostics once each, for Result.Diagnostics.
 func (r *run) diagnose(ds []Diagnostic) {
 	for _, d := range ds {
-		if !r.seenDiag[d] {
-			r.seenDiag[d] = true
-			r.diags = append(r.diags, d)
+		if r.seenDiag[d] {
+			continue
+		}
+		r.seenDiag[d] = true
+		r.diags = append(r.diags, d)
+		if r.out != nil {
+			// Found during the run, after the host showed the ones found
+			// before it: a warning event shows it now too.
+			msg := d.Message
+			if d.Source != "" {
+				msg = d.Source + ": " + msg
+			}
+			r.out.emit(Event{Type: EventWarning, Warning: &Warning{Code: WarningDiagnostic, Message: msg}})
 		}
 	}
 }
+
+// WarningDiagnostic is the code of the warning event that shows a
+// diagnostic found while a run was under way (Result.Diagnostics lists it
+// too).
+const WarningDiagnostic = "diagnostic"
 
 // sameSources reports whether a poll offers the tools and instructions a
 // toolset was built from, comparing the slices by identity.
