@@ -222,10 +222,10 @@ func (c *chatHost) Files(ctx context.Context, prefix string) []string {
 // is up: during a turn it becomes a warning on screen, otherwise it goes
 // to the log and is kept for the screen's first notes.
 type noteWriter struct {
-	mu    sync.Mutex
-	log   io.Writer
-	sink  engine.Sink
-	kept  []string
+	mu   sync.Mutex
+	log  io.Writer
+	sink engine.Sink
+	kept []string
 }
 
 func (n *noteWriter) Write(p []byte) (int, error) {

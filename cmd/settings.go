@@ -302,12 +302,8 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 	if s.effort, err = providers.ParseEffort(pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)); err != nil {
 		return usageErrorf("--reasoning-effort: %v", err)
 	}
-	switch ws := pick(changed("web-search"), sf.webSearch, cfg.WebSearch); ws {
-	case "", "off":
-	case "low", "medium", "high":
-		s.webSearch = &providers.WebSearch{ContextSize: ws}
-	default:
-		return usageErrorf("--web-search=%s: use low, medium or high", ws)
+	if s.webSearch, err = providers.ParseWebSearch(pick(changed("web-search"), sf.webSearch, cfg.WebSearch)); err != nil {
+		return usageErrorf("--web-search: %v", err)
 	}
 	if s.finish, err = engine.ParseFinish(pick(changed("finish"), sf.finish, cfg.Finish)); err != nil {
 		return usageErrorf("--finish: %v", err)

@@ -48,6 +48,18 @@ type WebSearch struct {
 	ContextSize string `json:"context_size,omitempty"`
 }
 
+// ParseWebSearch reads a web-search setting: "" or "off" is none (nil),
+// low, medium or high turn it on with that context size.
+func ParseWebSearch(s string) (*WebSearch, error) {
+	switch s {
+	case "", "off":
+		return nil, nil
+	case "low", "medium", "high":
+		return &WebSearch{ContextSize: s}, nil
+	}
+	return nil, fmt.Errorf("unknown web search setting %q (use off, low, medium or high)", s)
+}
+
 // Timeouts bound one HTTP attempt of an adapter. Zero values take the
 // defaults.
 type Timeouts struct {

@@ -57,7 +57,7 @@ func TestBadFiles(t *testing.T) {
 		{"not an object", "[1, 2]", 1, "", "JSON object"},
 		{"wrong type", "{\n  \"model\": \"m\",\n  \"max_iterations\": \"lots\"\n}", 3, "max_iterations", "whole number"},
 		{"bad list", "{\"allow\": \"read_file\"}", 1, "allow", "list of strings"},
-		{"bad choice", "{\n\n  \"permission\": \"sometimes\"\n}", 3, "permission", `"sometimes" is not one of`},
+		{"bad choice", "{\n\n  \"permission\": \"sometimes\"\n}", 3, "permission", `"sometimes" (use auto, ask or read)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"sort"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers"
 )
 
 // readFile parses one config file, reporting errors with line and key.
@@ -53,22 +56,22 @@ func readFile(path string) (File, []string, error) {
 
 // validate checks the values that have a fixed set of choices.
 func validate(f File) *FileError {
-	choice := func(key string, v *string, allowed ...string) *FileError {
+	// The values are checked by the parsers the flags use, so a file
+	// accepts exactly what the command line does.
+	check := func(key string, v *string, parse func(string) error) *FileError {
 		if v == nil {
 			return nil
 		}
-		for _, a := range allowed {
-			if *v == a {
-				return nil
-			}
+		if err := parse(*v); err != nil {
+			return &FileError{Key: key, Msg: err.Error()}
 		}
-		return &FileError{Key: key, Msg: fmt.Sprintf("%q is not one of %v", *v, allowed)}
+		return nil
 	}
 	for _, e := range []*FileError{
-		choice("permission", f.Permission, "auto", "ask", "read"),
-		choice("finish", f.Finish, "evidence", "text"),
-		choice("reasoning_effort", f.ReasoningEffort, "none", "low", "medium", "high"),
-		choice("web_search", f.WebSearch, "off", "low", "medium", "high"),
+		check("permission", f.Permission, func(s string) error { _, err := engine.ParseMode(s); return err }),
+		check("finish", f.Finish, func(s string) error { _, err := engine.ParseFinish(s); return err }),
+		check("reasoning_effort", f.ReasoningEffort, func(s string) error { _, err := providers.ParseEffort(s); return err }),
+		check("web_search", f.WebSearch, func(s string) error { _, err := providers.ParseWebSearch(s); return err }),
 	} {
 		if e != nil {
 			return e
