@@ -53,6 +53,7 @@ type Model struct {
 	cancel     context.CancelFunc
 	cancelling bool
 	state      string // what the run is doing, for the status line
+	ticks      int    // the generation of the spinner's ticks
 	since      time.Time
 	runUsage   engine.Usage // the running turn's tokens so far
 	runs       map[string]*runView

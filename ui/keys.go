@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -200,7 +201,11 @@ func (m *Model) command(name, arg string) tea.Cmd {
 // applyReply shows what a host command changed.
 func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 	m.endBusy()
-	if msg.err != nil {
+	switch {
+	case errors.Is(msg.err, context.Canceled):
+		m.tr.add(&noteItem{text: "cancelled"})
+		return nil
+	case msg.err != nil:
 		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
 		return nil
 	}

@@ -13,7 +13,12 @@ import (
 // tickEvery is how often the spinner and the elapsed time move.
 const tickEvery = 100 * time.Millisecond
 
-type tickMsg time.Time
+// tickMsg moves the spinner. gen tells the ticks of the current busy
+// spell from those of an earlier one, so only one chain of ticks runs.
+type tickMsg struct {
+	at  time.Time
+	gen int
+}
 
 // filesMsg carries the workspace files matching an @ mention.
 type filesMsg struct {
@@ -61,12 +66,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.turnDone(msg)
 		return m, nil
 	case tickMsg:
-		m.look.now = time.Time(msg)
+		if msg.gen != m.ticks {
+			return m, nil
+		}
+		m.look.now = msg.at
 		if !m.busy {
 			return m, nil
 		}
 		m.look.frame++
-		return m, m.tick()
+		return m, m.tickAgain()
 	case filesMsg:
 		if q, ok := m.in.mention(); ok && q == msg.query {
 			m.in.menu = fileMenu(msg.query, msg.files)
@@ -87,8 +95,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.in.update(msg)
 }
 
+// tick starts the spinner's ticks for a new busy spell.
 func (m *Model) tick() tea.Cmd {
-	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg(t) })
+	m.ticks++
+	return m.tickAgain()
+}
+
+func (m *Model) tickAgain() tea.Cmd {
+	gen := m.ticks
+	return tea.Tick(tickEvery, func(t time.Time) tea.Msg { return tickMsg{at: t, gen: gen} })
 }
 
 // take applies one queued item of the running turn.
