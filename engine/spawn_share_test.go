@@ -1,0 +1,133 @@
+package engine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+// TestSpawnAgentEvidence: a write a sub-run made is work done for its
+// parent, so the parent's plain-text reply after it ends the run; a
+// sub-run that only read leaves the parent to finish with final_answer.
+func TestSpawnAgentEvidence(t *testing.T) {
+	cases := []struct {
+		name  string
+		child *scripted.Provider
+		ends  bool
+	}{
+		{"the sub-run wrote", script(call("write_file", `{"path":"x.txt","content":"x"}`), answer("wrote x.txt")), true},
+		{"the sub-run read", script(call("path_exists", `{"path":"x.txt"}`), answer("no x.txt")), false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := spawnRuntime(t, routed{
+				"parent": script(calls(spawnCall("child")), say("All done."), answer("finished")),
+				"child":  tc.child,
+			}, 0)
+			res, err := rt.Complete(context.Background(), spawnRequest(t, "parent"))
+			if err != nil || res.Status != engine.StatusCompleted {
+				t.Fatal(err, res.Status, res.Error)
+			}
+			if ended := res.Output == "All done."; ended != tc.ends {
+				t.Errorf("the parent's text reply ended the run: %v (output %q), want %v", ended, res.Output, tc.ends)
+			}
+		})
+	}
+}
+
+// TestSpawnAgentBudget: a sub-run may spend only what is left of its
+// parent's budget, and what it spent counts against the parent's.
+func TestSpawnAgentBudget(t *testing.T) {
+	rt := spawnRuntime(t, routed{
+		"parent": script(withUsage(calls(spawnCall("child")), 50, 0), answer("never")),
+		"child":  script(withUsage(call("path_exists", `{"path":"a"}`), 30, 0), withUsage(call("path_exists", `{"path":"b"}`), 30, 0), answer("never")),
+	}, 0)
+	req := spawnRequest(t, "parent")
+	req.TokenBudget = 100
+	res, err := rt.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolResultFor(res.Messages, engine.SpawnAgentTool); !strings.Contains(got, "budget_exceeded") || !strings.Contains(got, "budget of 50") {
+		t.Errorf("the parent model got %q, want the sub-run stopped at the 50 tokens left", got)
+	}
+	if res.Status != engine.StatusFailed || res.Error == nil || res.Error.Code != engine.CodeBudgetExceeded || res.Usage.Total() != 110 {
+		t.Errorf("parent: %s %+v with %d tokens, want failed/budget_exceeded with 110", res.Status, res.Error, res.Usage.Total())
+	}
+}
+
+// TestSpawnAgentSharesDecisions: what a person allowed always holds across
+// a parent and its sub-runs, in both directions, so the same write is put
+// to them once.
+func TestSpawnAgentSharesDecisions(t *testing.T) {
+	write := func(name string) scripted.Turn {
+		return call("write_file", `{"path":"`+name+`","content":"x"}`)
+	}
+	cases := []struct {
+		name           string
+		parent, child  *scripted.Provider
+		written, asked int
+	}{
+		{"parent first", script(write("a.txt"), calls(spawnCall("child")), answer("done")), script(write("b.txt"), answer("child done")), 2, 1},
+		{"child first", script(calls(spawnCall("child")), write("a.txt"), answer("done")), script(write("b.txt"), answer("child done")), 2, 1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := spawnRuntime(t, routed{"parent": tc.parent, "child": tc.child}, 0)
+			req := spawnRequest(t, "parent")
+			req.Permission.Mode = engine.ModeAsk
+			var mu sync.Mutex
+			asked := 0
+			req.Permission.Approver = engine.ApproverFunc(func(context.Context, engine.PermissionRequest) (engine.Decision, error) {
+				mu.Lock()
+				asked++
+				mu.Unlock()
+				return engine.Decision{Action: engine.AllowAlways, Rule: "write_file"}, nil
+			})
+			res, err := rt.Complete(context.Background(), req)
+			if err != nil || res.Status != engine.StatusCompleted {
+				t.Fatal(err, res.Status, res.Error)
+			}
+			written := 0
+			for _, n := range []string{"a.txt", "b.txt"} {
+				if _, err := os.Stat(filepath.Join(req.WorkDir, n)); err == nil {
+					written++
+				}
+			}
+			if written != tc.written || asked != tc.asked {
+				t.Errorf("%d files written after %d questions, want %d after %d", written, asked, tc.written, tc.asked)
+			}
+		})
+	}
+}
+
+// TestContainersRunWithoutApproval: run_code and spawn_agent change
+// nothing by themselves, so under mode read, and in ask mode with no one
+// to ask, a program that reads and a sub-run that reads both run (in one
+// reply, at the same time) instead of being refused as changes.
+func TestContainersRunWithoutApproval(t *testing.T) {
+	for _, mode := range []engine.Mode{engine.ModeRead, engine.ModeAsk} {
+		t.Run(string(mode), func(t *testing.T) {
+			rt := spawnRuntime(t, routed{
+				"parent": script(calls(spawnCall("child"), c(engine.RunCodeTool, runCode(`print("exists:", path_exists(path=".")["exists"])`))), answer("done")),
+				"child":  script(call("path_exists", `{"path":"."}`), answer("child read")),
+			}, 0)
+			req := spawnRequest(t, "parent")
+			req.Permission.Mode = mode
+			res, err := rt.Complete(context.Background(), req)
+			if err != nil || res.Status != engine.StatusCompleted {
+				t.Fatal(err, res.Status, res.Error)
+			}
+			got := toolResultFor(res.Messages, engine.SpawnAgentTool) + " | " + toolResultFor(res.Messages, engine.RunCodeTool)
+			if !strings.Contains(got, "child read") || !strings.Contains(got, "exists: True") {
+				t.Errorf("under mode %s the containers returned %q, want the sub-run's answer and the program's output", mode, got)
+			}
+		})
+	}
+}
