@@ -46,6 +46,10 @@ type Policy struct {
 	Writable []string
 	// Network leaves the network reachable.
 	Network bool
+
+	// noNamespace makes Linux cut the network as it must for a process
+	// that cannot make a network namespace (tests run as root).
+	noNamespace bool
 }
 
 // Confined reports whether the policy restricts anything.

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,7 +17,8 @@ import (
 	"time"
 )
 
-// The test binary doubles as a network client run inside the sandbox.
+// The test binary doubles as a network client run inside the sandbox:
+// an HTTP GET, or a UDP datagram (as a DNS query is sent).
 func TestMain(m *testing.M) {
 	if url := os.Getenv("SANDBOX_TEST_FETCH"); url != "" {
 		c := http.Client{Timeout: 3 * time.Second}
@@ -28,6 +30,20 @@ func TestMain(m *testing.M) {
 		resp.Body.Close()
 		fmt.Println("fetched", resp.Status)
 		os.Exit(0)
+	}
+	for _, network := range []string{"udp", "unix"} {
+		if addr := os.Getenv("SANDBOX_TEST_" + strings.ToUpper(network)); addr != "" {
+			conn, err := net.Dial(network, addr)
+			if err == nil {
+				_, err = conn.Write([]byte("ping"))
+			}
+			if err != nil {
+				fmt.Println("send failed:", err)
+				os.Exit(7)
+			}
+			fmt.Println("sent over", network)
+			os.Exit(0)
+		}
 	}
 	os.Exit(m.Run())
 }
@@ -107,6 +123,9 @@ func TestOff(t *testing.T) {
 	}
 }
 
+// TestNetwork: without --sandbox-network a command reaches neither a
+// loopback HTTP server nor a UDP socket, whether the network is cut by a
+// namespace (root) or by the socket filter (everyone else); with it, both.
 func TestNetwork(t *testing.T) {
 	needLandlock(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -116,23 +135,55 @@ func TestNetwork(t *testing.T) {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hi") })}
 	go srv.Serve(ln)
 	defer srv.Close()
-	url := "http://" + ln.Addr().String() + "/"
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
 	ws, _, _ := dirs(t)
 	self, _ := os.Executable()
 	for _, tc := range []struct {
-		network bool
-		wantOK  bool
-	}{{false, false}, {true, true}} {
-		out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws, Network: tc.network}, self, "SANDBOX_TEST_FETCH="+url)
-		if (err == nil) != tc.wantOK {
-			t.Errorf("Network=%v: err=%v, want ok=%v\n%s", tc.network, err, tc.wantOK, out)
+		name                 string
+		network, noNamespace bool
+	}{
+		{"namespace", false, false},
+		{"filter", false, true},
+		{"allowed", true, false},
+	} {
+		for _, client := range []string{"SANDBOX_TEST_FETCH=http://" + ln.Addr().String() + "/", "SANDBOX_TEST_UDP=" + udp.LocalAddr().String()} {
+			p := Policy{Mode: WorkspaceWrite, Workspace: ws, Network: tc.network, noNamespace: tc.noNamespace}
+			out, err := run(t, p, self, client)
+			if (err == nil) != tc.network {
+				t.Errorf("%s, %s: err=%v, want success %v\n%s", tc.name, client, err, tc.network, out)
+			}
+			if !tc.network && (!strings.Contains(out, "network is unreachable") || Explain(out, p) == "") {
+				t.Errorf("%s, %s: said %q, want network is unreachable, which Explain names", tc.name, client, out)
+			}
 		}
-		if !tc.network && !strings.Contains(out, "network is unreachable") {
-			t.Errorf("offline fetch said %q, want network is unreachable", out)
+	}
+}
+
+// TestFilterKeepsUnixSockets: the socket filter leaves Unix sockets (a
+// shell's pipes, local daemons) working.
+func TestFilterKeepsUnixSockets(t *testing.T) {
+	needLandlock(t)
+	ws, _, _ := dirs(t)
+	sock := filepath.Join(ws, "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			io.Copy(io.Discard, c) // until the client hangs up
+			c.Close()
 		}
-		if !tc.network && Explain(out, Policy{Mode: WorkspaceWrite}) == "" {
-			t.Errorf("Explain found no sandbox refusal in %q", out)
-		}
+	}()
+	self, _ := os.Executable()
+	out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws, noNamespace: true}, self, "SANDBOX_TEST_UNIX="+sock)
+	if err != nil || !strings.Contains(out, "sent over unix") {
+		t.Errorf("a Unix socket under the filter: %v\n%s", err, out)
 	}
 }
 

@@ -68,17 +68,21 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 
 // startRestricted runs on the throw-away thread: it leaves the network
 // (unless allowed), restricts the thread and starts cmd.
+//
+// The network goes with a new network namespace where the process may make
+// one (it holds CAP_SYS_ADMIN, as root does); otherwise, as for any other
+// user, with the socket filter of denySockets, plus Landlock's TCP rules
+// where the kernel has them.
 func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error {
-	netByLandlock := false
+	filter := false
 	if !p.Network {
-		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-			if abi < 4 {
-				return fmt.Errorf("sandbox: cannot cut the network (no network namespace: %v; Landlock ABI %d has no network rules); use --sandbox-network to run with network", err, abi)
-			}
-			netByLandlock = true
+		if p.noNamespace {
+			filter = true
+		} else if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			filter = true
 		}
 	}
-	fd, err := ruleset(abi, writable, netByLandlock)
+	fd, err := ruleset(abi, writable, filter && abi >= 4)
 	if err != nil {
 		return err
 	}
@@ -88,6 +92,11 @@ func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error 
 	}
 	if err := restrictSelf(fd); err != nil {
 		return err
+	}
+	if filter {
+		if err := denySockets(); err != nil {
+			return fmt.Errorf("%w; cannot cut the network (no network namespace either), use --sandbox-network to run with it", err)
+		}
 	}
 	return cmd.Start()
 }
