@@ -50,8 +50,10 @@ const fileRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRI
 const readRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
 
 // writableDevices are the sinks and sources every shell script uses, and
-// terminals: writable in every confined mode.
-var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm"}
+// terminals: writable in every confined mode. /dev/shm, where POSIX
+// shared memory and semaphores live, is a temporary directory: writable
+// under workspace-write only (linuxRoots).
+var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"}
 
 // ruleset builds a Landlock ruleset: read and execute everywhere, every
 // right below the writable roots and on a few devices, and, when

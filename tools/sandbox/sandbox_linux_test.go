@@ -79,47 +79,61 @@ func run(t *testing.T, p Policy, script string, env ...string) (string, error) {
 	return out.String(), err
 }
 
-func TestWorkspaceWrite(t *testing.T) {
+// TestWrites: where a confined command may write, tried the plain way and
+// the crooked ways (a symlink or a hard link from the workspace to a file
+// outside it, a rename out, a path through /proc); a refused write leaves
+// nothing behind, and llmrt's own process stays free.
+func TestWrites(t *testing.T) {
 	needLandlock(t)
-	ws, outside, tmp := dirs(t)
-	p := Policy{Mode: WorkspaceWrite, Workspace: ws}
-	out, err := run(t, p, fmt.Sprintf("echo ok > %s/ok.txt && echo t > %s/t.txt && echo x >/dev/null", ws, tmp))
-	if err != nil {
-		t.Fatalf("writes inside the workspace and temp dir failed: %v\n%s", err, out)
+	cases := []struct {
+		mode   Mode
+		name   string
+		script string // run in the workspace $WS; $OUT is outside, $SHM in /dev/shm
+		want   bool   // the write lands in $OUT (or in the place named) and the script succeeds
+		check  string // the file that must exist exactly when want is true
+	}{
+		{WorkspaceWrite, "workspace", `echo x > "$WS/f"`, true, "$WS/f"},
+		{WorkspaceWrite, "temp dir", `echo x > "$TMPDIR/f"`, true, "$TMPDIR/f"},
+		{WorkspaceWrite, "/dev/shm", `echo x > "$SHM" && mv "$SHM" "$WS/shm"`, true, "$WS/shm"},
+		{WorkspaceWrite, "outside", `echo x > "$OUT/f"`, false, "$OUT/f"},
+		{WorkspaceWrite, "symlink to outside", `ln -s "$OUT" link && echo x > link/f`, false, "$OUT/f"},
+		{WorkspaceWrite, "hard link to outside", `ln "$OUT/victim" hl; echo x >> hl && grep -q x "$OUT/victim"`, false, "$OUT/victim.x"},
+		{WorkspaceWrite, "rename out", `echo x > f && mv f "$OUT/f"`, false, "$OUT/f"},
+		{WorkspaceWrite, "through /proc", `echo x > /proc/self/root"$OUT/f"`, false, "$OUT/f"},
+		{WorkspaceWrite, "through a new user namespace", `unshare -r sh -c 'echo x > "$OUT/f"'`, false, "$OUT/f"},
+		{ReadOnly, "workspace", `echo x > "$WS/f"`, false, "$WS/f"},
+		{ReadOnly, "private temp dir", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" /etc/hostname >/dev/null`, true, ""},
+		{ReadOnly, "/dev/shm", `echo x > "$SHM"`, false, "$SHM"},
+		{Off, "outside", `echo x > "$OUT/f"`, true, "$OUT/f"},
 	}
-	out, err = run(t, p, fmt.Sprintf("echo no > %s/escape.txt", outside))
-	if err == nil {
-		t.Fatalf("write outside the workspace succeeded:\n%s", out)
-	}
-	if !strings.Contains(out, "Permission denied") {
-		t.Errorf("output = %q, want a permission error", out)
-	}
-	if _, err := os.Stat(filepath.Join(outside, "escape.txt")); err == nil {
-		t.Error("escape.txt exists outside the workspace")
-	}
-	// llmrt's own process is not restricted.
-	if err := os.WriteFile(filepath.Join(outside, "host.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatalf("the host process lost write access: %v", err)
-	}
-}
-
-func TestReadOnly(t *testing.T) {
-	needLandlock(t)
-	ws, _, _ := dirs(t)
-	p := Policy{Mode: ReadOnly, Workspace: ws}
-	if out, err := run(t, p, fmt.Sprintf("echo no > %s/f.txt", ws)); err == nil {
-		t.Fatalf("read-only mode wrote into the workspace:\n%s", out)
-	}
-	out, err := run(t, p, `echo scratch > "$TMPDIR/s.txt" && cat "$TMPDIR/s.txt" && cat /etc/hostname >/dev/null`)
-	if err != nil || !strings.Contains(out, "scratch") {
-		t.Fatalf("the private temp dir is not writable or reads fail: %v\n%s", err, out)
-	}
-}
-
-func TestOff(t *testing.T) {
-	ws, outside, _ := dirs(t)
-	if out, err := run(t, Policy{Mode: Off, Workspace: ws}, fmt.Sprintf("echo yes > %s/f.txt", outside)); err != nil {
-		t.Fatalf("sandbox off refused a write: %v\n%s", err, out)
+	for _, tc := range cases {
+		t.Run(string(tc.mode)+" "+tc.name, func(t *testing.T) {
+			ws, out, tmp := dirs(t)
+			if err := os.WriteFile(filepath.Join(out, "victim"), []byte("original\n"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			shm := filepath.Join("/dev/shm", filepath.Base(ws)+filepath.Base(filepath.Dir(ws)))
+			t.Cleanup(func() { os.Remove(shm) })
+			script := "cd " + ws + " && " + tc.script
+			got, err := run(t, Policy{Mode: tc.mode, Workspace: ws}, script, "WS="+ws, "OUT="+out, "SHM="+shm)
+			if (err == nil) != tc.want {
+				t.Errorf("%s: success %v, want %v\n%s", tc.script, err == nil, tc.want, got)
+			}
+			if tc.check != "" {
+				path := strings.NewReplacer("$WS", ws, "$OUT", out, "$TMPDIR", tmp, "$SHM", shm).Replace(tc.check)
+				if strings.HasSuffix(path, ".x") {
+					b, _ := os.ReadFile(strings.TrimSuffix(path, ".x"))
+					if strings.Contains(string(b), "x") != tc.want {
+						t.Errorf("%s: the file outside now holds %q", tc.script, b)
+					}
+				} else if _, err := os.Stat(path); (err == nil) != tc.want {
+					t.Errorf("%s: %s exists: %v, want %v", tc.script, path, err == nil, tc.want)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(out, "host.txt"), []byte("x"), 0o644); err != nil {
+				t.Errorf("the host process lost write access: %v", err)
+			}
+		})
 	}
 }
 

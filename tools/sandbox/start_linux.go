@@ -57,13 +57,23 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: see the doc comment
-		done <- startRestricted(cmd, p, abi, p.writableRoots(tmp))
+		done <- startRestricted(cmd, p, abi, linuxRoots(p, tmp))
 	}()
 	if err := <-done; err != nil {
 		cleanup()
 		return func() {}, err
 	}
 	return cleanup, nil
+}
+
+// linuxRoots are the writable roots of p on Linux: with workspace-write,
+// the shared-memory directory besides.
+func linuxRoots(p Policy, tmp string) []string {
+	roots := p.writableRoots(tmp)
+	if p.Mode == WorkspaceWrite {
+		roots = append(roots, "/dev/shm")
+	}
+	return roots
 }
 
 // startRestricted runs on the throw-away thread: it leaves the network
