@@ -242,3 +242,16 @@ func specDescription(specs []providers.ToolSpec, name string) string {
 	}
 	return ""
 }
+
+// TestRunCodeInnerCallsAreValidated: an inner call's arguments meet the
+// tool's schema as a direct call's do, and the program can tell.
+func TestRunCodeInnerCallsAreValidated(t *testing.T) {
+	h := newHarness(t, call(engine.RunCodeTool, runCode(`
+r = read_file(path="a.txt", lines=3)
+print("refused:", r.error if failed(r) else "no")
+`)), answer("done"))
+	res := h.complete(h.request("go"))
+	if out := toolResultFor(res.Messages, engine.RunCodeTool); !strings.Contains(out, "refused:") || !strings.Contains(out, "lines") {
+		t.Errorf("the program's output %s should hold the validation error naming lines", out)
+	}
+}

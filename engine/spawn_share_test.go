@@ -131,3 +131,46 @@ func TestContainersRunWithoutApproval(t *testing.T) {
 		})
 	}
 }
+
+// TestSpawnAgentTools: a sub-run gets the tools its call names, or its
+// parent's; a name the parent does not have is refused before it starts.
+func TestSpawnAgentTools(t *testing.T) {
+	spawnWith := func(names string) scripted.Turn {
+		return call(engine.SpawnAgentTool, `{"task":"child","tools":`+names+`}`)
+	}
+	cases := []struct {
+		name   string
+		parent scripted.Turn
+		want   string // in the parent's spawn_agent result
+	}{
+		{"the named tools only", spawnWith(`["path_exists"]`), "unknown tool \"read_file\""},
+		{"the parent's tools", call(engine.SpawnAgentTool, `{"task":"child"}`), "child read it"},
+		{"a tool the parent lacks", spawnWith(`["no_such_tool"]`), "unknown tool \"no_such_tool\" for the sub-agent"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rt := spawnRuntime(t, routed{
+				"parent": script(tc.parent, answer("done")),
+				"child":  script(call("read_file", `{"path":"a.txt"}`), scripted.Turn{ToolCalls: []scripted.Call{c("final_answer", `{"answer":"child read it"}`)}}),
+			}, 0)
+			var log eventLog
+			req := spawnRequest(t, "parent")
+			if err := os.WriteFile(filepath.Join(req.WorkDir, "a.txt"), []byte("a\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			res, err := rt.CompleteWith(context.Background(), req, log.add)
+			if err != nil || res.Status != engine.StatusCompleted {
+				t.Fatal(err, res.Status, res.Error)
+			}
+			got := toolResultFor(res.Messages, engine.SpawnAgentTool)
+			for _, ev := range log.evs {
+				if ev.RunID != res.RunID && ev.Outcome != nil {
+					got += " | " + ev.Outcome.Content
+				}
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("got %q, want %q in it", got, tc.want)
+			}
+		})
+	}
+}
