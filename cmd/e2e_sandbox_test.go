@@ -253,3 +253,29 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 }
+
+// TestSandboxKeepsTheTerminal: a confined command cannot push keystrokes
+// into the terminal llmrt runs in (TIOCSTI), which the shell would read
+// and run, unconfined, once llmrt exits.
+func TestSandboxKeepsTheTerminal(t *testing.T) {
+	if err := ossandbox.Available(); err != nil {
+		t.Skipf("this kernel cannot confine commands: %v", err)
+	}
+	if _, err := exec.LookPath("perl"); err != nil {
+		t.Skip("perl makes the ioctl; it is not installed")
+	}
+	sb := newSandbox(t)
+	// 0x5412 is TIOCSTI; the markers are split so that the command, shown
+	// on the screen and sent back to the model, does not hold them.
+	inject := `perl -e 'open(my $t, "+<", "/dev/tty") or die "open: $!\n"; ioctl($t, 0x5412, $_) or die "ioctl: $!\n" for split //, "INJ"."ECTED\n"; print "PUS"."HED\n"'`
+	srv := fake(t, fakellm.OpenAI, shellTurn(inject), finalAnswer("done"))
+	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "sk-test"},
+		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "try")
+	scr := tm.waitFor("EXIT=", 30*time.Second)
+	if strings.Contains(scr, "INJECTED") {
+		t.Errorf("a confined command pushed keystrokes into the terminal:\n%s", scr)
+	}
+	if body := lastRequestText(t, srv); strings.Contains(body, "PUSHED") {
+		t.Errorf("the command reached the terminal: %s", body)
+	}
+}

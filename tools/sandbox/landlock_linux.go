@@ -109,9 +109,11 @@ func ruleset(abi int, writable []string, netByLandlock bool) (int, error) {
 			err = add(d, handled)
 		}
 	}
+	// No device nodes, even where writes are allowed: root could make one
+	// for a disk in the workspace and write the disk through it.
 	for _, w := range writable {
 		if err == nil {
-			err = add(w, handled)
+			err = add(w, handled&^(unix.LANDLOCK_ACCESS_FS_MAKE_CHAR|unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK))
 		}
 	}
 	if err != nil {

@@ -101,6 +101,7 @@ func TestWrites(t *testing.T) {
 		{WorkspaceWrite, "rename out", `echo x > f && mv f "$OUT/f"`, false, "$OUT/f"},
 		{WorkspaceWrite, "through /proc", `echo x > /proc/self/root"$OUT/f"`, false, "$OUT/f"},
 		{WorkspaceWrite, "through a new user namespace", `unshare -r sh -c 'echo x > "$OUT/f"'`, false, "$OUT/f"},
+		{WorkspaceWrite, "through a device node", `mknod "$WS/null" c 1 3`, false, "$WS/null"},
 		{ReadOnly, "workspace", `echo x > "$WS/f"`, false, "$WS/f"},
 		{ReadOnly, "private temp dir", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" /etc/hostname >/dev/null`, true, ""},
 		{ReadOnly, "/dev/shm", `echo x > "$SHM"`, false, "$SHM"},
@@ -239,5 +240,33 @@ func BenchmarkStart(b *testing.B) {
 				cleanup()
 			}
 		})
+	}
+}
+
+// TestCommandsLeaveTheTerminal: a confined command leads a session of its
+// own, with no controlling terminal to read or to push keystrokes into,
+// and as root it has lost the capabilities beyond keptCaps
+// (CAP_SYS_ADMIN, CAP_MKNOD, ...).
+func TestCommandsLeaveTheTerminal(t *testing.T) {
+	needLandlock(t)
+	ws, _, _ := dirs(t)
+	out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws}, `read -r stat < /proc/self/stat; set -- $stat; echo "pid=$$ session=$6 tty=$7"; grep -E '^Cap(Bnd|Eff):' /proc/self/status`)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var pid, session, tty int
+	if _, err := fmt.Sscanf(out, "pid=%d session=%d tty=%d", &pid, &session, &tty); err != nil || session != pid || tty != 0 {
+		t.Errorf("got %q, want the command to lead its own session with no terminal", out)
+	}
+	for _, line := range strings.Split(out, "\n")[1:] {
+		name, hex, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		var caps uint64
+		fmt.Sscanf(strings.TrimSpace(hex), "%x", &caps)
+		if extra := caps &^ keptCaps; extra != 0 {
+			t.Errorf("%s = %#x holds %#x beyond the kept capabilities", name, caps, extra)
+		}
 	}
 }

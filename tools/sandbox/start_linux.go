@@ -33,7 +33,7 @@ func Available() error {
 // never unlocked, so the Go runtime throws the thread away when the
 // goroutine ends; the command, started from that thread, inherits it.
 // Because the starting thread dies at once, cmd must not use Pdeathsig:
-// Start clears it.
+// Start clears it. The command leads a session of its own (newSession).
 func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 	cleanup = func() {}
 	if !p.Confined() {
@@ -51,9 +51,8 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 		cleanup = func() { os.RemoveAll(tmp) }
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
 	}
-	if cmd.SysProcAttr != nil {
-		cmd.SysProcAttr.Pdeathsig = 0
-	}
+	newSession(cmd)
+	cmd.SysProcAttr.Pdeathsig = 0
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: see the doc comment
@@ -91,6 +90,9 @@ func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error 
 		} else if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
 			filter = true
 		}
+	}
+	if err := dropCaps(); err != nil {
+		return err
 	}
 	fd, err := ruleset(abi, writable, filter && abi >= 4)
 	if err != nil {
