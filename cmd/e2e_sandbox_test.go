@@ -203,6 +203,18 @@ func TestSandboxModes(t *testing.T) {
 			t.Errorf("--sandbox off refused the write: %v", err)
 		}
 	})
+	t.Run("sandbox_writable adds a writable path", func(t *testing.T) {
+		sb := newSandbox(t)
+		extra, outside := t.TempDir(), t.TempDir()
+		sb.write(".llmrt/config.json", fmt.Sprintf(`{"sandbox_writable": [%q]}`, extra))
+		srv := fake(t, fakellm.OpenAI, shellTurn(fmt.Sprintf("echo x > %s/f; echo x > %s/f", extra, outside)), finalAnswer("done"))
+		sandboxRun(t, sb, srv, "--permission", "auto", "-p", "try").want(t, 0)
+		_, errExtra := os.Stat(filepath.Join(extra, "f"))
+		_, errOutside := os.Stat(filepath.Join(outside, "f"))
+		if errExtra != nil || errOutside == nil {
+			t.Errorf("written: the added path %v, elsewhere %v; want only the added path", errExtra == nil, errOutside == nil)
+		}
+	})
 	t.Run("read-only refuses workspace writes", func(t *testing.T) {
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, shellTurn("echo no > ro.txt"), finalAnswer("done"))
