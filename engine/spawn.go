@@ -119,6 +119,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.ParentID = r.out.runID
 	child.Diagnostics = nil
 	child.Permission.Rules = r.inheritedRules()
+	r.onePersonAtATime(&child)
 	if a.Tools != nil {
 		var builtins []string
 		var host []Tool
@@ -149,6 +150,27 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 		child.TokenBudget = left
 	}
 	return child, nil
+}
+
+// onePersonAtATime makes a sub-run's approvals and questions wait for the
+// parent's decisions (its permission lock), so sub-runs running side by
+// side never put two prompts to the person at once. Locks are taken from
+// a run up to its ancestors, never down, so nesting cannot deadlock.
+func (r *run) onePersonAtATime(child *Request) {
+	if ap := child.Permission.Approver; ap != nil {
+		child.Permission.Approver = ApproverFunc(func(ctx context.Context, req PermissionRequest) (Decision, error) {
+			r.permMu.Lock()
+			defer r.permMu.Unlock()
+			return ap.Approve(ctx, req)
+		})
+	}
+	if as := child.Asker; as != nil {
+		child.Asker = AskerFunc(func(ctx context.Context, q Question) (tools.Answer, error) {
+			r.permMu.Lock()
+			defer r.permMu.Unlock()
+			return as.Ask(ctx, q)
+		})
+	}
 }
 
 // inheritedRules are the rules a sub-run starts with: the parent's as

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers/scripted"
+	"github.com/llmrt/llmrt/tools"
 )
 
 // TestSpawnAgentEvidence: a write a sub-run made is work done for its
@@ -170,6 +172,58 @@ func TestSpawnAgentTools(t *testing.T) {
 			}
 			if !strings.Contains(got, tc.want) {
 				t.Errorf("got %q, want %q in it", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSpawnAgentsAskOneAtATime: two sub-runs running side by side that
+// both need the person (an approval, a question) ask one after the other.
+func TestSpawnAgentsAskOneAtATime(t *testing.T) {
+	for _, first := range []scripted.Turn{
+		call("write_file", `{"path":"x.txt","content":"x"}`),
+		call(engine.AskUserTool, langAsk),
+	} {
+		t.Run(first.ToolCalls[0].Name, func(t *testing.T) {
+			rt := spawnRuntime(t, routed{
+				"parent": script(calls(spawnCall("a"), spawnCall("b")), answer("done")),
+				"a":      script(first, answer("a done")),
+				"b":      script(first, answer("b done")),
+			}, 0)
+			var mu sync.Mutex
+			asked, inside, most := 0, 0, 0
+			// person stays with each prompt long enough for the other
+			// sub-run to reach the person too, unless it must wait.
+			person := func(ctx context.Context) {
+				mu.Lock()
+				asked++
+				inside++
+				most = max(most, inside)
+				mu.Unlock()
+				select {
+				case <-time.After(300 * time.Millisecond):
+				case <-ctx.Done():
+				}
+				mu.Lock()
+				inside--
+				mu.Unlock()
+			}
+			req := spawnRequest(t, "parent")
+			req.Permission.Mode = engine.ModeAsk
+			req.Permission.Approver = engine.ApproverFunc(func(ctx context.Context, _ engine.PermissionRequest) (engine.Decision, error) {
+				person(ctx)
+				return engine.Decision{Action: engine.AllowOnce}, nil
+			})
+			req.Asker = engine.AskerFunc(func(ctx context.Context, q engine.Question) (tools.Answer, error) {
+				person(ctx)
+				return pickGo(ctx, q)
+			})
+			res, err := rt.Complete(context.Background(), req)
+			if err != nil || res.Status != engine.StatusCompleted {
+				t.Fatal(err, res.Status, res.Error)
+			}
+			if asked != 2 || most != 1 {
+				t.Errorf("%d prompts, at most %d at once; want 2, one at a time", asked, most)
 			}
 		})
 	}
