@@ -80,3 +80,53 @@ func TestSpawnAgentFromOutside(t *testing.T) {
 		t.Errorf("progress should show the sub-run:\n%s", o.stderr)
 	}
 }
+
+// TestSpawnAgentStreamJSON: under -o stream-json every event of the
+// sub-run carries the parent's run id as parent_id, the sub-run ends with
+// its own terminal event, and the last line is the parent's.
+func TestSpawnAgentStreamJSON(t *testing.T) {
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("spawn_agent", `{"task":"look around"}`),
+		toolCall("path_exists", `{"path":"."}`),
+		finalAnswer("the child looked"),
+		finalAnswer("parent answer"))
+	o := sandboxRun(t, sb, srv, "-o", "stream-json", "-p", "delegate")
+	o.want(t, 0)
+	type event struct {
+		Type     string `json:"type"`
+		RunID    string `json:"run_id"`
+		ParentID string `json:"parent_id"`
+		Call     *struct {
+			Name string `json:"name"`
+		} `json:"call"`
+	}
+	var evs []event
+	for _, line := range strings.Split(strings.TrimSpace(o.stdout), "\n") {
+		var ev event
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("not JSON: %s", line)
+		}
+		evs = append(evs, ev)
+	}
+	parent := evs[0].RunID
+	if last := evs[len(evs)-1]; last.RunID != parent || last.Type != "completed" || evs[0].ParentID != "" {
+		t.Fatalf("want the parent's run_start first and its completed last, got %+v ... %+v", evs[0], last)
+	}
+	child := map[string]int{}
+	for _, ev := range evs {
+		if ev.RunID == parent {
+			continue
+		}
+		if ev.ParentID != parent {
+			t.Errorf("a sub-run's %s event has parent_id %q, want %q", ev.Type, ev.ParentID, parent)
+		}
+		child[ev.Type]++
+		if ev.Call != nil && ev.Call.Name == "path_exists" && ev.Type == "tool_result" {
+			child["path_exists"]++
+		}
+	}
+	if child["run_start"] != 1 || child["completed"] != 1 || child["path_exists"] != 1 {
+		t.Errorf("the sub-run's events: %v, want one run_start, one path_exists result and one completed", child)
+	}
+}

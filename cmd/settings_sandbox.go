@@ -12,20 +12,27 @@ import (
 // config keys. Without a choice, commands are confined where the OS can
 // confine them, and a diagnostic says so where it cannot.
 func (s *settings) applySandbox(cmd *cobra.Command, sf *sharedFlags) error {
-	changed := cmd.Flags().Changed
+	return s.resolveSandbox(cmd.Flags().Changed, sf, sandbox.Available)
+}
+
+// resolveSandbox is applySandbox with the platform's check passed in.
+func (s *settings) resolveSandbox(changed func(string) bool, sf *sharedFlags, available func() error) error {
 	mode := pick(changed("sandbox"), sf.sandbox, s.cfg.Sandbox)
+	m := sandbox.WorkspaceWrite
 	if mode == "" {
-		if err := sandbox.Available(); err != nil {
+		if err := available(); err != nil {
 			s.diagnostics = append(s.diagnostics, "sandbox: "+err.Error())
+			m = sandbox.Off
 		}
-	}
-	m, err := sandbox.ParseMode(mode)
-	if err != nil {
-		return usageErrorf("--sandbox: %v", err)
-	}
-	if m != sandbox.Off {
-		if err := sandbox.Available(); err != nil {
-			return usageErrorf("--sandbox %s: %v (use --sandbox off)", m, err)
+	} else {
+		var err error
+		if m, err = sandbox.ParseMode(mode); err != nil {
+			return usageErrorf("--sandbox: %v", err)
+		}
+		if m != sandbox.Off {
+			if err := available(); err != nil {
+				return usageErrorf("--sandbox %s: %v (use --sandbox off)", m, err)
+			}
 		}
 	}
 	s.sandbox = sandbox.Policy{Mode: m, Network: sf.sandboxNetwork}

@@ -26,9 +26,17 @@ func (rt *Runtime) engineBuiltins() []tools.Tool {
 }
 
 // finishRunCode replaces run_code's placeholder with the real tool, whose
-// functions and description come from the finished surface. run_code
-// itself only computes: every effect goes through an inner call that is
-// checked like a direct one, so it counts as a read.
+// functions and description come from the finished surface.
+//
+// run_code and spawn_agent are of kind read, not external actions:
+// neither changes anything by itself. Every
+// effect is a call (an inner call of a program, a call of a sub-run) that
+// meets the run's deny rules, mode and person on its own and, when it
+// succeeds, counts as the run's evidence on its own (Caller.CallTool,
+// run.adopt). As mutating tools they would be refused outright under mode
+// read, asked about in ask mode before any of their calls were, be
+// evidence of work when they only read, and run one at a time, so two
+// sub-runs of one reply could not overlap.
 func (rt *Runtime) finishRunCode(ts *toolset) {
 	i, ok := ts.index[RunCodeTool]
 	if !ok {
@@ -38,7 +46,6 @@ func (rt *Runtime) finishRunCode(ts *toolset) {
 		return t.Source == tools.SourceControl || t.Name == RunCodeTool
 	})
 	t := runcode.Tool(surface, rt.cfg.RunCode)
-	t.Kind = tools.KindRead
 	ts.list[i] = t
 	ts.specs[i] = t.Spec()
 }

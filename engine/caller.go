@@ -21,7 +21,8 @@ import (
 // exactly as a call of the model would, and its tool_start, tool_result
 // or tool_error events carry the calling call's id as Call.ParentID. Inner
 // results go back to the calling tool only; they are not appended to the
-// conversation.
+// conversation, but they count as the run's evidence (a successful inner
+// write lets a plain-text reply finish the run).
 //
 // A spawn_agent tool runs a child run with Runtime().CompleteWith, setting
 // the child request's ParentID to RunID() and passing Forward as the
@@ -87,7 +88,18 @@ func (c *Caller) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	p := r.plan(i, call, c.CallID())
 	r.exec(ctx, p)
+	r.noteInner(p)
 	return *p.outcome
+}
+
+// noteInner records what a call made by a running tool proves, as
+// executeBatch does for the loop's own calls: a successful write inside a
+// program is evidence of work like a direct one. Running tools of one
+// batch call concurrently, hence the lock.
+func (r *run) noteInner(p *plan) {
+	r.addMu.Lock()
+	defer r.addMu.Unlock()
+	r.noteEvidence(p)
 }
 
 // toolResult is CallTool in the form of tools.Caller, which tools that do

@@ -38,9 +38,12 @@ type run struct {
 	system   string // the host's leading system text
 	note     string // recovery note for the next call only
 
+	// evidence, verified and usage also take what running tools add to
+	// the run (inner calls of run_code, sub-runs), under addMu.
 	evidence  bool // a successful mutating tool result in this run
 	verified  bool // any successful tool result in this run
-	empties   int  // consecutive empty replies
+	addMu     sync.Mutex
+	empties   int // consecutive empty replies
 	recent    []string
 	repeats   int
 	permMu    sync.Mutex // guards rules and usedOnce; serialises decisions

@@ -98,6 +98,7 @@ func (r *run) refreshTools(ctx context.Context) {
 		return
 	}
 	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
+	r.rt.finishRunCode(r.tools)
 	r.diagnose(r.tools.diags)
 	r.wire[0] = r.systemMessage()
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
@@ -39,9 +38,6 @@ func spawnDepth(ctx context.Context) int {
 	return d
 }
 
-// subRuns guards what concurrent sub-runs of one run add to it.
-var subRuns sync.Mutex
-
 func (rt *Runtime) spawnTool() tools.Tool {
 	return tools.Tool{
 		Name: SpawnAgentTool,
@@ -50,7 +46,7 @@ func (rt *Runtime) spawnTool() tools.Tool {
 			"Use it for self-contained work whose details you do not need to see, e.g. surveying a directory or trying a fix in one area; several spawn_agent calls in one reply run at the same time.",
 		Schema: json.RawMessage(spawnSchema),
 		// Each of the sub-run's calls is checked like a direct one, so
-		// starting it changes nothing by itself.
+		// starting it changes nothing by itself (see finishRunCode).
 		Kind:   tools.KindRead,
 		Source: tools.SourceBuiltin,
 		Execute: func(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
@@ -77,18 +73,34 @@ func (r *run) spawn(ctx context.Context, c *Caller, a spawnArgs) tools.Result {
 	if limit < 0 || depth > limit {
 		return tools.Errorf("refused: sub-runs may nest %d deep and this one would be at depth %d; do the task yourself", max(limit, 0), depth)
 	}
-	child, errRes := r.childRequest(a)
+	req, errRes := r.childRequest(a)
 	if errRes != nil {
 		return *errRes
 	}
-	res, err := r.rt.CompleteWith(context.WithValue(ctx, depthKey{}, depth), child, c.Forward)
+	sink := func(ev Event) bool { c.Forward(ev); return true }
+	child, cctx, err := r.rt.newRun(context.WithValue(ctx, depthKey{}, depth), req, sink, true)
 	if err != nil {
 		return tools.Errorf("the sub-run could not start: %v", err)
 	}
-	subRuns.Lock()
-	r.usage = r.usage.Add(res.Usage)
-	subRuns.Unlock()
-	return subRunResult(res, child.MaxIterations)
+	res := child.loop(cctx)
+	r.adopt(child, len(req.Permission.Rules))
+	return subRunResult(res)
+}
+
+// adopt takes into the parent what a finished sub-run adds to it: its
+// usage (toward the parent's usage and budget), its evidence (a write the
+// sub-run made is work done for the parent) and the rules a person added
+// while it ran (allow always holds for the parent too). Concurrent
+// sub-runs of one batch adopt under the run's locks.
+func (r *run) adopt(child *run, inherited int) {
+	r.addMu.Lock()
+	r.usage = r.usage.Add(child.usage)
+	r.evidence = r.evidence || child.evidence
+	r.verified = r.verified || child.verified
+	r.addMu.Unlock()
+	r.permMu.Lock()
+	r.rules = append(r.rules, child.rules[inherited:]...)
+	r.permMu.Unlock()
 }
 
 // childRequest is the parent's request narrowed to a: the parent's own
@@ -106,6 +118,8 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.Messages = append(child.Messages, providers.TextMessage(providers.RoleUser, a.Task))
 	child.ParentID = r.out.runID
 	child.Diagnostics = nil
+	child.Permission.Rules = r.inheritedRules()
+	r.onePersonAtATime(&child)
 	if a.Tools != nil {
 		var builtins []string
 		var host []Tool
@@ -127,9 +141,9 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 		}
 	}
 	if b := r.req.TokenBudget; b > 0 {
-		subRuns.Lock()
+		r.addMu.Lock()
 		left := b - r.usage.Total()
-		subRuns.Unlock()
+		r.addMu.Unlock()
 		if left <= 0 {
 			return child, errResult("refused: the token budget of %d is spent", b)
 		}
@@ -138,13 +152,49 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	return child, nil
 }
 
+// onePersonAtATime makes a sub-run's approvals and questions wait for the
+// parent's decisions (its permission lock), so sub-runs running side by
+// side never put two prompts to the person at once. Locks are taken from
+// a run up to its ancestors, never down, so nesting cannot deadlock.
+func (r *run) onePersonAtATime(child *Request) {
+	if ap := child.Permission.Approver; ap != nil {
+		child.Permission.Approver = ApproverFunc(func(ctx context.Context, req PermissionRequest) (Decision, error) {
+			r.permMu.Lock()
+			defer r.permMu.Unlock()
+			return ap.Approve(ctx, req)
+		})
+	}
+	if as := child.Asker; as != nil {
+		child.Asker = AskerFunc(func(ctx context.Context, q Question) (tools.Answer, error) {
+			r.permMu.Lock()
+			defer r.permMu.Unlock()
+			return as.Ask(ctx, q)
+		})
+	}
+}
+
+// inheritedRules are the rules a sub-run starts with: the parent's as
+// they stand now, with what a person allowed always during this run, but
+// without allow_once rules, which belong to the call they allow.
+func (r *run) inheritedRules() []Rule {
+	r.permMu.Lock()
+	defer r.permMu.Unlock()
+	out := make([]Rule, 0, len(r.rules))
+	for _, rule := range r.rules {
+		if rule.Action != RuleAllowOnce {
+			out = append(out, rule)
+		}
+	}
+	return out
+}
+
 func errResult(format string, args ...any) *tools.Result {
 	r := tools.Errorf(format, args...)
 	return &r
 }
 
 // subRunResult tells the parent model how its sub-run ended.
-func subRunResult(res Result, maxIter int) tools.Result {
+func subRunResult(res Result) tools.Result {
 	switch res.Status {
 	case StatusCompleted:
 		return tools.Text(res.Output)

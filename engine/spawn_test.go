@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -132,10 +133,12 @@ func TestSpawnAgentCancelled(t *testing.T) {
 	}, 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	var once sync.Once
+	var log eventLog
 	done := make(chan engine.Result, 1)
 	go func() {
 		res, _ := rt.CompleteWith(ctx, spawnRequest(t, "parent"), func(ev engine.Event) {
-			if ev.Type == engine.EventRunStart && ev.ParentID != "" {
+			log.add(ev)
+			if ev.Type == engine.EventModelStart && ev.ParentID != "" {
 				once.Do(cancel)
 			}
 		})
@@ -146,33 +149,53 @@ func TestSpawnAgentCancelled(t *testing.T) {
 		if res.Status != engine.StatusCancelled {
 			t.Errorf("parent status %s, want cancelled", res.Status)
 		}
+		if got := toolResultFor(res.Messages, engine.SpawnAgentTool); !strings.Contains(got, "cancelled") {
+			t.Errorf("the spawn_agent call's result is %q, want it to say cancelled", got)
+		}
+		if ts := terminals(log.evs); len(ts) != 2 || ts[0].Type != engine.EventCancelled || ts[0].ParentID != res.RunID {
+			t.Errorf("want the sub-run's cancelled event, with the parent's id, then the parent's; got %+v", ts)
+		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("cancelling the parent did not stop the sub-run")
 	}
 }
 
-// TestSpawnAgentDepth: sub-runs nest only as deep as configured.
+// TestSpawnAgentDepth: sub-runs nest only as deep as configured (two
+// levels by default; a negative depth forbids them).
 func TestSpawnAgentDepth(t *testing.T) {
-	rt := spawnRuntime(t, routed{
-		"parent":     script(calls(spawnCall("child")), answer("parent done")),
-		"child":      script(calls(spawnCall("grandchild")), answer("child done")),
-		"grandchild": script(answer("should not run")),
-	}, 1)
-	var log eventLog
-	res, err := rt.CompleteWith(context.Background(), spawnRequest(t, "parent"), log.add)
-	if err != nil || res.Status != engine.StatusCompleted {
-		t.Fatal(err, res.Status)
+	cases := []struct {
+		depth, runs int
+		refusal     string
+	}{
+		{1, 2, "may nest 1 deep and this one would be at depth 2"},
+		{0, 3, "may nest 2 deep and this one would be at depth 3"},
+		{-1, 1, "may nest 0 deep and this one would be at depth 1"},
 	}
-	runs := map[string]bool{}
-	refused := false
-	for _, ev := range log.evs {
-		runs[ev.RunID] = true
-		if ev.Call != nil && ev.Call.Name == engine.SpawnAgentTool && ev.Outcome != nil && strings.Contains(ev.Outcome.Content, "may nest 1 deep") {
-			refused = true
-		}
-	}
-	if len(runs) != 2 || !refused {
-		t.Errorf("want the parent and one child, the grandchild refused; got %d runs, refused %v", len(runs), refused)
+	for _, tc := range cases {
+		t.Run(fmt.Sprint(tc.depth), func(t *testing.T) {
+			rt := spawnRuntime(t, routed{
+				"parent":     script(calls(spawnCall("child")), answer("parent done")),
+				"child":      script(calls(spawnCall("grandchild")), answer("child done")),
+				"grandchild": script(calls(spawnCall("great")), answer("grandchild done")),
+				"great":      script(answer("should not run")),
+			}, tc.depth)
+			var log eventLog
+			res, err := rt.CompleteWith(context.Background(), spawnRequest(t, "parent"), log.add)
+			if err != nil || res.Status != engine.StatusCompleted {
+				t.Fatal(err, res.Status)
+			}
+			runs := map[string]bool{}
+			refused := false
+			for _, ev := range log.evs {
+				runs[ev.RunID] = true
+				if ev.Call != nil && ev.Call.Name == engine.SpawnAgentTool && ev.Outcome != nil && strings.Contains(ev.Outcome.Content, tc.refusal) {
+					refused = true
+				}
+			}
+			if len(runs) != tc.runs || !refused {
+				t.Errorf("got %d runs, refusal %q seen: %v; want %d runs and the refusal", len(runs), tc.refusal, refused, tc.runs)
+			}
+		})
 	}
 }
 
@@ -180,7 +203,7 @@ func TestSpawnAgentDepth(t *testing.T) {
 // the same time, and the parent's usage includes theirs.
 func TestSpawnAgentsOverlapAndCountUsage(t *testing.T) {
 	var mu sync.Mutex
-	arrived := 0
+	arrived, together := 0, 0
 	both := make(chan struct{})
 	barrier := engine.Tool{
 		Name: "barrier", Description: "waits for the other sub-run", Kind: tools.KindRead,
@@ -194,6 +217,9 @@ func TestSpawnAgentsOverlapAndCountUsage(t *testing.T) {
 			mu.Unlock()
 			select {
 			case <-both:
+				mu.Lock()
+				together++
+				mu.Unlock()
 				return tools.Text("together"), nil
 			case <-time.After(5 * time.Second):
 				return tools.Errorf("alone"), nil
@@ -223,7 +249,7 @@ func TestSpawnAgentsOverlapAndCountUsage(t *testing.T) {
 	if res.Usage.InputTokens != 310 || res.Usage.OutputTokens != 40 {
 		t.Errorf("usage %+v, want the children's 10 in and 10 out added to the parent's 300/30", res.Usage)
 	}
-	if arrived != 2 {
-		t.Errorf("both sub-runs should have reached the barrier")
+	if together != 2 {
+		t.Errorf("%d of 2 sub-runs met the other at the barrier, want both: they did not run at the same time", together)
 	}
 }

@@ -72,13 +72,19 @@ type function struct {
 // without an executor (host-owned), control tools and run_code itself are
 // left out; every other tool becomes a function, and the description lists
 // them with their parameters.
+//
+// Its kind is read: a program changes nothing by itself. Every effect it
+// has is a call of another tool, which the run checks and counts as
+// evidence on its own, so a program may run under permission mode read
+// (where its writes are refused) and ask mode asks about its writes, not
+// about the program.
 func Tool(surface []tools.Tool, opts Options) tools.Tool {
 	fns := functions(surface)
 	return tools.Tool{
 		Name:        Name,
 		Description: describe(fns, opts),
 		Schema:      json.RawMessage(schema),
-		Kind:        tools.KindExternalAction,
+		Kind:        tools.KindRead,
 		Source:      tools.SourceBuiltin,
 		Execute: func(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
 			var a args

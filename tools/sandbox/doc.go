@@ -13,12 +13,14 @@
 //
 // In both confined modes the network is off unless the policy allows it.
 //
-// On Linux the filesystem rules are Landlock rules and the network is cut
-// by a new network namespace (which also stops UDP and DNS); where a
-// namespace cannot be made, Landlock's TCP rules are used instead. The
-// rules are applied to one throw-away OS thread, which then starts the
-// command: the child inherits the restriction and llmrt's own threads never
-// carry it. On macOS the command runs under sandbox-exec with a Seatbelt
+// On Linux the filesystem rules are Landlock rules. The network is cut by
+// a new network namespace where llmrt may make one (as root); for every
+// other user, who cannot make one from a multi-threaded process, by a
+// seccomp filter that lets the command create Unix sockets only (so TCP,
+// UDP and DNS fail with "network is unreachable"), with Landlock's TCP
+// rules besides. The rules are applied to one throw-away OS thread, which
+// then starts the command: the child inherits the restriction and llmrt's
+// own threads never carry it. On macOS the command runs under sandbox-exec with a Seatbelt
 // profile. Elsewhere confined modes are not available.
 //
 // What the sandbox does not protect: reading (a confined command can read

@@ -50,8 +50,10 @@ const fileRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRI
 const readRights = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
 
 // writableDevices are the sinks and sources every shell script uses, and
-// terminals: writable in every confined mode.
-var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm"}
+// terminals: writable in every confined mode. /dev/shm, where POSIX
+// shared memory and semaphores live, is a temporary directory: writable
+// under workspace-write only (linuxRoots).
+var writableDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", "/dev/ptmx", "/dev/pts"}
 
 // ruleset builds a Landlock ruleset: read and execute everywhere, every
 // right below the writable roots and on a few devices, and, when
@@ -107,9 +109,11 @@ func ruleset(abi int, writable []string, netByLandlock bool) (int, error) {
 			err = add(d, handled)
 		}
 	}
+	// No device nodes, even where writes are allowed: root could make one
+	// for a disk in the workspace and write the disk through it.
 	for _, w := range writable {
 		if err == nil {
-			err = add(w, handled)
+			err = add(w, handled&^(unix.LANDLOCK_ACCESS_FS_MAKE_CHAR|unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK))
 		}
 	}
 	if err != nil {

@@ -46,6 +46,10 @@ type Policy struct {
 	Writable []string
 	// Network leaves the network reachable.
 	Network bool
+
+	// noNamespace makes Linux cut the network as it must for a process
+	// that cannot make a network namespace (tests run as root).
+	noNamespace bool
 }
 
 // Confined reports whether the policy restricts anything.
@@ -55,10 +59,10 @@ func (p Policy) Confined() bool { return p.Mode == ReadOnly || p.Mode == Workspa
 // absolute and with symlinks resolved (the kernel checks real paths).
 // tmp is the private temporary directory of read-only mode.
 func (p Policy) writableRoots(tmp string) []string {
-	if p.Mode == ReadOnly {
-		return []string{tmp}
+	roots := []string{tmp}
+	if p.Mode != ReadOnly {
+		roots = append([]string{p.Workspace, os.TempDir()}, p.Writable...)
 	}
-	roots := append([]string{p.Workspace, os.TempDir()}, p.Writable...)
 	out := make([]string, 0, len(roots))
 	seen := map[string]bool{}
 	for _, r := range roots {

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,7 +17,8 @@ import (
 	"time"
 )
 
-// The test binary doubles as a network client run inside the sandbox.
+// The test binary doubles as a network client run inside the sandbox:
+// an HTTP GET, or a UDP datagram (as a DNS query is sent).
 func TestMain(m *testing.M) {
 	if url := os.Getenv("SANDBOX_TEST_FETCH"); url != "" {
 		c := http.Client{Timeout: 3 * time.Second}
@@ -28,6 +30,20 @@ func TestMain(m *testing.M) {
 		resp.Body.Close()
 		fmt.Println("fetched", resp.Status)
 		os.Exit(0)
+	}
+	for _, network := range []string{"udp", "unix"} {
+		if addr := os.Getenv("SANDBOX_TEST_" + strings.ToUpper(network)); addr != "" {
+			conn, err := net.Dial(network, addr)
+			if err == nil {
+				_, err = conn.Write([]byte("ping"))
+			}
+			if err != nil {
+				fmt.Println("send failed:", err)
+				os.Exit(7)
+			}
+			fmt.Println("sent over", network)
+			os.Exit(0)
+		}
 	}
 	os.Exit(m.Run())
 }
@@ -63,50 +79,68 @@ func run(t *testing.T, p Policy, script string, env ...string) (string, error) {
 	return out.String(), err
 }
 
-func TestWorkspaceWrite(t *testing.T) {
+// TestWrites: where a confined command may write, tried the plain way and
+// the crooked ways (a symlink or a hard link from the workspace to a file
+// outside it, a rename out, a path through /proc); a refused write leaves
+// nothing behind, and llmrt's own process stays free.
+func TestWrites(t *testing.T) {
 	needLandlock(t)
-	ws, outside, tmp := dirs(t)
-	p := Policy{Mode: WorkspaceWrite, Workspace: ws}
-	out, err := run(t, p, fmt.Sprintf("echo ok > %s/ok.txt && echo t > %s/t.txt && echo x >/dev/null", ws, tmp))
-	if err != nil {
-		t.Fatalf("writes inside the workspace and temp dir failed: %v\n%s", err, out)
+	cases := []struct {
+		mode   Mode
+		name   string
+		script string // run in the workspace $WS; $OUT is outside, $SHM in /dev/shm
+		want   bool   // the write lands in $OUT (or in the place named) and the script succeeds
+		check  string // the file that must exist exactly when want is true
+	}{
+		{WorkspaceWrite, "workspace", `echo x > "$WS/f"`, true, "$WS/f"},
+		{WorkspaceWrite, "temp dir", `echo x > "$TMPDIR/f"`, true, "$TMPDIR/f"},
+		{WorkspaceWrite, "/dev/shm", `echo x > "$SHM" && mv "$SHM" "$WS/shm"`, true, "$WS/shm"},
+		{WorkspaceWrite, "outside", `echo x > "$OUT/f"`, false, "$OUT/f"},
+		{WorkspaceWrite, "symlink to outside", `ln -s "$OUT" link && echo x > link/f`, false, "$OUT/f"},
+		{WorkspaceWrite, "hard link to outside", `ln "$OUT/victim" hl; echo x >> hl && grep -q x "$OUT/victim"`, false, "$OUT/victim.x"},
+		{WorkspaceWrite, "rename out", `echo x > f && mv f "$OUT/f"`, false, "$OUT/f"},
+		{WorkspaceWrite, "through /proc", `echo x > /proc/self/root"$OUT/f"`, false, "$OUT/f"},
+		{WorkspaceWrite, "through a new user namespace", `unshare -r sh -c 'echo x > "$OUT/f"'`, false, "$OUT/f"},
+		{WorkspaceWrite, "through a device node", `mknod "$WS/null" c 1 3`, false, "$WS/null"},
+		{ReadOnly, "workspace", `echo x > "$WS/f"`, false, "$WS/f"},
+		{ReadOnly, "private temp dir", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" /etc/hostname >/dev/null`, true, ""},
+		{ReadOnly, "/dev/shm", `echo x > "$SHM"`, false, "$SHM"},
+		{Off, "outside", `echo x > "$OUT/f"`, true, "$OUT/f"},
 	}
-	out, err = run(t, p, fmt.Sprintf("echo no > %s/escape.txt", outside))
-	if err == nil {
-		t.Fatalf("write outside the workspace succeeded:\n%s", out)
-	}
-	if !strings.Contains(out, "Permission denied") {
-		t.Errorf("output = %q, want a permission error", out)
-	}
-	if _, err := os.Stat(filepath.Join(outside, "escape.txt")); err == nil {
-		t.Error("escape.txt exists outside the workspace")
-	}
-	// llmrt's own process is not restricted.
-	if err := os.WriteFile(filepath.Join(outside, "host.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatalf("the host process lost write access: %v", err)
+	for _, tc := range cases {
+		t.Run(string(tc.mode)+" "+tc.name, func(t *testing.T) {
+			ws, out, tmp := dirs(t)
+			if err := os.WriteFile(filepath.Join(out, "victim"), []byte("original\n"), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			shm := filepath.Join("/dev/shm", filepath.Base(ws)+filepath.Base(filepath.Dir(ws)))
+			t.Cleanup(func() { os.Remove(shm) })
+			script := "cd " + ws + " && " + tc.script
+			got, err := run(t, Policy{Mode: tc.mode, Workspace: ws}, script, "WS="+ws, "OUT="+out, "SHM="+shm)
+			if (err == nil) != tc.want {
+				t.Errorf("%s: success %v, want %v\n%s", tc.script, err == nil, tc.want, got)
+			}
+			if tc.check != "" {
+				path := strings.NewReplacer("$WS", ws, "$OUT", out, "$TMPDIR", tmp, "$SHM", shm).Replace(tc.check)
+				if strings.HasSuffix(path, ".x") {
+					b, _ := os.ReadFile(strings.TrimSuffix(path, ".x"))
+					if strings.Contains(string(b), "x") != tc.want {
+						t.Errorf("%s: the file outside now holds %q", tc.script, b)
+					}
+				} else if _, err := os.Stat(path); (err == nil) != tc.want {
+					t.Errorf("%s: %s exists: %v, want %v", tc.script, path, err == nil, tc.want)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(out, "host.txt"), []byte("x"), 0o644); err != nil {
+				t.Errorf("the host process lost write access: %v", err)
+			}
+		})
 	}
 }
 
-func TestReadOnly(t *testing.T) {
-	needLandlock(t)
-	ws, _, _ := dirs(t)
-	p := Policy{Mode: ReadOnly, Workspace: ws}
-	if out, err := run(t, p, fmt.Sprintf("echo no > %s/f.txt", ws)); err == nil {
-		t.Fatalf("read-only mode wrote into the workspace:\n%s", out)
-	}
-	out, err := run(t, p, `echo scratch > "$TMPDIR/s.txt" && cat "$TMPDIR/s.txt" && cat /etc/hostname >/dev/null`)
-	if err != nil || !strings.Contains(out, "scratch") {
-		t.Fatalf("the private temp dir is not writable or reads fail: %v\n%s", err, out)
-	}
-}
-
-func TestOff(t *testing.T) {
-	ws, outside, _ := dirs(t)
-	if out, err := run(t, Policy{Mode: Off, Workspace: ws}, fmt.Sprintf("echo yes > %s/f.txt", outside)); err != nil {
-		t.Fatalf("sandbox off refused a write: %v\n%s", err, out)
-	}
-}
-
+// TestNetwork: without --sandbox-network a command reaches neither a
+// loopback HTTP server nor a UDP socket, whether the network is cut by a
+// namespace (root) or by the socket filter (everyone else); with it, both.
 func TestNetwork(t *testing.T) {
 	needLandlock(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -116,23 +150,55 @@ func TestNetwork(t *testing.T) {
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "hi") })}
 	go srv.Serve(ln)
 	defer srv.Close()
-	url := "http://" + ln.Addr().String() + "/"
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
 	ws, _, _ := dirs(t)
 	self, _ := os.Executable()
 	for _, tc := range []struct {
-		network bool
-		wantOK  bool
-	}{{false, false}, {true, true}} {
-		out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws, Network: tc.network}, self, "SANDBOX_TEST_FETCH="+url)
-		if (err == nil) != tc.wantOK {
-			t.Errorf("Network=%v: err=%v, want ok=%v\n%s", tc.network, err, tc.wantOK, out)
+		name                 string
+		network, noNamespace bool
+	}{
+		{"namespace", false, false},
+		{"filter", false, true},
+		{"allowed", true, false},
+	} {
+		for _, client := range []string{"SANDBOX_TEST_FETCH=http://" + ln.Addr().String() + "/", "SANDBOX_TEST_UDP=" + udp.LocalAddr().String()} {
+			p := Policy{Mode: WorkspaceWrite, Workspace: ws, Network: tc.network, noNamespace: tc.noNamespace}
+			out, err := run(t, p, self, client)
+			if (err == nil) != tc.network {
+				t.Errorf("%s, %s: err=%v, want success %v\n%s", tc.name, client, err, tc.network, out)
+			}
+			if !tc.network && (!strings.Contains(out, "network is unreachable") || Explain(out, p) == "") {
+				t.Errorf("%s, %s: said %q, want network is unreachable, which Explain names", tc.name, client, out)
+			}
 		}
-		if !tc.network && !strings.Contains(out, "network is unreachable") {
-			t.Errorf("offline fetch said %q, want network is unreachable", out)
+	}
+}
+
+// TestFilterKeepsUnixSockets: the socket filter leaves Unix sockets (a
+// shell's pipes, local daemons) working.
+func TestFilterKeepsUnixSockets(t *testing.T) {
+	needLandlock(t)
+	ws, _, _ := dirs(t)
+	sock := filepath.Join(ws, "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			io.Copy(io.Discard, c) // until the client hangs up
+			c.Close()
 		}
-		if !tc.network && Explain(out, Policy{Mode: WorkspaceWrite}) == "" {
-			t.Errorf("Explain found no sandbox refusal in %q", out)
-		}
+	}()
+	self, _ := os.Executable()
+	out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws, noNamespace: true}, self, "SANDBOX_TEST_UNIX="+sock)
+	if err != nil || !strings.Contains(out, "sent over unix") {
+		t.Errorf("a Unix socket under the filter: %v\n%s", err, out)
 	}
 }
 
@@ -174,5 +240,35 @@ func BenchmarkStart(b *testing.B) {
 				cleanup()
 			}
 		})
+	}
+}
+
+// TestCommandsLeaveTheTerminal: a confined command leads a session of its
+// own, with no controlling terminal to read or to push keystrokes into,
+// and holds no capability beyond keptCaps (CAP_SYS_ADMIN, CAP_MKNOD, ...);
+// started by root, not even in its bounding set. (Another user's bounding
+// set stays full, which is harmless: with no_new_privs no exec can raise
+// its capabilities.)
+func TestCommandsLeaveTheTerminal(t *testing.T) {
+	needLandlock(t)
+	ws, _, _ := dirs(t)
+	out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws}, `read -r stat < /proc/self/stat; set -- $stat; echo "pid=$$ session=$6 tty=$7"; grep -E '^Cap(Bnd|Eff):' /proc/self/status`)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	var pid, session, tty int
+	if _, err := fmt.Sscanf(out, "pid=%d session=%d tty=%d", &pid, &session, &tty); err != nil || session != pid || tty != 0 {
+		t.Errorf("got %q, want the command to lead its own session with no terminal", out)
+	}
+	for _, line := range strings.Split(out, "\n")[1:] {
+		name, hex, ok := strings.Cut(line, ":")
+		if !ok || name == "CapBnd" && os.Geteuid() != 0 {
+			continue
+		}
+		var caps uint64
+		fmt.Sscanf(strings.TrimSpace(hex), "%x", &caps)
+		if extra := caps &^ keptCaps; extra != 0 {
+			t.Errorf("%s = %#x holds %#x beyond the kept capabilities", name, caps, extra)
+		}
 	}
 }

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,6 +30,24 @@ func TestSeatbeltProfile(t *testing.T) {
 	ro := seatbeltProfile(Policy{Mode: ReadOnly, Workspace: "/Users/me/proj"}, "/tmp/llmrt-sandbox-1")
 	if strings.Contains(ro, "/Users/me/proj") || !strings.Contains(ro, `(subpath "/tmp/llmrt-sandbox-1")`) {
 		t.Errorf("read-only profile must allow only the private temp dir:\n%s", ro)
+	}
+}
+
+// TestSeatbeltRealPaths: Seatbelt matches real paths (on macOS /var is a
+// symlink to /private/var, where temp directories live), so every writable
+// root, the private temp directory of read-only mode too, is resolved.
+func TestSeatbeltRealPaths(t *testing.T) {
+	real := t.TempDir()
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	real, _ = filepath.EvalSymlinks(real)
+	for _, p := range []Policy{{Mode: ReadOnly}, {Mode: WorkspaceWrite, Workspace: link}} {
+		prof := seatbeltProfile(p, link)
+		if !strings.Contains(prof, sbplString(real)) || strings.Contains(prof, sbplString(link)) {
+			t.Errorf("%s profile should name %s, not the link %s:\n%s", p.Mode, real, link, prof)
+		}
 	}
 }
 

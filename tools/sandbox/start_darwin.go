@@ -38,6 +38,7 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 		cleanup = func() { os.RemoveAll(tmp) }
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
 	}
+	newSession(cmd)
 	path := cmd.Path
 	cmd.Args = append([]string{sandboxExec, "-p", seatbeltProfile(p, tmp), "--", path}, cmd.Args[1:]...)
 	cmd.Path = sandboxExec

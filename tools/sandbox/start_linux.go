@@ -33,7 +33,7 @@ func Available() error {
 // never unlocked, so the Go runtime throws the thread away when the
 // goroutine ends; the command, started from that thread, inherits it.
 // Because the starting thread dies at once, cmd must not use Pdeathsig:
-// Start clears it.
+// Start clears it. The command leads a session of its own (newSession).
 func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 	cleanup = func() {}
 	if !p.Confined() {
@@ -51,13 +51,12 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 		cleanup = func() { os.RemoveAll(tmp) }
 		cmd.Env = setEnv(cmd.Env, "TMPDIR", tmp)
 	}
-	if cmd.SysProcAttr != nil {
-		cmd.SysProcAttr.Pdeathsig = 0
-	}
+	newSession(cmd)
+	cmd.SysProcAttr.Pdeathsig = 0
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: see the doc comment
-		done <- startRestricted(cmd, p, abi, p.writableRoots(tmp))
+		done <- startRestricted(cmd, p, abi, linuxRoots(p, tmp))
 	}()
 	if err := <-done; err != nil {
 		cleanup()
@@ -66,19 +65,36 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 	return cleanup, nil
 }
 
+// linuxRoots are the writable roots of p on Linux: with workspace-write,
+// the shared-memory directory besides.
+func linuxRoots(p Policy, tmp string) []string {
+	roots := p.writableRoots(tmp)
+	if p.Mode == WorkspaceWrite {
+		roots = append(roots, "/dev/shm")
+	}
+	return roots
+}
+
 // startRestricted runs on the throw-away thread: it leaves the network
 // (unless allowed), restricts the thread and starts cmd.
+//
+// The network goes with a new network namespace where the process may make
+// one (it holds CAP_SYS_ADMIN, as root does); otherwise, as for any other
+// user, with the socket filter of denySockets, plus Landlock's TCP rules
+// where the kernel has them.
 func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error {
-	netByLandlock := false
+	filter := false
 	if !p.Network {
-		if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
-			if abi < 4 {
-				return fmt.Errorf("sandbox: cannot cut the network (no network namespace: %v; Landlock ABI %d has no network rules); use --sandbox-network to run with network", err, abi)
-			}
-			netByLandlock = true
+		if p.noNamespace {
+			filter = true
+		} else if err := unix.Unshare(unix.CLONE_NEWNET); err != nil {
+			filter = true
 		}
 	}
-	fd, err := ruleset(abi, writable, netByLandlock)
+	if err := dropCaps(); err != nil {
+		return err
+	}
+	fd, err := ruleset(abi, writable, filter && abi >= 4)
 	if err != nil {
 		return err
 	}
@@ -88,6 +104,11 @@ func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error 
 	}
 	if err := restrictSelf(fd); err != nil {
 		return err
+	}
+	if filter {
+		if err := denySockets(); err != nil {
+			return fmt.Errorf("%w; cannot cut the network (no network namespace either), use --sandbox-network to run with it", err)
+		}
 	}
 	return cmd.Start()
 }
