@@ -93,7 +93,8 @@ type Event struct {
 	// answer_delta, and the argument fragment of tool_call_delta.
 	Delta string `json:"delta,omitempty"`
 	// Call identifies the tool call of tool_call_delta, tool_start,
-	// tool_progress, tool_result, tool_error and permission_request.
+	// tool_progress, tool_result, tool_error and permission_request; on a
+	// sub-run's run_start, the spawn_agent call that started it.
 	Call *CallInfo `json:"call,omitempty"`
 	// Message is the complete reply of assistant_message, and on
 	// tool_result and tool_error the exact tool message appended to the

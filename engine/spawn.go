@@ -77,7 +77,15 @@ func (r *run) spawn(ctx context.Context, c *Caller, a spawnArgs) tools.Result {
 	if errRes != nil {
 		return *errRes
 	}
-	sink := func(ev Event) bool { c.Forward(ev); return true }
+	sink := func(ev Event) bool {
+		if ev.Type == EventRunStart && ev.ParentID == r.out.runID {
+			// The sub-run's start names the call that started it, so a
+			// consumer can place the sub-run's activity under that call.
+			ev.Call = &CallInfo{ID: c.CallID(), Name: SpawnAgentTool}
+		}
+		c.Forward(ev)
+		return true
+	}
 	child, cctx, err := r.rt.newRun(context.WithValue(ctx, depthKey{}, depth), req, sink, true)
 	if err != nil {
 		return tools.Errorf("the sub-run could not start: %v", err)

@@ -107,11 +107,18 @@ func TestSpawnAgentReportsHowTheSubRunEnded(t *testing.T) {
 				t.Errorf("the parent model got %+v, want %q (error %v)", got, c.want, c.isErr)
 			}
 			var child int
+			spawnCall := ""
 			for _, ev := range log.evs {
+				if ev.Type == engine.EventToolStart && ev.Call.Name == engine.SpawnAgentTool {
+					spawnCall = ev.Call.ID
+				}
 				if ev.RunID != res.RunID {
 					child++
 					if ev.ParentID != res.RunID {
 						t.Errorf("a sub-run event has parent %q, want %q", ev.ParentID, res.RunID)
+					}
+					if ev.Type == engine.EventRunStart && (ev.Call == nil || ev.Call.ID != spawnCall || spawnCall == "") {
+						t.Errorf("the sub-run's run_start should name the spawn_agent call %q: %+v", spawnCall, ev.Call)
 					}
 				}
 			}

@@ -138,3 +138,44 @@ func TestNestedCallsAreIndented(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentNestedCallsStayUnderTheirCaller: a run_code program and a
+// sub-run running side by side each keep their calls under their own line.
+func TestConcurrentNestedCallsStayUnderTheirCaller(t *testing.T) {
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		inner := func(id, name, args string) *engine.CallInfo {
+			return &engine.CallInfo{ID: id, Name: name, Arguments: args, ParentID: "rc"}
+		}
+		ok := &engine.ToolOutcome{Content: "ok"}
+		play(tu,
+			engine.Event{Type: engine.EventRunStart},
+			engine.Event{Type: engine.EventModelStart},
+			engine.Event{Type: engine.EventToolStart, Call: call("rc", "run_code", `{"code":"x"}`)},
+			engine.Event{Type: engine.EventToolStart, Call: call("sp", "spawn_agent", `{"task":"survey"}`)},
+			engine.Event{Type: engine.EventRunStart, RunID: "child", ParentID: "run_1", Call: call("sp", "spawn_agent", "")},
+			engine.Event{Type: engine.EventToolStart, Call: inner("i1", "read_file", `{"path":"one"}`)},
+			engine.Event{Type: engine.EventToolStart, RunID: "child", ParentID: "run_1", Call: call("s1", "list_files", `{"path":"src"}`)},
+			engine.Event{Type: engine.EventToolStart, Call: inner("i2", "read_file", `{"path":"two"}`)},
+			engine.Event{Type: engine.EventToolResult, Call: inner("i1", "read_file", ""), Outcome: ok},
+			engine.Event{Type: engine.EventToolResult, Call: inner("i2", "read_file", ""), Outcome: ok},
+			engine.Event{Type: engine.EventToolResult, RunID: "child", ParentID: "run_1", Call: call("s1", "list_files", ""), Outcome: ok},
+			engine.Event{Type: engine.EventToolResult, Call: call("rc", "run_code", ""), Outcome: ok},
+			engine.Event{Type: engine.EventToolResult, Call: call("sp", "spawn_agent", ""), Outcome: ok},
+		)
+		return answerTurn("done")(ctx, tu)
+	}}
+	d := newDriver(t, h, 80, 24)
+	d.typeText("go")
+	d.key("enter")
+	d.idle()
+	var order []string
+	for _, l := range strings.Split(d.screen(), "\n") {
+		if f := strings.Fields(l); len(f) >= 3 && f[0] == "✓" {
+			order = append(order, strings.Repeat(">", (len(l)-len(strings.TrimLeft(l, " ")))/2)+f[1]+":"+f[2])
+		}
+	}
+	want := "run_code:x >read_file:one >read_file:two spawn_agent:survey >list_files:src"
+	if got := strings.Join(order, " "); got != want {
+		t.Fatalf("lines in order %q, want %q: each caller's calls under it", got, want)
+	}
+}

@@ -17,6 +17,7 @@ const NoteCode = "note"
 // call, so a restarted stream can take them back.
 type runView struct {
 	depth  int
+	parent *toolItem // a sub-run's spawn_agent call
 	think  *thinkItem
 	text   *textItem // text the model writes beside its calls, or as its answer
 	answer *textItem // the answer of final_answer, streamed
@@ -31,6 +32,11 @@ func (m *Model) apply(ev engine.Event) {
 		rv = &runView{}
 		if p := m.runs[ev.ParentID]; ev.ParentID != "" && p != nil {
 			rv.depth = p.depth + 1
+		}
+		if ev.Type == engine.EventRunStart && ev.Call != nil {
+			if call := m.calls[ev.Call.ID]; call != nil {
+				rv.parent, rv.depth = call, call.depth+1
+			}
 		}
 		m.runs[ev.RunID] = rv
 	}
@@ -122,12 +128,32 @@ func (m *Model) toolStarted(rv *runView, ev engine.Event) {
 		t.version++
 		return
 	}
-	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, run: ev.RunID, depth: rv.depth, start: ev.Time}
+	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, run: ev.RunID, depth: rv.depth, start: ev.Time, parent: rv.parent}
 	if p := m.calls[c.ParentID]; c.ParentID != "" && p != nil {
-		t.depth = p.depth + 1
+		t.parent = p
 	}
 	m.calls[c.ID] = t
-	m.addLive(rv, t)
+	if t.parent == nil {
+		m.addLive(rv, t)
+		return
+	}
+	t.depth = t.parent.depth + 1
+	rv.items = append(rv.items, t)
+	m.nest(t)
+}
+
+// nest puts a call made under another (by a run_code program, or in a
+// sub-run) after the lines already under that call, so concurrent calls'
+// activity stays under each caller.
+func (m *Model) nest(t *toolItem) {
+	after := item(t.parent)
+	if t.parent.last != nil {
+		after = t.parent.last
+	}
+	m.tr.insertAfter(after, t)
+	for p := t.parent; p != nil; p = p.parent {
+		p.last = t
+	}
 }
 
 func (m *Model) toolEnded(ev engine.Event) {

@@ -30,6 +30,11 @@ type toolItem struct {
 	id, name, args string
 	run            string
 	depth          int // nesting under a sub-run or a run_code call
+	// parent is the call this one was made under (run_code, spawn_agent);
+	// last is the latest line nested under this one, after which the
+	// next nested line goes.
+	parent *toolItem
+	last   item
 	start          time.Time
 	state          toolState
 	took           time.Duration

@@ -13,6 +13,18 @@ func newTranscript() transcript { return transcript{follow: true} }
 
 func (t *transcript) add(it item) { t.items = append(t.items, it) }
 
+// insertAfter puts it right after anchor, or at the end when anchor is
+// not on the transcript (any more).
+func (t *transcript) insertAfter(anchor, it item) {
+	for i := len(t.items) - 1; i >= 0; i-- {
+		if t.items[i] == anchor {
+			t.items = append(t.items[:i+1], append([]item{it}, t.items[i+1:]...)...)
+			return
+		}
+	}
+	t.add(it)
+}
+
 // gap says whether a blank line separates items[prev] from items[cur]
 // below it: consecutive tool calls, the choices made at their prompts and
 // short notes stay together.
