@@ -33,15 +33,15 @@ type toolItem struct {
 	// parent is the call this one was made under (run_code, spawn_agent);
 	// last is the latest line nested under this one, after which the
 	// next nested line goes.
-	parent *toolItem
-	last   item
-	start          time.Time
-	state          toolState
-	took           time.Duration
-	note           string // progress while running; exit status or error after
-	result         string
-	version        int
-	c              cache
+	parent  *toolItem
+	last    item
+	start   time.Time
+	state   toolState
+	took    time.Duration
+	note    string // progress while running; exit status or error after
+	result  string
+	version int
+	c       cache
 }
 
 func (t *toolItem) lines(l *look, width int) []string {
