@@ -106,22 +106,39 @@ func killAll(pids []int) {
 	}
 }
 
-// TestNoProcessOutlivesACall: background jobs, nohup and setsid children
-// are gone once shell_cmd returns, and once llmrt is stopped mid-call.
+// TestNoProcessOutlivesACall: background jobs, nohup and setsid children,
+// with the call's marker in their environment or without it, are gone
+// once shell_cmd returns (a second call looks for them), and once llmrt is
+// stopped mid-call.
 func TestNoProcessOutlivesACall(t *testing.T) {
-	for i, line := range []string{"sleep %s &", "nohup sleep %s >/dev/null 2>&1 &", "setsid sleep %s >/dev/null 2>&1 &"} {
+	lines := []string{
+		"sleep %s &",
+		"nohup sleep %s >/dev/null 2>&1 &",
+		"setsid sleep %s >/dev/null 2>&1 &",
+		"env -i setsid sleep %s >/dev/null 2>&1 & sleep 0.3;",
+		"unset LLMRT_CALL; setsid sleep %s >/dev/null 2>&1 & sleep 0.3;",
+		"env -i bash -c 'set -m; sleep %s >/dev/null 2>&1 &';",
+		"(env -i setsid sleep %s >/dev/null 2>&1 &); sleep 0.3;",
+	}
+	for i, line := range lines {
 		secs := strconv.Itoa(5300 + i)
 		command := strings.ReplaceAll(line, "%s", secs)
 		t.Run(command, func(t *testing.T) {
 			sb := newSandbox(t)
-			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), finalAnswer("done"))
+			look := "pgrep -f 'slee[p] " + secs + "' || echo none-left"
+			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), shellTurn(look), finalAnswer("done"))
 			sandboxRun(t, sb, srv, "--permission", "auto", "-p", "x").want(t, 0)
 			if left := running("sleep " + secs); len(left) > 0 {
 				killAll(left)
 				t.Fatalf("%q left %v running", command, left)
 			}
-			if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), "stopped when it returned") {
+			reqs := srv.Requests()
+			if !contains(string(reqs[1].Body), "stopped when it returned") {
 				t.Errorf("the model should be told its background process was stopped")
+			}
+			body := string(reqs[2].Body)
+			if result := body[strings.LastIndex(body, `"role":"tool"`):]; !contains(result, `none-left\\n`) {
+				t.Errorf("%q: the next call still found the process: %s", command, result)
 			}
 		})
 	}
