@@ -329,10 +329,15 @@ func (s *settings) loadSystem(cmd *cobra.Command, sf *sharedFlags) error {
 	if file == "" {
 		return nil
 	}
-	if !filepath.IsAbs(file) && !changed("system-file") {
-		file = filepath.Join(s.workDir, file)
+	read := os.ReadFile // a file named on the command line may be a pipe: --system-file <(...)
+	if !changed("system-file") {
+		// One named by a config file must be a regular file.
+		read = config.ReadRegular
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(s.workDir, file)
+		}
 	}
-	data, err := os.ReadFile(file)
+	data, err := read(file)
 	if err != nil {
 		return usageErrorf("--system-file: %v", err)
 	}

@@ -10,6 +10,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -150,19 +151,23 @@ func Load(o Options) (*Config, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, fileError(p, err)
 		}
 		c.Files = append(c.Files, p)
 		c.Diagnostics = append(c.Diagnostics, diags...)
 		c.merge(f)
 	}
 	envPath := filepath.Join(o.Dir, ".env")
-	if _, err := os.Stat(envPath); err == nil {
-		vals, err := godotenv.Read(envPath)
+	data, err := ReadRegular(envPath)
+	switch {
+	case err == nil:
+		vals, err := godotenv.Parse(bytes.NewReader(data))
 		if err != nil {
 			return nil, &FileError{Path: envPath, Msg: fmt.Sprintf("cannot parse: %v (lines are KEY=value)", err)}
 		}
 		c.dotenv = vals
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fileError(envPath, err)
 	}
 	return c, nil
 }

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 )
 
 // readFile parses one config file, reporting errors with line and key.
 func readFile(path string) (File, []string, error) {
 	var f File
-	data, err := os.ReadFile(path)
+	data, err := ReadRegular(path)
 	if err != nil {
 		return f, nil, err
 	}
