@@ -18,9 +18,12 @@ import (
 //
 // Whatever llmrt started is stopped before it returns, by every path:
 // llmrt is the subreaper of its descendants, so commands that detached
-// from their call are still found.
+// from their call are still found. The secrets in llmrt's environment are
+// hidden from the commands it runs, which could otherwise read them in
+// /proc/<llmrt's pid>/environ.
 func Main() int {
 	_ = tools.EnableSubreaper()
+	_ = tools.HideEnvironment()
 	defer tools.StopAll(exitGrace)
 	f := NewFactory(SystemIO(os.Getenv), os.Getenv)
 	ctx, stop := signalContext()
