@@ -69,6 +69,12 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 		if sv.IsEnabled() {
 			enabled = append(enabled, sv)
 		}
+		// The server keeps its environment and headers; their secrets are
+		// redacted from what llmrt writes.
+		s.mcpSecrets = append(s.mcpSecrets, headerSecrets(sv.Headers)...)
+		for k, v := range sv.Env {
+			s.mcpSecrets = append(s.mcpSecrets, secretValues([]string{k + "=" + v})...)
+		}
 	}
 	if len(enabled) > 0 {
 		s.mcp = mcp.New(enabled, s.workDir)

@@ -48,6 +48,7 @@ type settings struct {
 	skills        *skills.Catalogue
 	projectDocs   *instructions.Set // nil with --no-project-instructions
 	mcp           *mcp.Source       // nil when no MCP server is configured
+	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
@@ -120,6 +121,8 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	s.quiet, s.verbose, s.strict, s.tracePath = sf.quiet, sf.verbose, sf.strict, sf.trace
 	f.secrets.add(knownKeys(cfg.Getenv)...)
 	f.secrets.add(s.backend.APIKey)
+	f.secrets.add(secretValues(os.Environ())...)
+	f.secrets.add(secretValues(cfg.Dotenv())...)
 	if err := s.applyRunFlags(cmd, sf); err != nil {
 		return nil, err
 	}
@@ -144,6 +147,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		}
 	}
 	s.loadContext(f.Getenv, sf, needModel)
+	f.secrets.add(s.mcpSecrets...)
 	return s, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/joho/godotenv"
@@ -181,6 +182,16 @@ func (c *Config) Getenv(key string) string {
 }
 
 // merge overlays the fields f sets.
+// Dotenv returns the variables of the .env file, KEY=VALUE, sorted.
+func (c *Config) Dotenv() []string {
+	out := make([]string, 0, len(c.dotenv))
+	for k, v := range c.dotenv {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (c *Config) merge(f File) {
 	set := func(dst **string, v *string) {
 		if v != nil {
