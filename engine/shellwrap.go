@@ -29,6 +29,16 @@ type wrapper struct {
 	// own that an allow rule must cover too. ownWithArgs: only when it was
 	// given options or assignments (env).
 	own, ownWithArgs bool
+	// script lists the short options, and scriptLong the long ones, whose
+	// value is a shell command line (su -c, flock -c); onlyScript: without
+	// one the wrapper runs no command of the line (script, su).
+	script     string
+	scriptLong []string
+	onlyScript bool
+	// joined: the command's words are joined into a line for a shell
+	// (watch, sg), unless noJoin, an option, is given (watch -x).
+	joined bool
+	noJoin string
 }
 
 // wrapperFor returns the wrapper named name.
@@ -58,8 +68,116 @@ func wrapperFor(name string) (wrapper, bool) {
 		return wrapper{valued: "ugCDhprtTU", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}, query: "elVvK", own: true}, true
 	case "doas":
 		return wrapper{valued: "uC", query: "L", own: true}, true
+	case "pkexec":
+		return wrapper{long: []string{"user"}, own: true}, true
+	case "su":
+		return wrapper{valued: "gGsw", long: []string{"group", "supp-group", "shell", "whitelist-environment"},
+			script: "c", scriptLong: []string{"command", "session-command"}, onlyScript: true, own: true}, true
+	case "runuser":
+		return wrapper{valued: "ugGsw", long: []string{"user", "group", "supp-group", "shell", "whitelist-environment"},
+			script: "c", scriptLong: []string{"command", "session-command"}, own: true}, true
+	case "script":
+		return wrapper{valued: "EIBOTm", long: []string{"echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit", "timing"},
+			script: "c", scriptLong: []string{"command"}, onlyScript: true, own: true}, true
+	case "flock":
+		return wrapper{valued: "wE", long: []string{"wait", "timeout", "conflict-exit-code"}, operands: 1, script: "c", scriptLong: []string{"command"}}, true
+	case "chrt":
+		return wrapper{valued: "TPD", long: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, query: "pm"}, true
+	case "taskset":
+		return wrapper{operands: 1, query: "p"}, true
+	case "prlimit":
+		return wrapper{valued: "p", long: []string{"pid", "output"}, query: "p"}, true
+	case "strace":
+		return wrapper{valued: "abeEIoOpPsSuUX", long: []string{"output", "attach", "user", "env"}}, true
+	case "busybox", "toybox":
+		return wrapper{}, true
+	case "unshare":
+		return wrapper{valued: "SGRw", long: []string{"setuid", "setgid", "root", "wd"}, own: true}, true
+	case "nsenter":
+		return wrapper{valued: "tSG", long: []string{"target", "setuid", "setgid"}, own: true}, true
+	case "setpriv":
+		return wrapper{long: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set",
+			"securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}, query: "d", own: true}, true
+	case "chroot":
+		return wrapper{long: []string{"userspec", "groups"}, operands: 1, own: true}, true
+	case "systemd-run":
+		return wrapper{valued: "pEuHMs", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory",
+			"setenv", "machine", "host", "service-type", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar"}, own: true}, true
+	case "watch":
+		return wrapper{valued: "nq", long: []string{"interval"}, joined: true, noJoin: "x"}, true
+	case "sg":
+		return wrapper{operands: 1, joined: true, script: "c"}, true
 	}
 	return wrapper{}, false
+}
+
+// scriptOf finds the shell command line a wrapper runs, if it runs one:
+// the value of a script option (su -c 'line'), or its command words
+// joined (watch make test). found is false when the wrapper runs a
+// command as words, or none; line is nil when the line is decided only
+// when it runs.
+func (w wrapper) scriptOf(args []word) (line *word, found bool) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if !args[i].fixed || t == "--" || len(t) < 2 || t[0] != '-' {
+			continue
+		}
+		if name, value, hasValue := strings.Cut(strings.TrimPrefix(t, "--"), "="); strings.HasPrefix(t, "--") {
+			for _, l := range w.scriptLong {
+				switch {
+				case l == name && hasValue:
+					return &word{text: value, fixed: true}, true
+				case l == name && i+1 < len(args):
+					return wordOrNil(args[i+1]), true
+				case l == name:
+					return nil, true
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(w.valued, t[j]) >= 0 {
+				break // the rest of the cluster, or the next word, is its value
+			}
+			if strings.IndexByte(w.script, t[j]) < 0 {
+				continue
+			}
+			if j+1 < len(t) {
+				return &word{text: t[j+1:], fixed: true}, true
+			}
+			if i+1 < len(args) {
+				return wordOrNil(args[i+1]), true
+			}
+			return nil, true
+		}
+	}
+	if !w.joined {
+		return nil, false
+	}
+	for _, a := range args {
+		if a.fixed && len(a.text) > 1 && a.text[0] == '-' && a.text[1] != '-' && strings.ContainsAny(a.text[1:], w.noJoin) && w.noJoin != "" {
+			return nil, false
+		}
+		if a.fixed && a.text == "--exec" {
+			return nil, false
+		}
+	}
+	inner, _, ok := w.unwrap(args)
+	if !ok || inner == nil {
+		return nil, ok
+	}
+	text, known := joinFixed(inner)
+	if !known {
+		return nil, true
+	}
+	return &word{text: text, fixed: true}, true
+}
+
+func wordOrNil(w word) *word {
+	if !w.fixed {
+		return nil
+	}
+	return &w
 }
 
 // unwrap finds the wrapped command in the wrapper's arguments. ok is false
