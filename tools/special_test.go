@@ -117,6 +117,9 @@ func TestOpenAfterSwapStaysInside(t *testing.T) {
 	if err := ws.MkdirAll(filepath.Join(dir, "x"), 0o755); err == nil {
 		t.Error("MkdirAll through a swapped-in symlink should fail")
 	}
+	if err := ws.Mkdir(filepath.Join(dir, "x"), 0o755); err == nil {
+		t.Error("Mkdir through a swapped-in symlink should fail")
+	}
 	if _, err := os.Stat(filepath.Join(outside, "x")); err == nil {
 		t.Error("a directory was made outside the workspace")
 	}
