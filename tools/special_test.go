@@ -47,14 +47,17 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 		cases = append(cases,
 			tc{"read_file", map[string]any{"path": file}, kind},
 			tc{"edit_file", map[string]any{"path": file, "old_string": "a", "new_string": "b"}, kind},
-			tc{"write_file", map[string]any{"path": file, "content": "x"}, "not a regular file"},
+			tc{"write_file", map[string]any{"path": file, "content": "x"}, kind},
+			tc{"write_file", map[string]any{"path": file, "content": "x", "mode": "append"}, kind},
 			tc{"search_files", map[string]any{"path": file, "content": "x"}, kind},
+			tc{"list_files", map[string]any{"path": file}, kind},
 		)
 	}
 	cases = append(cases,
 		tc{"list_files", map[string]any{"path": "."}, ""},
 		tc{"search_files", map[string]any{"content": "hello", "include_hidden": true}, ""},
 		tc{"path_exists", map[string]any{"path": "pipe"}, ""},
+		tc{"create_directory", map[string]any{"path": "pipe"}, "not a directory"},
 	)
 	for _, c := range cases {
 		done := make(chan Result, 1)
@@ -69,6 +72,8 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 				t.Errorf("%s(%v) = %q, want a refusal naming %q", c.tool, c.args, res.Content, c.want)
 			case c.want == "" && c.tool == "search_files" && !strings.Contains(res.Content, "ok.txt"):
 				t.Errorf("search over the workspace should still find ok.txt: %q", res.Content)
+			case c.tool == "path_exists" && !strings.Contains(res.Content, `"type":"named pipe"`):
+				t.Errorf("path_exists should say what the file is: %q", res.Content)
 			}
 		case <-time.After(3 * time.Second):
 			t.Fatalf("%s(%v) blocked", c.tool, c.args)

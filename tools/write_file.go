@@ -64,7 +64,7 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 	case exists && info.IsDir():
 		return Errorf("refused: %s is a directory; give a file path", path)
 	case exists && !info.Mode().IsRegular():
-		return Errorf("refused: %s is not a regular file (%s)", path, info.Mode().Type())
+		return Errorf("%s", notRegular(path, info))
 	case exists && mode == "create":
 		return Errorf("refused: %s already exists (%d bytes); mode=create only makes new files. Read it and use mode=overwrite or edit_file to change it", path, info.Size())
 	case exists && mode == "overwrite" && !ws.hasRead(abs):
