@@ -323,6 +323,9 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 		}
 		s.timeout = d
 	}
+	if s.timeout < 0 {
+		return usageErrorf("--timeout %s: must not be negative (0 means no limit)", s.timeout)
+	}
 	return s.loadSystem(cmd, sf)
 }
 
