@@ -49,6 +49,7 @@ type settings struct {
 	projectDocs   *instructions.Set // nil with --no-project-instructions
 	mcp           *mcp.Source       // nil when no MCP server is configured
 	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
+	mcpConfigs    []string          // --mcp-config files, absolute
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
@@ -82,7 +83,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, sf.skillsDirs)}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, absPaths(sf.skillsDirs)), mcpConfigs: absPaths(sf.mcpConfigs)}
 	changed := cmd.Flags().Changed
 	str := func(flagName, flagVal, env string, file *string) string {
 		if changed(flagName) {
@@ -367,6 +368,19 @@ func pick(flagSet bool, flagVal string, file *string) string {
 
 // configDirs resolves directories from config files against the working
 // directory and puts the flag's after them, so the flag's win.
+// absPaths makes paths given on the command line absolute, so a session
+// can record them.
+func absPaths(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func configDirs(workDir string, fromConfig, fromFlags []string) []string {
 	var out []string
 	for _, d := range fromConfig {
