@@ -129,3 +129,41 @@ func TestOpenAfterSwapStaysInside(t *testing.T) {
 		t.Error("a directory was made outside the workspace")
 	}
 }
+
+// TestOpenAfterSwapToSpecialFile: a named pipe or a device swapped in for a
+// file after the tool's check neither blocks the write nor is read or
+// written: what was opened is checked.
+func TestOpenAfterSwapToSpecialFile(t *testing.T) {
+	ws, root := newTestWorkspace(t)
+	pipe := filepath.Join(root, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- writeAndNote(ws, pipe, os.O_WRONLY|os.O_TRUNC, "x", true) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("writing to a named pipe should fail")
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("writing to a named pipe blocked")
+	}
+	zero := filepath.Join(root, "zero")
+	if err := syscall.Mknod(zero, syscall.S_IFCHR|0o666, 1<<8|5); err != nil {
+		t.Skipf("no device node (%v)", err)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := readAllFrom(ws, zero) // without the check: endless
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		if err == nil || !strings.Contains(err.Error(), "character device") {
+			t.Errorf("reading a device: got %v, want a refusal naming it", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("reading a device did not stop")
+	}
+}
