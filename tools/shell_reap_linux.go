@@ -95,11 +95,14 @@ func (c *callWatch) stop(grace time.Duration) int {
 // process's children that are the call's to reap. adopted says whether
 // children this process adopted during the call count as the call's.
 func (c *callWatch) find(adopted bool) (live, dead []int) {
-	self := os.Getpid()
+	self, group := os.Getpid(), syscall.Getpgrp()
 	procs, _ := processTable()
+	// A child in this process's own group was started by it in the
+	// foreground (an editor the chat opened), never by a call, whose
+	// processes start in a group of their own.
 	isNew := func(p procInfo) bool {
 		start, ok := c.before[p.pid]
-		return p.ppid == self && !(ok && start == p.start)
+		return p.ppid == self && p.pgrp != group && !(ok && start == p.start)
 	}
 	children := map[int][]int{}
 	var roots []int

@@ -45,3 +45,36 @@ func TestShellCmdSparesOtherChildren(t *testing.T) {
 		t.Errorf("got %v running the earlier child, want exactly its process", got)
 	}
 }
+
+// TestShellCmdSparesForegroundChildren: a child this process starts in its
+// own process group while a call runs (the chat's editor) is not taken for
+// a process the call left behind.
+func TestShellCmdSparesForegroundChildren(t *testing.T) {
+	if err := EnableSubreaper(); err != nil {
+		t.Skipf("no subreaper: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := runShellTest(t, context.Background(), Options{}, map[string]any{"command": "sleep 0.5"})
+		done <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); callsRunning.Load() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the call never started")
+		}
+	}
+	editor := exec.Command("sleep", "4103") // in this process's group, as an editor is
+	if err := editor.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		editor.Process.Kill()
+		editor.Wait()
+	}()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := editor.Process.Signal(syscall.Signal(0)); err != nil || len(processesRunning("sleep 4103")) != 1 {
+		t.Errorf("the child started in the foreground during the call was stopped: %v", err)
+	}
+}
