@@ -36,7 +36,7 @@ func (opts *runOptions) start(ctx context.Context, h *host, sess *session.Sessio
 		if h.s.system != "" {
 			fresh = append(fresh, providers.TextMessage(providers.RoleSystem, h.s.system))
 		}
-		user, err := buildPrompt(h.io, prompt, opts.shared.attach, true)
+		user, err := buildPrompt(ctx, h.io, prompt, opts.shared.attach, true)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -86,7 +86,7 @@ func (opts *runOptions) resumeMessages(ctx context.Context, h *host, sess *sessi
 	case given:
 		return nil, usageErrorf("session %s has no pending questions to answer", id)
 	}
-	user, ok, err := optionalPrompt(h.io, prompt, opts.shared.attach)
+	user, ok, err := optionalPrompt(ctx, h.io, prompt, opts.shared.attach)
 	if err != nil {
 		return nil, err
 	}

@@ -16,12 +16,13 @@ import (
 )
 
 // TestSecretsNeverReachTheModel: a command the model composes sees no
-// provider key and no variable that looks like a secret, and the key's
+// provider key and no variable that looks like a secret, neither in its
+// own environment nor in llmrt's (/proc/$PPID/environ), and the key's
 // value is in no request, session, trace or stderr byte.
 func TestSecretsNeverReachTheModel(t *testing.T) {
 	const key, token = "sk-e2e-secret-value-0123456789", "ghp-e2e-token-value-987"
 	sb := newSandbox(t)
-	srv := fake(t, fakellm.OpenAI, shellTurn("echo key=$OPENAI_API_KEY; env"), finalAnswer("done"))
+	srv := fake(t, fakellm.OpenAI, shellTurn("echo key=$OPENAI_API_KEY; env; echo PARENT; tr '\\0' '\\n' < /proc/$PPID/environ"), finalAnswer("done"))
 	trace := filepath.Join(sb.home, "trace.jsonl")
 	o := sb.run(cli{
 		args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
@@ -31,12 +32,18 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 	o.want(t, 0)
 	reqs := srv.Requests()
 	_, result, _ := strings.Cut(string(reqs[len(reqs)-1].Body), `"role":"tool"`)
-	if !strings.Contains(result, "VISIBLE_VAR=seen") || !strings.Contains(result, `key=\\n`) {
-		t.Fatalf("the command should run with the other variables and an empty key: %s", result)
+	own, parent, _ := strings.Cut(result, "PARENT")
+	if !strings.Contains(own, "VISIBLE_VAR=seen") || !strings.Contains(own, `key=\\n`) || !strings.Contains(parent, "VISIBLE_VAR=seen") {
+		t.Fatalf("the command should run with the other variables and an empty key, and read llmrt's: %s", result)
 	}
 	for _, leak := range []string{key, token, "GITHUB_TOKEN", "OPENAI_API_KEY"} {
-		if strings.Contains(result, leak) {
-			t.Errorf("the model saw %q", leak)
+		if strings.Contains(own, leak) {
+			t.Errorf("the model saw %q in the command's environment", leak)
+		}
+	}
+	for _, leak := range []string{key, token} {
+		if strings.Contains(parent, leak) {
+			t.Errorf("the model saw %q in llmrt's environment", leak)
 		}
 	}
 	files := append(sb.sessions(), trace)
@@ -58,18 +65,19 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 }
 
 // TestShellEnvPassesNamedVariables: shell_env in the project config lets a
-// named variable through, and a malformed shell_env is a clear error.
+// named variable through (its value is still kept from the model), and a
+// malformed shell_env is a clear error.
 func TestShellEnvPassesNamedVariables(t *testing.T) {
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"shell_env": {"pass": ["GITHUB_TOKEN"], "set": {"CI": "1"}}}`)
-	srv := fake(t, fakellm.OpenAI, shellTurn("echo tok=$GITHUB_TOKEN ci=$CI"), finalAnswer("done"))
+	srv := fake(t, fakellm.OpenAI, shellTurn(`test "$GITHUB_TOKEN" = passed-through && echo tok=ok ci=$CI; echo $GITHUB_TOKEN`), finalAnswer("done"))
 	o := sb.run(cli{
 		args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "x"},
 		env:  map[string]string{"OPENAI_API_KEY": "k", "GITHUB_TOKEN": "passed-through"},
 	})
 	o.want(t, 0)
-	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), "tok=passed-through ci=1") {
-		t.Errorf("shell_env should pass GITHUB_TOKEN and set CI: %s", reqs[len(reqs)-1].Body)
+	if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), `tok=ok ci=1\\n[REDACTED]`) {
+		t.Errorf("shell_env should pass GITHUB_TOKEN and set CI, and the model not see the token: %s", reqs[len(reqs)-1].Body)
 	}
 	sb.write(".llmrt/config.json", `{"shell_env": {"inherit": "some"}}`)
 	o = sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "x"},
@@ -106,22 +114,39 @@ func killAll(pids []int) {
 	}
 }
 
-// TestNoProcessOutlivesACall: background jobs, nohup and setsid children
-// are gone once shell_cmd returns, and once llmrt is stopped mid-call.
+// TestNoProcessOutlivesACall: background jobs, nohup and setsid children,
+// with the call's marker in their environment or without it, are gone
+// once shell_cmd returns (a second call looks for them), and once llmrt is
+// stopped mid-call.
 func TestNoProcessOutlivesACall(t *testing.T) {
-	for i, line := range []string{"sleep %s &", "nohup sleep %s >/dev/null 2>&1 &", "setsid sleep %s >/dev/null 2>&1 &"} {
+	lines := []string{
+		"sleep %s &",
+		"nohup sleep %s >/dev/null 2>&1 &",
+		"setsid sleep %s >/dev/null 2>&1 &",
+		"env -i setsid sleep %s >/dev/null 2>&1 & sleep 0.3;",
+		"unset LLMRT_CALL; setsid sleep %s >/dev/null 2>&1 & sleep 0.3;",
+		"env -i bash -c 'set -m; sleep %s >/dev/null 2>&1 &';",
+		"(env -i setsid sleep %s >/dev/null 2>&1 &); sleep 0.3;",
+	}
+	for i, line := range lines {
 		secs := strconv.Itoa(5300 + i)
 		command := strings.ReplaceAll(line, "%s", secs)
 		t.Run(command, func(t *testing.T) {
 			sb := newSandbox(t)
-			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), finalAnswer("done"))
+			look := "pgrep -f 'slee[p] " + secs + "' || echo none-left"
+			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), shellTurn(look), finalAnswer("done"))
 			sandboxRun(t, sb, srv, "--permission", "auto", "-p", "x").want(t, 0)
 			if left := running("sleep " + secs); len(left) > 0 {
 				killAll(left)
 				t.Fatalf("%q left %v running", command, left)
 			}
-			if reqs := srv.Requests(); !contains(string(reqs[len(reqs)-1].Body), "stopped when it returned") {
+			reqs := srv.Requests()
+			if !contains(string(reqs[1].Body), "stopped when it returned") {
 				t.Errorf("the model should be told its background process was stopped")
+			}
+			body := string(reqs[2].Body)
+			if result := body[strings.LastIndex(body, `"role":"tool"`):]; !contains(result, `none-left\\n`) {
+				t.Errorf("%q: the next call still found the process: %s", command, result)
 			}
 		})
 	}

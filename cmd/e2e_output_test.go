@@ -24,6 +24,7 @@ func TestExitCodes(t *testing.T) {
 		{"completed", []scripted.Turn{finalAnswer("done")}, nil, 0},
 		{"failed", []scripted.Turn{toolCall("blocked", `{"reason":"no"}`)}, nil, 1},
 		{"usage", nil, []string{"--finish", "sometimes"}, 2},
+		{"negative timeout", nil, []string{"--timeout", "-1s"}, 2},
 		{"paused", []scripted.Turn{toolCall("ask_user_input", askArgs)}, nil, 3},
 		{"max iterations", []scripted.Turn{toolCall("list_files", `{}`), toolCall("path_exists", `{"path":"x"}`)}, []string{"--max-iterations", "2"}, 4},
 	}

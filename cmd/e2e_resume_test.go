@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -152,6 +153,35 @@ func TestKeysAreRedacted(t *testing.T) {
 		data, _ := os.ReadFile(f)
 		if strings.Contains(string(data), secret) || !strings.Contains(string(data), "[REDACTED]") {
 			t.Errorf("%s should hold the redacted result and no key:\n%s", f, data)
+		}
+	}
+}
+
+// TestResumeKeepsToolSources: the --mcp-config files and --skills-dir
+// roots a paused run was given (here as paths relative to where it ran)
+// come back when exactly the printed command resumes it from elsewhere,
+// so the tools and skills the model used are still there.
+func TestResumeKeepsToolSources(t *testing.T) {
+	sb := newSandbox(t)
+	srvBin := mcpServerBinary(t)
+	sb.write("extra/mcp.json", fmt.Sprintf(`{"mcpServers":{"calc":{"command":%q}}}`, srvBin))
+	sb.write("extra/skills/greet/SKILL.md", "---\nname: greet-people\ndescription: How to greet people.\n---\nSay hello.\n")
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello!"))
+	env := map[string]string{"OPENAI_API_KEY": "k"}
+	first := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
+		"--mcp-config", "extra/mcp.json", "--skills-dir", "extra/skills", "-p", "greet"}, env: env})
+	first.want(t, 3)
+	o := sb.run(cli{args: resumeLine(t, first.stderr), env: env, dir: sb.home})
+	if o.code != 0 {
+		t.Fatalf("exit %d: %s", o.code, o.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2\n%s", len(reqs), o.stderr)
+	}
+	for i, r := range reqs {
+		if names := strings.Join(toolNames(t, r), " "); !contains(names, "calc_get-sum") || !contains(systemPrompt(t, r), "greet-people") {
+			t.Errorf("request %d should offer the MCP tool and the skill: tools %s", i+1, names)
 		}
 	}
 }

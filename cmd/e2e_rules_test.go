@@ -9,7 +9,8 @@ import (
 
 // TestShellRulesFromOutside: a rule for one command does not allow a line
 // that runs another after it, and a deny rule holds against a later
-// command of a line (`llmrt tools call`, no terminal).
+// command of a line, a wrapped one, and a line whose program it cannot
+// know before it runs (`llmrt tools call`, no terminal).
 func TestShellRulesFromOutside(t *testing.T) {
 	sb := newSandbox(t)
 	call := func(command string, flags ...string) outcome {
@@ -38,7 +39,8 @@ func TestShellRulesFromOutside(t *testing.T) {
 	}
 
 	sb.write("victim.txt", "keep me")
-	for _, line := range []string{"true && rm victim.txt", "sudo rm victim.txt", "sh -c 'rm victim.txt'"} {
+	for _, line := range []string{"true && rm victim.txt", "sudo rm victim.txt", "sh -c 'rm victim.txt'",
+		"flock /tmp/lock rm victim.txt", "trap 'rm victim.txt' EXIT", "su -c 'rm victim.txt'", "x=rm; $x victim.txt", "/bin/r? victim.txt"} {
 		o = call(line, "--permission", "auto", "--deny", "shell_cmd(command=rm *)")
 		if o.code == 0 || !exists("victim.txt") || !contains(o.stderr, "deny shell_cmd(command=rm *)") {
 			t.Errorf("%q under --deny 'shell_cmd(command=rm *)': exit %d, victim exists %v, stderr %q", line, o.code, exists("victim.txt"), o.stderr)

@@ -99,6 +99,7 @@ func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, 
 	req.Permission.Approver = h.approver(stop)
 	req.Asker = h.asker(stop)
 	req.Permission.Rules = h.withAllowed(req.Permission.Rules)
+	req.Redact = h.secrets.string
 	res, err = rt.CompleteWith(ctx, req, engine.FanOut(rec.event, sink))
 	if ctx.Err() != nil {
 		cause = context.Cause(ctx)

@@ -259,6 +259,28 @@ func TestStoppedMessages(t *testing.T) {
 			t.Errorf("cause %v: got %d %q %q, want %d %q %q", tc.cause, code, msg, hint, tc.code, tc.msg, tc.hint)
 		}
 	}
+	// The other stops a saved run can go on from.
+	others := []struct {
+		res       engine.Result
+		id        string
+		code      int
+		msg, hint string
+	}{
+		{engine.Result{Status: engine.StatusMaxIterations, Iterations: 24, Error: &engine.RunError{Code: engine.CodeMaxIterations, Message: "stopped after 24 model calls"}}, "S1",
+			exitMaxIterations, "stopped after 24 model calls; session S1 is saved", "continue with: llmrt run --resume S1 --max-iterations 48, or narrow the task"},
+		{engine.Result{Status: engine.StatusMaxIterations, Iterations: 24, Error: &engine.RunError{Code: engine.CodeMaxIterations, Message: "stopped after 24 model calls"}}, "",
+			exitMaxIterations, "stopped after 24 model calls", "raise the limit with --max-iterations, or narrow the task"},
+		{engine.Result{Status: engine.StatusFailed, Error: &engine.RunError{Code: engine.CodeProviderError, Message: "openai: 503 from api.openai.com: overloaded"}}, "S1",
+			exitFailed, "openai: 503 from api.openai.com: overloaded; session S1 is saved", "resume with: llmrt run --resume S1"},
+		{engine.Result{Status: engine.StatusFailed, Error: &engine.RunError{Code: engine.CodeBlocked, Message: "no access"}}, "S1",
+			exitFailed, "blocked: no access", ""},
+	}
+	for _, tc := range others {
+		code, msg, hint := classify(resultError(s, tc.res, nil, tc.id))
+		if code != tc.code || msg != tc.msg || hint != tc.hint {
+			t.Errorf("%s: got %d %q %q, want %d %q %q", tc.res.Status, code, msg, hint, tc.code, tc.msg, tc.hint)
+		}
+	}
 }
 
 // BenchmarkRedactLine measures the redactor on a typical session line

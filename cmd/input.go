@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,9 +30,10 @@ var stdinWait = 3 * time.Second
 
 // buildPrompt assembles the user message from the prompt text, piped stdin
 // (attached as context below a prompt, or the prompt itself) and
-// attachments. A missing prompt is an error when required.
-func buildPrompt(o *IO, prompt string, attach []string, required bool) (engine.Message, error) {
-	msg, ok, err := optionalPrompt(o, prompt, attach)
+// attachments. A missing prompt is an error when required. Reading stdin
+// ends when ctx does (a signal), whatever the writer does.
+func buildPrompt(ctx context.Context, o *IO, prompt string, attach []string, required bool) (engine.Message, error) {
+	msg, ok, err := optionalPrompt(ctx, o, prompt, attach)
 	if err == nil && !ok && required {
 		err = withHint(usageErrorf("no prompt given"), `pass it with -p "...", as arguments, or on stdin (echo "..." | llmrt run)`)
 	}
@@ -40,8 +42,8 @@ func buildPrompt(o *IO, prompt string, attach []string, required bool) (engine.M
 
 // optionalPrompt is buildPrompt for runs that may continue without one;
 // ok is false when there is no prompt.
-func optionalPrompt(o *IO, prompt string, attach []string) (engine.Message, bool, error) {
-	stdin, err := readStdin(o, strings.TrimSpace(prompt) != "")
+func optionalPrompt(ctx context.Context, o *IO, prompt string, attach []string) (engine.Message, bool, error) {
+	stdin, err := readStdin(ctx, o, strings.TrimSpace(prompt) != "")
 	if err != nil {
 		return engine.Message{}, false, err
 	}
@@ -68,17 +70,39 @@ func optionalPrompt(o *IO, prompt string, attach []string) (engine.Message, bool
 	return msg, true, nil
 }
 
-// readStdin reads piped or redirected stdin. A terminal is never read.
-func readStdin(o *IO, havePrompt bool) (string, error) {
+// readStdin reads piped or redirected stdin. A terminal is never read. A
+// signal ends the wait at once: nothing has run yet, so there is nothing
+// to save or resume.
+func readStdin(ctx context.Context, o *IO, havePrompt bool) (string, error) {
 	if o.InTTY || o.In == nil {
 		return "", nil
 	}
-	if f, ok := o.In.(*os.File); ok && havePrompt && isPipe(f) && !readable(f, stdinWait) {
+	if f, ok := o.In.(*os.File); ok && havePrompt && isPipe(f) && !readable(ctx, f, stdinWait) {
+		if ctx.Err() != nil {
+			return "", stoppedError(context.Cause(ctx), "")
+		}
 		return "", nil
 	}
-	data, err := io.ReadAll(io.LimitReader(o.In, maxStdin+1))
-	if err != nil {
-		return "", fmt.Errorf("read stdin: %w", err)
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	// This goroutine ends when stdin ends; when a signal comes first, the
+	// process exits without waiting for it.
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(o.In, maxStdin+1))
+		done <- read{data, err}
+	}()
+	var data []byte
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return "", fmt.Errorf("read stdin: %w", r.err)
+		}
+		data = r.data
+	case <-ctx.Done():
+		return "", stoppedError(context.Cause(ctx), "")
 	}
 	if len(data) > maxStdin {
 		return "", usageErrorf("stdin is larger than %d MB; pass a smaller input or a file with --attach", maxStdin>>20)
@@ -94,16 +118,20 @@ func isPipe(f *os.File) bool {
 	return err == nil && st.Mode()&(os.ModeNamedPipe|os.ModeSocket) != 0
 }
 
-// readable waits up to d for data or end-of-file on f.
-func readable(f *os.File, d time.Duration) bool {
+// readable waits up to d for data or end-of-file on f, or until ctx ends.
+func readable(ctx context.Context, f *os.File, d time.Duration) bool {
 	fds := []unix.PollFd{{Fd: int32(f.Fd()), Events: unix.POLLIN | unix.POLLHUP}}
 	deadline := time.Now().Add(d)
 	for {
 		left := time.Until(deadline)
-		if left < 0 {
+		if left < 0 || ctx.Err() != nil {
 			return false
 		}
-		n, err := unix.Poll(fds, int(left.Milliseconds())+1)
+		// Wake at least every 100 ms to see whether ctx ended.
+		n, err := unix.Poll(fds, int(min(left, 100*time.Millisecond).Milliseconds())+1)
+		if err == nil && n == 0 {
+			continue
+		}
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}

@@ -16,7 +16,7 @@ import (
 // them (shown as warnings, refused by --strict).
 func (s *settings) loadContext(getenv func(string) string, sf *sharedFlags, needModel bool) {
 	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
-	s.loadMCP(getenv, sf.mcpConfigs)
+	s.loadMCP(getenv, s.mcpConfigs)
 	if !needModel || sf.noProjectInstructions {
 		return
 	}

@@ -18,9 +18,12 @@ import (
 //
 // Whatever llmrt started is stopped before it returns, by every path:
 // llmrt is the subreaper of its descendants, so commands that detached
-// from their call are still found.
+// from their call are still found. The secrets in llmrt's environment are
+// hidden from the commands it runs, which could otherwise read them in
+// /proc/<llmrt's pid>/environ.
 func Main() int {
 	_ = tools.EnableSubreaper()
+	_ = tools.HideEnvironment()
 	defer tools.StopAll(exitGrace)
 	f := NewFactory(SystemIO(os.Getenv), os.Getenv)
 	ctx, stop := signalContext()
@@ -57,21 +60,44 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 	return code
 }
 
-// signalContext is cancelled by the first SIGINT or SIGTERM, so runs stop
-// cleanly (children killed, session saved); a second signal exits at once.
+// signalContext is cancelled by the first SIGINT, SIGTERM, SIGHUP (the
+// terminal went away) or SIGQUIT, so runs stop cleanly (children killed,
+// session saved); a second one exits at once, and so does a run that is
+// still not done stopDeadline after the first, whatever it was blocked
+// on. Either way nothing llmrt started is left running.
+//
+// A broken stdout or stderr pipe (SIGPIPE: the reader of `llmrt run |
+// head` is gone) stops the run the same way instead of killing llmrt on
+// the spot, which would leave its commands running; the writes that follow
+// fail and raise SIGPIPE again, which does not count as a second signal.
 func signalContext() (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 2)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGPIPE)
+	hardExit := func() {
+		tools.StopAll(0)
+		os.Exit(exitCancelled)
+	}
 	go func() {
 		sig, ok := <-ch
 		if !ok {
 			return
 		}
 		cancel(errSignal{sig})
-		if _, ok := <-ch; ok {
-			tools.StopAll(0)
-			os.Exit(exitCancelled)
+		deadline := time.NewTimer(stopDeadline)
+		defer deadline.Stop()
+		for {
+			select {
+			case sig, ok := <-ch:
+				if !ok {
+					return
+				}
+				if sig != syscall.SIGPIPE {
+					hardExit()
+				}
+			case <-deadline.C:
+				hardExit()
+			}
 		}
 	}()
 	return ctx, func() {
@@ -80,6 +106,10 @@ func signalContext() (context.Context, func()) {
 		cancel(nil)
 	}
 }
+
+// stopDeadline is how long llmrt takes at most to exit after a signal:
+// enough for a command's grace period and for saving the session.
+const stopDeadline = 5 * time.Second
 
 // errSignal is the cancellation cause when a signal stopped the program.
 type errSignal struct{ sig os.Signal }

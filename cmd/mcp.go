@@ -115,7 +115,7 @@ func mcpConfigPath(f *Factory, scope string) (string, error) {
 // other keys.
 func editMCPFile(path string, edit func(servers map[string]json.RawMessage) error) error {
 	top := map[string]json.RawMessage{}
-	data, err := os.ReadFile(path)
+	data, err := config.ReadRegular(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}

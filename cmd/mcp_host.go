@@ -1,8 +1,10 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"sync"
 
@@ -30,7 +32,7 @@ func loadMCPServers(getenv func(string) string, workDir string, extra []string) 
 	var diags []string
 	files := mcpFiles(getenv, workDir, extra)
 	for i, f := range files {
-		list, err := mcp.LoadFile(f)
+		list, err := loadMCPFile(f)
 		if err != nil {
 			diags = append(diags, err.Error())
 			continue
@@ -43,6 +45,20 @@ func loadMCPServers(getenv func(string) string, workDir string, extra []string) 
 	return mcp.Merge(lists...), diags
 }
 
+// loadMCPFile reads the servers of one config file; a missing file has
+// none. Only a regular file is read, so a named pipe called .mcp.json in a
+// project cannot hang llmrt.
+func loadMCPFile(path string) ([]mcp.Server, error) {
+	data, err := config.ReadRegular(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return mcp.Parse(data, path)
+}
+
 // loadMCP sets the run's MCP source when servers are configured; a run
 // without any has none and starts nothing.
 func (s *settings) loadMCP(getenv func(string) string, extra []string) {
@@ -52,6 +68,12 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	for _, sv := range servers {
 		if sv.IsEnabled() {
 			enabled = append(enabled, sv)
+		}
+		// The server keeps its environment and headers; their secrets are
+		// redacted from what llmrt writes.
+		s.mcpSecrets = append(s.mcpSecrets, headerSecrets(sv.Headers)...)
+		for k, v := range sv.Env {
+			s.mcpSecrets = append(s.mcpSecrets, secretValues([]string{k + "=" + v})...)
 		}
 	}
 	if len(enabled) > 0 {

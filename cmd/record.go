@@ -21,6 +21,9 @@ type recorder struct {
 
 	mu     sync.Mutex
 	warned bool
+	// broken reports a failed session write: the session on disk lacks
+	// part of the run, so it must not be offered for resuming.
+	broken bool
 	// held are host messages (answers to a paused run) kept back until
 	// the run adds to the conversation: a resumed run that fails before
 	// the model replies leaves the session paused, its questions pending.
@@ -63,7 +66,7 @@ func (r *recorder) event(ev engine.Event) {
 	case holding:
 		return
 	}
-	r.check(r.w.WriteEvent(ev))
+	r.checkSession(r.w.WriteEvent(ev))
 }
 
 // add persists messages the host appends (prompts).
@@ -72,7 +75,7 @@ func (r *recorder) add(msgs ...engine.Message) {
 		return
 	}
 	for _, m := range msgs {
-		r.check(r.w.WriteMessage(m))
+		r.checkSession(r.w.WriteMessage(m))
 	}
 }
 
@@ -82,6 +85,28 @@ func (r *recorder) hold(msgs ...engine.Message) {
 	defer r.mu.Unlock()
 	r.held = append(r.held, msgs...)
 	r.holding = len(r.held) > 0
+}
+
+// checkSession is check for a session write, which also marks the session
+// broken.
+func (r *recorder) checkSession(err error) {
+	if err != nil {
+		r.mu.Lock()
+		r.broken = true
+		r.mu.Unlock()
+	}
+	r.check(err)
+}
+
+// resumable returns the session id when the whole run is on disk, and ""
+// when the run is not saved or a write failed.
+func (r *recorder) resumable() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.broken {
+		return ""
+	}
+	return r.id
 }
 
 // check reports the first write failure; the run goes on, since losing

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"sort"
+	"strings"
 	"sync"
+
+	"github.com/llmrt/llmrt/tools"
 )
 
 // redacted replaces a secret's value wherever llmrt writes it.
@@ -89,4 +92,35 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
+}
+
+// secretValues returns, for redaction, the values of the variables of env
+// (KEY=VALUE) whose names look like secrets (tools.SecretPatterns): the
+// ones a command never sees, so that one that comes back some other way
+// (a file, a server's reply) is not written either. Absolute paths are
+// left out: SSH_KEY_PATH names a file, not a secret, and redacting a
+// directory would garble every path under it.
+func secretValues(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && tools.LooksSecret(name) && !strings.HasPrefix(value, "/") {
+			out = append(out, value)
+		}
+	}
+	return out
+}
+
+// headerSecrets returns the values of HTTP headers for redaction: each
+// whole value and, for an authorization scheme ("Bearer TOKEN"), the
+// credential alone, which is what a server is likely to echo.
+func headerSecrets(headers map[string]string) []string {
+	var out []string
+	for _, v := range headers {
+		out = append(out, v)
+		if scheme, cred, ok := strings.Cut(strings.TrimSpace(v), " "); ok && !strings.Contains(scheme, "=") {
+			out = append(out, strings.TrimSpace(cred))
+		}
+	}
+	return out
 }

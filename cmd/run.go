@@ -97,11 +97,14 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	info := runInfo{sessionID: rec.id, diagnostics: diagnostics(res), sandbox: string(h.s.sandbox.Mode)}
+	// A session that could not be written whole is not offered for
+	// resuming: the command would fail.
+	saved := rec.resumable()
+	info := runInfo{sessionID: saved, diagnostics: diagnostics(res), sandbox: string(h.s.sandbox.Mode)}
 	if res.Status == engine.StatusToolCalls {
 		info.pending = pendingItems(parsePending(res.PendingCalls))
 		if opts.output == "text" || opts.output == "" {
-			printPending(h.errOut, rec.id, info.pending)
+			printPending(h.errOut, saved, info.pending)
 		}
 	}
 	if err := out.done(res, info); err != nil {
@@ -110,7 +113,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if h.progress() == nil && !h.s.quiet {
 		printDenials(h.errOut, res.Warnings)
 	}
-	return resultError(h.s, res, cause, rec.id)
+	return resultError(h.s, res, cause, saved)
 }
 
 // host resolves the settings and returns the host for the run, with the

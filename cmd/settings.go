@@ -48,6 +48,8 @@ type settings struct {
 	skills        *skills.Catalogue
 	projectDocs   *instructions.Set // nil with --no-project-instructions
 	mcp           *mcp.Source       // nil when no MCP server is configured
+	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
+	mcpConfigs    []string          // --mcp-config files, absolute
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
@@ -81,7 +83,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, sf.skillsDirs)}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, absPaths(sf.skillsDirs)), mcpConfigs: absPaths(sf.mcpConfigs)}
 	changed := cmd.Flags().Changed
 	str := func(flagName, flagVal, env string, file *string) string {
 		if changed(flagName) {
@@ -120,6 +122,8 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 	s.quiet, s.verbose, s.strict, s.tracePath = sf.quiet, sf.verbose, sf.strict, sf.trace
 	f.secrets.add(knownKeys(cfg.Getenv)...)
 	f.secrets.add(s.backend.APIKey)
+	f.secrets.add(secretValues(os.Environ())...)
+	f.secrets.add(secretValues(cfg.Dotenv())...)
 	if err := s.applyRunFlags(cmd, sf); err != nil {
 		return nil, err
 	}
@@ -144,6 +148,7 @@ func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *s
 		}
 	}
 	s.loadContext(f.Getenv, sf, needModel)
+	f.secrets.add(s.mcpSecrets...)
 	return s, nil
 }
 
@@ -317,6 +322,9 @@ func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
 		}
 		s.timeout = d
 	}
+	if s.timeout < 0 {
+		return usageErrorf("--timeout %s: must not be negative (0 means no limit)", s.timeout)
+	}
 	return s.loadSystem(cmd, sf)
 }
 
@@ -327,10 +335,15 @@ func (s *settings) loadSystem(cmd *cobra.Command, sf *sharedFlags) error {
 	if file == "" {
 		return nil
 	}
-	if !filepath.IsAbs(file) && !changed("system-file") {
-		file = filepath.Join(s.workDir, file)
+	read := os.ReadFile // a file named on the command line may be a pipe: --system-file <(...)
+	if !changed("system-file") {
+		// One named by a config file must be a regular file.
+		read = config.ReadRegular
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(s.workDir, file)
+		}
 	}
-	data, err := os.ReadFile(file)
+	data, err := read(file)
 	if err != nil {
 		return usageErrorf("--system-file: %v", err)
 	}
@@ -353,6 +366,19 @@ func pick(flagSet bool, flagVal string, file *string) string {
 
 // configDirs resolves directories from config files against the working
 // directory and puts the flag's after them, so the flag's win.
+// absPaths makes paths given on the command line absolute, so a session
+// can record them.
+func absPaths(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 func configDirs(workDir string, fromConfig, fromFlags []string) []string {
 	var out []string
 	for _, d := range fromConfig {

@@ -60,6 +60,12 @@ func (s *settings) applyResumed(changed func(string) bool, o session.Options) er
 	if !changed("sandbox-network") && o.SandboxNetwork {
 		s.sandbox.Network = true
 	}
+	if !changed("mcp-config") {
+		s.mcpConfigs = o.MCPConfigs
+	}
+	if !changed("skills-dir") {
+		s.skillsDirs = append(s.skillsDirs, o.SkillsDirs...)
+	}
 	s.resumed = o
 	return nil
 }
@@ -75,6 +81,13 @@ func (s *settings) record(changed func(string) bool, sf *sharedFlags) {
 	}
 	if s.recorded.Tools == "" {
 		s.recorded.Tools = s.resumed.Tools
+	}
+	s.recorded.MCPConfigs, s.recorded.SkillsDirs = s.resumed.MCPConfigs, s.resumed.SkillsDirs
+	if changed("mcp-config") {
+		s.recorded.MCPConfigs = absPaths(sf.mcpConfigs)
+	}
+	if changed("skills-dir") {
+		s.recorded.SkillsDirs = absPaths(sf.skillsDirs)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
@@ -24,7 +25,12 @@ func resultError(s *settings, res engine.Result, cause error, sessionID string) 
 	case engine.StatusToolCalls:
 		return silentExit(exitPaused)
 	case engine.StatusMaxIterations:
-		return &exitError{code: exitMaxIterations, err: errors.New(msg), hint: "raise the limit with --max-iterations, or narrow the task"}
+		e := &exitError{code: exitMaxIterations, err: errors.New(msg), hint: "raise the limit with --max-iterations, or narrow the task"}
+		if sessionID != "" {
+			e.err = fmt.Errorf("%w; session %s is saved", e.err, sessionID)
+			e.hint = fmt.Sprintf("continue with: llmrt run --resume %s --max-iterations %d, or narrow the task", sessionID, 2*max(res.Iterations, 1))
+		}
+		return e
 	case engine.StatusCancelled:
 		if errors.Is(cause, context.DeadlineExceeded) && s.timeout > 0 {
 			return withResume(&exitError{code: exitFailed, err: fmt.Errorf("the run timed out after --timeout %s", s.timeout)}, sessionID)
@@ -34,7 +40,14 @@ func resultError(s *settings, res engine.Result, cause error, sessionID string) 
 	if res.Error != nil && res.Error.Code == engine.CodeBlocked {
 		return &exitError{code: exitFailed, err: fmt.Errorf("blocked: %s", msg)}
 	}
-	return &exitError{code: exitFailed, err: errors.New(msg), hint: providerHint(s, res.Error)}
+	e := &exitError{code: exitFailed, err: errors.New(msg), hint: providerHint(s, res.Error)}
+	if sessionID != "" && res.Error != nil && res.Error.Code == engine.CodeProviderError {
+		// The conversation so far is kept: once the provider is back (or
+		// the key fixed), the run goes on from where it stopped.
+		e.err = fmt.Errorf("%w; session %s is saved", e.err, sessionID)
+		e.hint = strings.TrimPrefix(e.hint+"; then resume with: llmrt run --resume "+sessionID, "; then ")
+	}
+	return e
 }
 
 // stoppedError is exit 130 for a run a person stopped: a signal, or

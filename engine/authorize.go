@@ -49,9 +49,49 @@ func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {
 		return true, nil
 	}
 	if r.req.Permission.Mode == ModeAuto || r.req.Permission.AllowSandboxed && p.tool.Sandboxed {
+		if rule, part, ok := r.uncheckable(p); ok {
+			return r.askUnchecked(ctx, p, rule, part)
+		}
 		return true, nil
 	}
 	return r.ask(ctx, p)
+}
+
+// uncheckable finds a deny rule with a command pattern that cannot be
+// checked against the call's command line, and the part that defeats it:
+// a program known only when the line runs ($X, $(...), a glob, a shell
+// reading its commands from stdin) or a line that does not parse. Such a
+// line may run what the rule forbids, so it does not run unasked.
+func (r *run) uncheckable(p *plan) (Rule, string, bool) {
+	var c *callView
+	for _, rule := range r.rules {
+		if _, ok := rule.Params["command"]; !ok || rule.Action != RuleDeny {
+			continue
+		}
+		if c == nil {
+			if c = newCallView(p.tool.Name, p.args); !c.hasCommand {
+				return Rule{}, "", false
+			}
+		}
+		if !rule.matchesExcept(c, "command") {
+			continue
+		}
+		if part, ok := c.commands().opaque(); ok {
+			return rule, part, true
+		}
+	}
+	return Rule{}, "", false
+}
+
+// askUnchecked puts a call that a deny rule cannot be checked against to
+// a person, or refuses it, saying why, when no one can be asked.
+func (r *run) askUnchecked(ctx context.Context, p *plan, rule Rule, part string) (bool, *ToolOutcome) {
+	perm := r.req.Permission
+	if perm.Approver != nil || perm.ReplyViaEvents {
+		return r.ask(ctx, p)
+	}
+	return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+		Content: fmt.Sprintf("permission denied: the rule deny %s cannot be checked against this command, because %s; write the command out plainly (no variables, command substitutions or globs in place of a program, no script fed to a shell)", rule, part)}
 }
 
 // ask puts an undecided call to the Approver, to the Stream consumer, or,

@@ -179,6 +179,9 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	case err != nil:
 		o = ToolOutcome{Content: fmt.Sprintf("%s failed: %v", p.tool.Name, err), IsError: true}
 	}
+	if r.req.Redact != nil {
+		o.Content = r.req.Redact(o.Content)
+	}
 	o.Content = capResult(o.Content, r.req.MaxResultBytes)
 	o.DurationMS = time.Since(start).Milliseconds()
 	p.outcome = &o

@@ -285,8 +285,9 @@ func SuggestRule(tool string, args map[string]any) Rule {
 }
 
 // suggestCommand is the narrowest useful command pattern for a line: every
-// use of its program when the line is one plain command, otherwise the
-// line exactly as written.
+// use of its program (of its subcommand, for programs made of
+// subcommands: `go test *`, `git push *`) when the line is one plain
+// command, otherwise the line exactly as written.
 func suggestCommand(c *callView) string {
 	l := c.commands()
 	if !l.allowable() || len(l.parts) != 1 {
@@ -299,5 +300,33 @@ func suggestCommand(c *callView) string {
 	if p.text == p.prog {
 		return p.prog
 	}
+	rest := strings.TrimPrefix(p.text, p.prog+" ")
+	if sub, _, _ := strings.Cut(rest, " "); subcommands[path.Base(p.prog)] && isSubcommand(sub) {
+		return p.prog + " " + sub + " *"
+	}
 	return p.prog + " *"
+}
+
+// subcommands are programs whose first argument names what they do, so
+// that a rule for one subcommand (go test) does not allow another (go
+// run).
+var subcommands = map[string]bool{
+	"apt": true, "az": true, "brew": true, "bun": true, "cargo": true, "composer": true, "conda": true, "deno": true,
+	"docker": true, "dotnet": true, "gcloud": true, "gh": true, "git": true, "go": true, "helm": true, "kubectl": true,
+	"npm": true, "pip": true, "pip3": true, "pnpm": true, "podman": true, "poetry": true, "rustup": true, "swift": true,
+	"systemctl": true, "terraform": true, "uv": true, "yarn": true, "aws": true, "nix": true, "bundle": true, "mix": true,
+}
+
+// isSubcommand reports a word shaped like a subcommand: lower-case
+// letters, digits and inner dashes.
+func isSubcommand(w string) bool {
+	if w == "" || len(w) > 32 || w[0] < 'a' || w[0] > 'z' {
+		return false
+	}
+	for _, c := range w {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -87,9 +87,9 @@ func TestSuggestRule(t *testing.T) {
 	}{
 		{"write_file", map[string]any{"path": "out/x.txt"}, "write_file(path=out/**)"},
 		{"write_file", map[string]any{"path": "x.txt"}, "write_file(path=**)"},
-		{"shell_cmd", map[string]any{"command": "go test ./..."}, "shell_cmd(command=go *)"},
+		{"shell_cmd", map[string]any{"command": "go test ./..."}, "shell_cmd(command=go test *)"},
 		{"shell_cmd", map[string]any{"command": "make"}, "shell_cmd(command=make)"},
-		{"shell_cmd", map[string]any{"command": "go", "args": []any{"vet", "./..."}}, "shell_cmd(command=go *)"},
+		{"shell_cmd", map[string]any{"command": "go", "args": []any{"vet", "./..."}}, "shell_cmd(command=go vet *)"},
 		{"web_fetch", map[string]any{"url": "https://example.com/a/b"}, "web_fetch(url=https://example.com/*)"},
 		{"mcp_x_y", nil, "mcp_x_y"},
 	}
@@ -350,7 +350,7 @@ func TestShellRulesThroughTheRuntime(t *testing.T) {
 		})}
 	run(h, always, "echo hi && touch pwned")
 	run(h, always, "git status")
-	want := []string{"shell_cmd(command=echo hi && touch pwned)", "shell_cmd(command=git *)"}
+	want := []string{"shell_cmd(command=echo hi && touch pwned)", "shell_cmd(command=git status *)"}
 	if strings.Join(suggested, "|") != strings.Join(want, "|") {
 		t.Errorf("suggested rules: got %q, want %q", suggested, want)
 	}

@@ -204,3 +204,28 @@ func TestStreamRunWaitsForTheLoopBody(t *testing.T) {
 		}
 	}
 }
+
+// TestRedactToolResults: Request.Redact rewrites a tool result before the
+// model sees it, in the request and in the returned messages alike.
+func TestRedactToolResults(t *testing.T) {
+	const secret = "sk-secret-value-42"
+	h := newHarness(t, call("leak", `{}`), answer("done"))
+	req := h.request("go")
+	req.BuiltIns = []string{}
+	req.Tools = []engine.Tool{{Name: "leak", Kind: tools.KindRead, Schema: json.RawMessage(`{"type":"object"}`),
+		Execute: func(context.Context, json.RawMessage) (tools.Result, error) {
+			return tools.Text("key=" + secret), nil
+		}}}
+	req.Redact = func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
+	res := h.complete(req)
+	if res.Status != engine.StatusCompleted {
+		t.Fatalf("got %s, want completed", res.Status)
+	}
+	sent, _ := json.Marshal(h.rec.request(1).Messages)
+	kept, _ := json.Marshal(res.Messages)
+	for where, b := range map[string][]byte{"second request": sent, "result messages": kept} {
+		if strings.Contains(string(b), secret) || !strings.Contains(string(b), "key=[REDACTED]") {
+			t.Errorf("%s: got %s, want the result with the key redacted", where, b)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -73,6 +74,21 @@ func (l *shellLine) allowable() bool {
 		}
 	}
 	return true
+}
+
+// opaque reports a line whose commands are not all known before it runs,
+// and says what hides them: it does not parse, or a program is decided
+// at run time.
+func (l *shellLine) opaque() (string, bool) {
+	if l.invalid {
+		return "the line does not parse", true
+	}
+	for _, p := range l.parts {
+		if p.unknown {
+			return fmt.Sprintf("the program of %q is decided only when it runs", p.text), true
+		}
+	}
+	return "", false
 }
 
 func (l *shellLine) addSource(src string, depth int) {
@@ -186,6 +202,8 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 		}
 		l.addSource(script, depth+1)
 		return
+	case l.addBuiltin(name, part, words, depth):
+		return
 	case name == "find":
 		l.parts = append(l.parts, part)
 		for _, inner := range findExecs(words[1:]) {
@@ -194,6 +212,26 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 		return
 	}
 	if w, ok := wrapperFor(name); ok {
+		// Deny rules see every command the wrapper's words could start
+		// with, so an option this table does not know cannot hide one.
+		l.addTails(words[1:])
+		if line, found := w.scriptOf(words[1:]); found {
+			if line == nil {
+				l.addUnknown(part, words)
+				return
+			}
+			if w.own {
+				l.parts = append(l.parts, part)
+			} else {
+				l.denyForms = append(l.denyForms, text)
+			}
+			l.addSource(line.text, depth+1)
+			return
+		}
+		if w.onlyScript {
+			l.parts = append(l.parts, part)
+			return
+		}
 		if inner, own, ok := w.unwrap(words[1:]); ok {
 			if inner == nil {
 				// The wrapper hides the command (env -S, an option given
@@ -211,6 +249,16 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 		}
 	}
 	l.parts = append(l.parts, part)
+}
+
+// addTails lets deny rules see each tail of words that starts with a
+// fixed word other than an option.
+func (l *shellLine) addTails(words []word) {
+	for i, w := range words {
+		if w.fixed && w.text != "" && w.text[0] != '-' {
+			l.denyForms = append(l.denyForms, joinWords(nil, words[i:]))
+		}
+	}
 }
 
 // addUnknown records a command whose program is known only at run time.

@@ -238,7 +238,12 @@ func TestSuggestCommandRule(t *testing.T) {
 		args []any
 		want string
 	}{
-		{"go test ./...", nil, "go *"},
+		{"go test ./...", nil, "go test *"},
+		{"git push --force origin main", nil, "git push *"},
+		{"npm run build", nil, "npm run *"},
+		{"git -C sub status", nil, "git *"},
+		{"ls -la", nil, "ls *"},
+		{"echo hello world", nil, "echo *"},
 		{"make", nil, "make"},
 		{"echo hi && rm -rf x", nil, "echo hi && rm -rf x"},
 		{"go test ./... ; touch pwned", nil, "go test ./... ; touch pwned"},
@@ -247,9 +252,9 @@ func TestSuggestCommandRule(t *testing.T) {
 		{"sudo apt install x", nil, "sudo apt install x"},
 		{"$EDITOR notes", nil, "$EDITOR notes"},
 		{"go test $(ls)", nil, "go test $(ls)"},
-		{"timeout 60 go test ./...", nil, "go *"},
-		{"  cargo build  ", nil, "cargo *"},
-		{"go", []any{"vet", "./..."}, "go *"},
+		{"timeout 60 go test ./...", nil, "go test *"},
+		{"  cargo build  ", nil, "cargo build *"},
+		{"go", []any{"vet", "./..."}, "go vet *"},
 	}
 	for _, tc := range cases {
 		args := map[string]any{"command": tc.cmd}

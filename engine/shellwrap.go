@@ -29,6 +29,16 @@ type wrapper struct {
 	// own that an allow rule must cover too. ownWithArgs: only when it was
 	// given options or assignments (env).
 	own, ownWithArgs bool
+	// script lists the short options, and scriptLong the long ones, whose
+	// value is a shell command line (su -c, flock -c); onlyScript: without
+	// one the wrapper runs no command of the line (script, su).
+	script     string
+	scriptLong []string
+	onlyScript bool
+	// joined: the command's words are joined into a line for a shell
+	// (watch, sg), unless noJoin, an option, is given (watch -x).
+	joined bool
+	noJoin string
 }
 
 // wrapperFor returns the wrapper named name.
@@ -58,6 +68,45 @@ func wrapperFor(name string) (wrapper, bool) {
 		return wrapper{valued: "ugCDhprtTU", long: []string{"user", "group", "close-from", "chdir", "host", "prompt", "role", "type", "command-timeout", "other-user"}, query: "elVvK", own: true}, true
 	case "doas":
 		return wrapper{valued: "uC", query: "L", own: true}, true
+	case "pkexec":
+		return wrapper{long: []string{"user"}, own: true}, true
+	case "su":
+		return wrapper{valued: "gGsw", long: []string{"group", "supp-group", "shell", "whitelist-environment"},
+			script: "c", scriptLong: []string{"command", "session-command"}, onlyScript: true, own: true}, true
+	case "runuser":
+		return wrapper{valued: "ugGsw", long: []string{"user", "group", "supp-group", "shell", "whitelist-environment"},
+			script: "c", scriptLong: []string{"command", "session-command"}, own: true}, true
+	case "script":
+		return wrapper{valued: "EIBOTm", long: []string{"echo", "log-in", "log-out", "log-io", "log-timing", "logging-format", "output-limit", "timing"},
+			script: "c", scriptLong: []string{"command"}, onlyScript: true, own: true}, true
+	case "flock":
+		return wrapper{valued: "wE", long: []string{"wait", "timeout", "conflict-exit-code"}, operands: 1, script: "c", scriptLong: []string{"command"}}, true
+	case "chrt":
+		return wrapper{valued: "TPD", long: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, query: "pm"}, true
+	case "taskset":
+		return wrapper{operands: 1, query: "p"}, true
+	case "prlimit":
+		return wrapper{valued: "p", long: []string{"pid", "output"}, query: "p"}, true
+	case "strace":
+		return wrapper{valued: "abeEIoOpPsSuUX", long: []string{"output", "attach", "user", "env"}}, true
+	case "busybox", "toybox":
+		return wrapper{}, true
+	case "unshare":
+		return wrapper{valued: "SGRw", long: []string{"setuid", "setgid", "root", "wd"}, own: true}, true
+	case "nsenter":
+		return wrapper{valued: "tSG", long: []string{"target", "setuid", "setgid"}, own: true}, true
+	case "setpriv":
+		return wrapper{long: []string{"reuid", "regid", "ruid", "rgid", "euid", "egid", "groups", "inh-caps", "ambient-caps", "bounding-set",
+			"securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule"}, query: "d", own: true}, true
+	case "chroot":
+		return wrapper{long: []string{"userspec", "groups"}, operands: 1, own: true}, true
+	case "systemd-run":
+		return wrapper{valued: "pEuHMs", long: []string{"unit", "property", "description", "slice", "uid", "gid", "nice", "working-directory",
+			"setenv", "machine", "host", "service-type", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar"}, own: true}, true
+	case "watch":
+		return wrapper{valued: "nq", long: []string{"interval"}, joined: true, noJoin: "x"}, true
+	case "sg":
+		return wrapper{operands: 1, joined: true, script: "c"}, true
 	}
 	return wrapper{}, false
 }
@@ -169,72 +218,4 @@ func isShell(name string) bool {
 		return true
 	}
 	return false
-}
-
-// How a shell invocation gets its script.
-const (
-	scriptFile    = iota // a script file operand: the shell is a program like any other
-	scriptText           // -c with fixed text: the text is parsed as a line
-	scriptUnknown        // -c with an expansion, or commands read from stdin (-s, a pipe, a here-document)
-)
-
-// shellScript finds the script of a shell invocation (its arguments after
-// the program name).
-func shellScript(args []word) (script string, mode int) {
-	c, stdin := false, false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !a.fixed {
-			if c {
-				return "", scriptUnknown
-			}
-			return "", scriptFile
-		}
-		t := a.text
-		switch {
-		case t == "--" || t == "-":
-			continue
-		case strings.HasPrefix(t, "--"):
-			if t == "--rcfile" || t == "--init-file" {
-				i++
-			}
-		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
-			if t[0] == '-' {
-				c = c || strings.ContainsRune(t[1:], 'c')
-				stdin = stdin || strings.ContainsRune(t[1:], 's')
-			}
-			if last := t[len(t)-1]; last == 'o' || last == 'O' {
-				i++
-			}
-		case c:
-			return t, scriptText
-		case stdin:
-			return "", scriptUnknown
-		default:
-			return "", scriptFile
-		}
-	}
-	return "", scriptUnknown
-}
-
-// findExecs returns the commands of find's -exec, -execdir, -ok and
-// -okdir actions.
-func findExecs(args []word) [][]word {
-	var out [][]word
-	for i := 0; i < len(args); i++ {
-		switch args[i].text {
-		case "-exec", "-execdir", "-ok", "-okdir":
-		default:
-			continue
-		}
-		j := i + 1
-		for j < len(args) && args[j].text != ";" && args[j].text != "+" {
-			j++
-		}
-		if j > i+1 {
-			out = append(out, args[i+1:j])
-		}
-		i = j
-	}
-	return out
 }

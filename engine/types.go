@@ -97,6 +97,11 @@ type Request struct {
 	Finish      FinishPolicy
 	// MaxResultBytes caps each tool result the model sees (default 32 KiB).
 	MaxResultBytes int
+	// Redact, when set, rewrites the text of every tool result before the
+	// model sees it. Hosts pass the values of the secrets they know (API
+	// keys), so a command or a file that prints one does not send it to
+	// the model. Sub-runs use the same function.
+	Redact func(string) string
 
 	// ContextWindow is the model's context window in tokens; zero means
 	// the built-in table's value for the model (see ContextWindow), or

@@ -58,7 +58,7 @@ func createDirectory(ws *Workspace, path string, recursive bool) Result {
 	if recursive {
 		err = ws.MkdirAll(abs, 0o755)
 	} else {
-		err = os.Mkdir(abs, 0o755)
+		err = ws.Mkdir(abs, 0o755)
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

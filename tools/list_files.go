@@ -83,6 +83,9 @@ func listFiles(ctx context.Context, ws *Workspace, dir string, o listOptions) (R
 	if err != nil {
 		return Errorf("no such directory: %s", dir), nil
 	}
+	if why := notRegular(dir, info); why != "" {
+		return Errorf("%s", why), nil
+	}
 	if !info.IsDir() {
 		return Errorf("%s is a file, not a directory; use read_file to read it", dir), nil
 	}

@@ -77,6 +77,12 @@ func pathExists(ws *Workspace, p string) Result {
 		e.Type, e.Size = "directory", 0
 	case info.Mode().IsRegular():
 		e.Type = "file"
+	case info.Mode()&fs.ModeNamedPipe != 0:
+		e.Type, e.Size = "named pipe", 0
+	case info.Mode()&fs.ModeSocket != 0:
+		e.Type, e.Size = "socket", 0
+	case info.Mode()&fs.ModeDevice != 0:
+		e.Type, e.Size = "device", 0
 	default:
 		e.Type = "other"
 	}

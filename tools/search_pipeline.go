@@ -26,6 +26,10 @@ type searchDone struct {
 func (s *search) grep(ctx context.Context, out *searchOutput) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Closed once every worker has returned: the results loop below ends
+	// only then.
+	b := openBeneath(s.start)
+	defer b.close()
 	jobs := make(chan searchJob, 4*s.workers)
 	results := make(chan searchDone, 4*s.workers)
 	var walkErr error
@@ -33,7 +37,7 @@ func (s *search) grep(ctx context.Context, out *searchOutput) error {
 	go func() {
 		defer close(jobs)
 		seq := 0
-		walkErr = s.ws.walk(sctx, s.start, WalkOptions{Hidden: s.hidden, listers: s.workers}, func(rel, abs string, d fs.DirEntry) error {
+		walkErr = s.ws.walk(sctx, s.start, WalkOptions{Hidden: s.hidden, listers: s.workers, beneath: b}, func(rel, abs string, d fs.DirEntry) error {
 			if !d.Type().IsRegular() || !s.matches(rel) {
 				return nil
 			}
@@ -51,7 +55,7 @@ func (s *search) grep(ctx context.Context, out *searchOutput) error {
 		// Each worker ends when jobs is closed; after cancellation it
 		// drains jobs without scanning.
 		wg.Go(func() {
-			sc := &scanner{m: s.m}
+			sc := &scanner{m: s.m, b: b}
 			for j := range jobs {
 				var hits []hit
 				if sctx.Err() == nil {

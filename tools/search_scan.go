@@ -133,6 +133,7 @@ type hit struct {
 type scanner struct {
 	m   *matcher
 	buf []byte
+	b   *beneath // opens the files; nil opens by name
 }
 
 // scanFile returns up to limit matching lines of the file at abs. Binary
@@ -141,7 +142,9 @@ func (s *scanner) scanFile(abs string, limit int) []hit {
 	// Raw system calls: os.Open would also register each file with the
 	// runtime poller and set a finalizer, which costs more than reading a
 	// small file.
-	fd, err := openRead(abs)
+	// Never through a symlink: the walk hands over regular files only, so
+	// one found here was swapped in since.
+	fd, err := s.b.open(abs, syscall.O_RDONLY|syscall.O_NONBLOCK)
 	if err != nil {
 		return nil
 	}
@@ -179,15 +182,6 @@ func (s *scanner) scanFile(abs string, limit int) []hit {
 			return hits
 		}
 		carry = copy(s.buf, data[end:])
-	}
-}
-
-func openRead(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
 	}
 }
 

@@ -103,13 +103,15 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	policy := opts.Sandbox
 	policy.Workspace = ws.Root()
 	start := time.Now()
+	watch := watchCall(marker)
+	defer watch.done()
 	cleanup, err := sandbox.Start(cmd, policy)
 	if err != nil {
 		return Errorf("cannot run %q: %v", a.Command, err), nil
 	}
 	defer cleanup()
 	pgid := cmd.Process.Pid
-	since := startTime(pgid)
+	watch.started(pgid)
 	done := make(chan error, 1)
 	// This goroutine ends when Wait returns, which WaitDelay bounds.
 	go func() { done <- cmd.Wait() }()
@@ -123,7 +125,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		left = len(members)
 		stopGroup(pgid, grace, nil)
 	}
-	if left += stopCall(marker, pgid, since, grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
+	if left += watch.stop(grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
 	}
 	if st := cmd.ProcessState; st != nil {

@@ -47,31 +47,28 @@ func hasMarker(pid int, marker string) bool {
 	return false
 }
 
-// stopCall stops every process still carrying the call's marker, wherever
-// it moved: SIGTERM, then SIGKILL after grace. Zombies it leaves as this
-// process's children (they were re-parented here) are reaped. It returns
-// how many processes it found.
-//
-// since, when not zero, is the start time of the call's first process:
-// anything older cannot be the call's, and its environment is not read.
-func stopCall(marker string, pgid int, since uint64, grace time.Duration) int {
+// childrenNow returns this process's live children: pid → start time.
+func childrenNow() map[int]uint64 {
 	self := os.Getpid()
-	find := func() (live []int, dead []int) {
-		procs, _ := processTable()
-		for _, p := range procs {
-			if p.pid == self || (p.start < since && !p.zombie) {
-				continue
-			}
-			switch {
-			case p.zombie && p.ppid == self && p.pgrp == pgid:
-				dead = append(dead, p.pid)
-			case !p.zombie && hasMarker(p.pid, marker):
-				live = append(live, p.pid)
-			}
+	procs, _ := processTable()
+	kids := map[int]uint64{}
+	for _, p := range procs {
+		if p.ppid == self && !p.zombie {
+			kids[p.pid] = p.start
 		}
-		return live, dead
 	}
-	live, dead := find()
+	return kids
+}
+
+// stop stops whatever the call left running, wherever it moved: every
+// process carrying the call's marker and, while no other call runs, every
+// process this process adopted during the call (and their descendants),
+// marker or not. SIGTERM, then SIGKILL after grace. Zombies it leaves as
+// this process's children are reaped. It returns how many processes it
+// found.
+func (c *callWatch) stop(grace time.Duration) int {
+	sole := callsRunning.Load() == 1
+	live, dead := c.find(sole)
 	found := len(live)
 	// The ones killed here that were re-parented to this process become
 	// its zombies: reap them by pid too.
@@ -80,18 +77,59 @@ func stopCall(marker string, pgid int, since uint64, grace time.Duration) int {
 		signalAll(live, syscall.SIGTERM)
 		for deadline := time.Now().Add(grace); len(live) > 0 && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
-			live, _ = find()
+			live, _ = c.find(sole)
 		}
 		signalAll(live, syscall.SIGKILL)
 		for deadline := time.Now().Add(time.Second); len(live) > 0 && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
-			live, _ = find()
+			live, _ = c.find(sole)
 		}
-		_, more := find()
+		_, more := c.find(sole)
 		dead = append(dead, more...)
 	}
 	reap(dead)
 	return found
+}
+
+// find lists the call's live leftovers and the zombies among this
+// process's children that are the call's to reap. adopted says whether
+// children this process adopted during the call count as the call's.
+func (c *callWatch) find(adopted bool) (live, dead []int) {
+	self, group := os.Getpid(), syscall.Getpgrp()
+	procs, _ := processTable()
+	// A child in this process's own group was started by it in the
+	// foreground (an editor the chat opened), never by a call, whose
+	// processes start in a group of their own.
+	isNew := func(p procInfo) bool {
+		start, ok := c.before[p.pid]
+		return p.ppid == self && p.pgrp != group && !(ok && start == p.start)
+	}
+	children := map[int][]int{}
+	var roots []int
+	for _, p := range procs {
+		if p.pid == self || (p.start < c.since && !p.zombie) {
+			continue
+		}
+		switch {
+		case p.zombie:
+			if p.ppid == self && (p.pgrp == c.pgid || adopted && isNew(p)) {
+				dead = append(dead, p.pid)
+			}
+		case hasMarker(p.pid, c.marker), adopted && isNew(p):
+			roots = append(roots, p.pid)
+		default:
+			children[p.ppid] = append(children[p.ppid], p.pid)
+		}
+	}
+	// A leftover's descendants are leftovers too, whatever they carry.
+	for len(roots) > 0 {
+		pid := roots[0]
+		roots = roots[1:]
+		live = append(live, pid)
+		roots = append(roots, children[pid]...)
+		delete(children, pid)
+	}
+	return live, dead
 }
 
 // StopAll stops every process this process started that is still running,

@@ -7,9 +7,12 @@ import "time"
 // EnableSubreaper is a no-op where the OS has no child subreaper.
 func EnableSubreaper() error { return nil }
 
-// stopCall finds no leftovers where there is no /proc to search; the
-// call's process group is still stopped.
-func stopCall(marker string, pgid int, since uint64, grace time.Duration) int { return 0 }
+// childrenNow knows no children where there is no /proc to search.
+func childrenNow() map[int]uint64 { return nil }
+
+// stop finds no leftovers where there is no /proc to search; the call's
+// process group is still stopped.
+func (c *callWatch) stop(grace time.Duration) int { return 0 }
 
 func startTime(pid int) uint64 { return 0 }
 

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -40,6 +41,14 @@ func readAllFrom(ws *Workspace, abs string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// The caller checked the path; this checks what was opened, which a
+	// swap since could have made a device that never ends.
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		if err == nil {
+			err = errors.New(notRegular(ws.Rel(abs), info))
+		}
+		return nil, err
+	}
 	return io.ReadAll(f)
 }
 

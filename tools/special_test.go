@@ -47,14 +47,17 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 		cases = append(cases,
 			tc{"read_file", map[string]any{"path": file}, kind},
 			tc{"edit_file", map[string]any{"path": file, "old_string": "a", "new_string": "b"}, kind},
-			tc{"write_file", map[string]any{"path": file, "content": "x"}, "not a regular file"},
+			tc{"write_file", map[string]any{"path": file, "content": "x"}, kind},
+			tc{"write_file", map[string]any{"path": file, "content": "x", "mode": "append"}, kind},
 			tc{"search_files", map[string]any{"path": file, "content": "x"}, kind},
+			tc{"list_files", map[string]any{"path": file}, kind},
 		)
 	}
 	cases = append(cases,
 		tc{"list_files", map[string]any{"path": "."}, ""},
 		tc{"search_files", map[string]any{"content": "hello", "include_hidden": true}, ""},
 		tc{"path_exists", map[string]any{"path": "pipe"}, ""},
+		tc{"create_directory", map[string]any{"path": "pipe"}, "not a directory"},
 	)
 	for _, c := range cases {
 		done := make(chan Result, 1)
@@ -69,6 +72,8 @@ func TestFileToolsRefuseSpecialFiles(t *testing.T) {
 				t.Errorf("%s(%v) = %q, want a refusal naming %q", c.tool, c.args, res.Content, c.want)
 			case c.want == "" && c.tool == "search_files" && !strings.Contains(res.Content, "ok.txt"):
 				t.Errorf("search over the workspace should still find ok.txt: %q", res.Content)
+			case c.tool == "path_exists" && !strings.Contains(res.Content, `"type":"named pipe"`):
+				t.Errorf("path_exists should say what the file is: %q", res.Content)
 			}
 		case <-time.After(3 * time.Second):
 			t.Fatalf("%s(%v) blocked", c.tool, c.args)
@@ -117,7 +122,48 @@ func TestOpenAfterSwapStaysInside(t *testing.T) {
 	if err := ws.MkdirAll(filepath.Join(dir, "x"), 0o755); err == nil {
 		t.Error("MkdirAll through a swapped-in symlink should fail")
 	}
+	if err := ws.Mkdir(filepath.Join(dir, "x"), 0o755); err == nil {
+		t.Error("Mkdir through a swapped-in symlink should fail")
+	}
 	if _, err := os.Stat(filepath.Join(outside, "x")); err == nil {
 		t.Error("a directory was made outside the workspace")
+	}
+}
+
+// TestOpenAfterSwapToSpecialFile: a named pipe or a device swapped in for a
+// file after the tool's check neither blocks the write nor is read or
+// written: what was opened is checked.
+func TestOpenAfterSwapToSpecialFile(t *testing.T) {
+	ws, root := newTestWorkspace(t)
+	pipe := filepath.Join(root, "pipe")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- writeAndNote(ws, pipe, os.O_WRONLY|os.O_TRUNC, "x", true) }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("writing to a named pipe should fail")
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("writing to a named pipe blocked")
+	}
+	zero := filepath.Join(root, "zero")
+	if err := syscall.Mknod(zero, syscall.S_IFCHR|0o666, 1<<8|5); err != nil {
+		t.Skipf("no device node (%v)", err)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := readAllFrom(ws, zero) // without the check: endless
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		if err == nil || !strings.Contains(err.Error(), "character device") {
+			t.Errorf("reading a device: got %v, want a refusal naming it", err)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("reading a device did not stop")
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // WalkOptions control a workspace walk.
@@ -22,6 +22,9 @@ type WalkOptions struct {
 	// listers, when positive, lists directories ahead of the walk in that
 	// many goroutines (see walker).
 	listers int
+	// beneath, when set, opens the walk's directories (its caller closes
+	// it); otherwise the walk opens its start directory itself.
+	beneath *beneath
 }
 
 // skippedDirs are never descended into unless named as the start.
@@ -50,17 +53,25 @@ func (w *Workspace) Walk(ctx context.Context, start string, opts WalkOptions, fn
 func (w *Workspace) walk(ctx context.Context, start string, opts WalkOptions, fn func(rel, abs string, d fs.DirEntry) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // tells listers still working that nobody waits for them
-	wk := &walker{ctx: ctx, w: w, opts: opts, fn: fn}
+	b := opts.beneath
+	if b == nil {
+		b = openBeneath(start)
+		defer b.close() // after the listers below have stopped: defers run last in, first out
+	}
+	wk := &walker{ctx: ctx, w: w, opts: opts, fn: fn, b: b}
 	if opts.listers > 0 {
 		wk.queue = make(chan *listing, 1024)
+		var listers sync.WaitGroup
 		for range opts.listers {
 			// Each lister ends when the queue is closed below.
-			go func() {
+			listers.Go(func() {
 				for l := range wk.queue {
 					wk.list(l)
 				}
-			}()
+			})
 		}
+		// The listers are done before b is closed.
+		defer listers.Wait()
 		defer close(wk.queue)
 	}
 	rel := w.Rel(start)
@@ -90,6 +101,7 @@ type walker struct {
 	opts  WalkOptions
 	fn    func(rel, abs string, d fs.DirEntry) error
 	queue chan *listing // nil: list inline
+	b     *beneath      // opens the directories below the start
 }
 
 // listing is one directory to list; ready is closed once entries is set.
@@ -119,7 +131,7 @@ func (wk *walker) list(l *listing) {
 	if wk.ctx.Err() != nil {
 		return
 	}
-	entries, err := os.ReadDir(l.abs)
+	entries, err := wk.b.readDir(l.abs)
 	if err != nil {
 		// An unreadable directory is skipped, not fatal: the walk reports
 		// what it can see.

@@ -218,6 +218,17 @@ func (w *Workspace) MkdirAll(abs string, perm fs.FileMode) error {
 	return r.MkdirAll(rel, perm)
 }
 
+// Mkdir creates directory abs, whose parent must exist, through an
+// os.Root as OpenFile does.
+func (w *Workspace) Mkdir(abs string, perm fs.FileMode) error {
+	r, rel, err := w.openRoot(abs, true)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	return r.Mkdir(rel, perm)
+}
+
 // openRoot opens the root that holds abs and returns abs relative to it.
 func (w *Workspace) openRoot(abs string, write bool) (*os.Root, string, error) {
 	base := w.root

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 const writeFileSchema = `{
@@ -64,7 +65,7 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 	case exists && info.IsDir():
 		return Errorf("refused: %s is a directory; give a file path", path)
 	case exists && !info.Mode().IsRegular():
-		return Errorf("refused: %s is not a regular file (%s)", path, info.Mode().Type())
+		return Errorf("%s", notRegular(path, info))
 	case exists && mode == "create":
 		return Errorf("refused: %s already exists (%d bytes); mode=create only makes new files. Read it and use mode=overwrite or edit_file to change it", path, info.Size())
 	case exists && mode == "overwrite" && !ws.hasRead(abs):
@@ -108,9 +109,20 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 // writeAndNote writes content with the given open flags and, when note is
 // set, records the new version as read, so the run can keep editing the
 // file it just wrote without a stale-write refusal.
+//
+// The open never blocks (a named pipe swapped in since the caller's check
+// has no reader, and opening it to write would wait for one), and what
+// was opened must be a regular file.
 func writeAndNote(ws *Workspace, abs string, flags int, content string, note bool) error {
-	f, err := ws.OpenFile(abs, flags, 0o644)
+	f, err := ws.OpenFile(abs, flags|syscall.O_NONBLOCK, 0o644)
 	if err != nil {
+		return err
+	}
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = errors.New(notRegular(ws.Rel(abs), info))
+		}
 		return err
 	}
 	if _, err := f.WriteString(content); err != nil {

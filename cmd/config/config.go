@@ -10,11 +10,13 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/joho/godotenv"
@@ -150,19 +152,23 @@ func Load(o Options) (*Config, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, fileError(p, err)
 		}
 		c.Files = append(c.Files, p)
 		c.Diagnostics = append(c.Diagnostics, diags...)
 		c.merge(f)
 	}
 	envPath := filepath.Join(o.Dir, ".env")
-	if _, err := os.Stat(envPath); err == nil {
-		vals, err := godotenv.Read(envPath)
+	data, err := ReadRegular(envPath)
+	switch {
+	case err == nil:
+		vals, err := godotenv.Parse(bytes.NewReader(data))
 		if err != nil {
 			return nil, &FileError{Path: envPath, Msg: fmt.Sprintf("cannot parse: %v (lines are KEY=value)", err)}
 		}
 		c.dotenv = vals
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, fileError(envPath, err)
 	}
 	return c, nil
 }
@@ -176,6 +182,16 @@ func (c *Config) Getenv(key string) string {
 }
 
 // merge overlays the fields f sets.
+// Dotenv returns the variables of the .env file, KEY=VALUE, sorted.
+func (c *Config) Dotenv() []string {
+	out := make([]string, 0, len(c.dotenv))
+	for k, v := range c.dotenv {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (c *Config) merge(f File) {
 	set := func(dst **string, v *string) {
 		if v != nil {

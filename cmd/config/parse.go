@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 
 	"github.com/llmrt/llmrt/engine"
@@ -15,7 +14,7 @@ import (
 // readFile parses one config file, reporting errors with line and key.
 func readFile(path string) (File, []string, error) {
 	var f File
-	data, err := os.ReadFile(path)
+	data, err := ReadRegular(path)
 	if err != nil {
 		return f, nil, err
 	}

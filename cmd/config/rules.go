@@ -22,7 +22,7 @@ func ProjectPath(dir string) string { return filepath.Join(dir, ".llmrt", "confi
 // of strings, is left alone and reported as a *FileError.
 func AddProjectAllow(dir, rule string) error {
 	path := ProjectPath(dir)
-	data, err := os.ReadFile(path)
+	data, err := ReadRegular(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/llmrt/llmrt/tools"
@@ -110,9 +111,11 @@ func capMessage(f File, size, budget int, o Options) string {
 }
 
 // readCapped reads at most budget bytes of the regular file at p (cut on
-// a rune boundary) and returns them with the file's size.
+// a rune boundary) and returns them with the file's size. The open never
+// blocks: a named pipe called AGENTS.md would otherwise wait for a writer
+// and hang the program before its run starts.
 func readCapped(p string, budget int) ([]byte, int, error) {
-	f, err := os.Open(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -78,6 +78,11 @@ type Options struct {
 	// workspace-write.
 	Sandbox        string `json:"sandbox,omitempty"`
 	SandboxNetwork bool   `json:"sandbox_network,omitempty"`
+	// MCPConfigs and SkillsDirs are the --mcp-config files and
+	// --skills-dir roots the run was given, as absolute paths: the tools
+	// the model used come back with the session.
+	MCPConfigs []string `json:"mcp_config,omitempty"`
+	SkillsDirs []string `json:"skills_dir,omitempty"`
 }
 
 // End records one terminal event: how a run ended, without its messages,

@@ -1,0 +1,80 @@
+//go:build linux
+
+package tools
+
+import (
+	"context"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestShellCmdSparesOtherChildren: the processes this process started on
+// its own before a call (an MCP server, say) are not the call's leftovers,
+// even though they are children of the same process as the ones the call
+// left and this process adopted.
+func TestShellCmdSparesOtherChildren(t *testing.T) {
+	if err := EnableSubreaper(); err != nil {
+		t.Skipf("no subreaper: %v", err)
+	}
+	server := exec.Command("sleep", "4101")
+	server.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		server.Process.Kill()
+		server.Wait()
+	}()
+	sr, res, err := runShellTest(t, context.Background(), Options{Shell: ShellOptions{GraceKill: 300 * time.Millisecond}},
+		map[string]any{"command": "env -i setsid sleep 4102 >/dev/null 2>&1 & sleep 0.2"})
+	if err != nil || res.IsError {
+		t.Fatalf("shell_cmd: %v %s", err, res.Content)
+	}
+	if left := processesRunning("sleep 4102"); len(left) > 0 {
+		for _, pid := range left {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		t.Errorf("the call's leftover is still running: %v (note %q)", left, sr.Note)
+	}
+	if err := server.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the child started before the call was stopped: %v", err)
+	}
+	if got := processesRunning("sleep 4101"); len(got) != 1 {
+		t.Errorf("got %v running the earlier child, want exactly its process", got)
+	}
+}
+
+// TestShellCmdSparesForegroundChildren: a child this process starts in its
+// own process group while a call runs (the chat's editor) is not taken for
+// a process the call left behind.
+func TestShellCmdSparesForegroundChildren(t *testing.T) {
+	if err := EnableSubreaper(); err != nil {
+		t.Skipf("no subreaper: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := runShellTest(t, context.Background(), Options{}, map[string]any{"command": "sleep 0.5"})
+		done <- err
+	}()
+	for deadline := time.Now().Add(5 * time.Second); callsRunning.Load() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the call never started")
+		}
+	}
+	editor := exec.Command("sleep", "4103") // in this process's group, as an editor is
+	if err := editor.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		editor.Process.Kill()
+		editor.Wait()
+	}()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := editor.Process.Signal(syscall.Signal(0)); err != nil || len(processesRunning("sleep 4103")) != 1 {
+		t.Errorf("the child started in the foreground during the call was stopped: %v", err)
+	}
+}
