@@ -67,7 +67,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	if err != nil {
 		return err
 	}
-	logs, closeLogs := chatLog(opts.f.Getenv)
+	logs, closeLogs := chatLog(opts.f.Getenv, opts.f.secrets)
 	defer closeLogs()
 	c := newChatHost(ctx, h, sess, opts.f, logs)
 	defer c.close()
@@ -101,14 +101,17 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 // chatLog sends the default loggers (libraries such as mcp-go log through
 // them) to $XDG_STATE_HOME/llmrt/chat.log while the screen is up: a line
 // written to the terminal would tear the screen.
-func chatLog(getenv func(string) string) (io.Writer, func()) {
+//
+// Known secrets are redacted from it like from everything else llmrt
+// writes.
+func chatLog(getenv func(string) string, secrets *redactor) (io.Writer, func()) {
 	var w io.Writer = io.Discard
 	var file *os.File
 	if dir := session.DefaultDir(getenv); dir != "" {
 		path := filepath.Join(filepath.Dir(dir), "chat.log")
 		if os.MkdirAll(filepath.Dir(path), 0o700) == nil {
 			if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
-				w, file = f, f
+				w, file = secrets.writer(f), f
 			}
 		}
 	}
