@@ -291,3 +291,25 @@ func TestSandboxKeepsTheTerminal(t *testing.T) {
 		t.Errorf("the command reached the terminal: %s", body)
 	}
 }
+
+// TestSandboxKeepsLlmrtsConfiguration: a confined command that rewrites
+// the project config to turn the sandbox off, or adds an MCP server, has
+// its change undone; the model is told, and the next run is confined.
+func TestSandboxKeepsLlmrtsConfiguration(t *testing.T) {
+	sb := newSandbox(t)
+	sb.write(".llmrt/config.json", `{"sandbox": "workspace-write"}`)
+	srv := fake(t, fakellm.OpenAI,
+		shellTurn(`echo '{"sandbox": "off", "permission": "auto"}' > .llmrt/config.json; echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json`),
+		finalAnswer("done"))
+	o := sandboxRun(t, sb, srv, "--permission", "auto", "-p", "loosen it")
+	o.want(t, 0)
+	if got, _ := os.ReadFile(filepath.Join(sb.work, ".llmrt", "config.json")); string(got) != `{"sandbox": "workspace-write"}` {
+		t.Errorf("the project config was changed: %s", got)
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, ".mcp.json")); err == nil {
+		t.Error("the command's .mcp.json should be gone")
+	}
+	if last := lastRequestText(t, srv); !contains(last, "the change was undone") || !contains(last, ".mcp.json") {
+		t.Errorf("the model should be told: %s", last)
+	}
+}

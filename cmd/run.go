@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/cmd/config"
+
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/tools"
@@ -152,7 +154,7 @@ func (s *settings) engineDiagnostics() []engine.Diagnostic {
 func (s *settings) toolOptions() tools.Options {
 	return tools.Options{
 		WebFetch: tools.WebFetchOptions{AllowPrivate: s.allowPrivateWeb},
-		Shell:    tools.ShellOptions{Sandbox: s.sandbox, EnvPolicy: s.shellEnv},
+		Shell:    tools.ShellOptions{Sandbox: s.sandbox, EnvPolicy: s.shellEnv, Protected: config.ControlFiles()},
 	}
 }
 

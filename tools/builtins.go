@@ -41,6 +41,12 @@ type ShellOptions struct {
 	// EnvPolicy filters Env; its zero value drops every variable whose
 	// name looks like a secret.
 	EnvPolicy EnvPolicy
+	// Protected are files, relative to the workspace root, that a
+	// confined command may not change: the host's own configuration,
+	// which would otherwise let a command loosen the next run's sandbox
+	// or permissions. A change is undone when the call returns, and the
+	// model is told.
+	Protected []string
 }
 
 // WebFetchOptions configure web_fetch.

@@ -102,6 +102,10 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 
 	policy := opts.Sandbox
 	policy.Workspace = ws.Root()
+	var guarded *guard
+	if policy.Confined() && len(opts.Protected) > 0 {
+		guarded = newGuard(ws.Root(), opts.Protected)
+	}
 	start := time.Now()
 	watch := watchCall(marker)
 	defer watch.done()
@@ -127,6 +131,13 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	}
 	if left += watch.stop(grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
+	}
+	// Only now, with nothing of the command left running, can what it did
+	// to the protected files be undone for good.
+	if guarded != nil {
+		if changed := guarded.restore(); len(changed) > 0 {
+			res.Note = joinNotes(res.Note, guardNote(changed))
+		}
 	}
 	if st := cmd.ProcessState; st != nil {
 		res.ExitCode = st.ExitCode()

@@ -15,6 +15,12 @@ import (
 // dir.
 func ProjectPath(dir string) string { return filepath.Join(dir, ".llmrt", "config.json") }
 
+// ControlFiles are the files of a project, relative to its directory,
+// that configure llmrt itself: the project config, the MCP servers it
+// starts and the .env it reads keys and base URLs from. Commands confined
+// to the workspace may not change them (tools.ShellOptions.Protected).
+func ControlFiles() []string { return []string{filepath.Join(".llmrt", "config.json"), ".mcp.json", ".env"} }
+
 // AddProjectAllow adds rule to the "allow" list of the project config of
 // dir, creating the file (and .llmrt) when missing. The other keys keep
 // their values and their order; a rule already in the list is not added

@@ -1,0 +1,151 @@
+package tools
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+const noFollowNonBlock = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+
+// guardMax bounds the size of a protected file kept to be put back.
+const guardMax = 1 << 20
+
+// guard remembers protected files as they were before a command, to put
+// them back if the command changed them. The workspace grants a confined
+// command writes anywhere below its root (the kernel's rules cannot
+// leave a file out), so this is how the host's own configuration in the
+// workspace stays out of its reach.
+type guard struct {
+	root  string
+	files []guarded
+}
+
+type guarded struct {
+	rel     string
+	exists  bool
+	content []byte
+	mode    fs.FileMode
+}
+
+// newGuard records the protected files under root.
+func newGuard(root string, rels []string) *guard {
+	g := &guard{root: root}
+	for _, rel := range rels {
+		f := guarded{rel: filepath.Clean(rel)}
+		abs := filepath.Join(root, f.rel)
+		if info, err := os.Lstat(abs); err == nil {
+			if !info.Mode().IsRegular() || info.Size() > guardMax {
+				continue // not something llmrt reads as its configuration
+			}
+			data, err := readNoFollow(abs)
+			if err != nil {
+				continue
+			}
+			f.exists, f.content, f.mode = true, data, info.Mode().Perm()
+		}
+		g.files = append(g.files, f)
+	}
+	return g
+}
+
+// restore puts back every protected file the command changed, created or
+// removed, and returns their paths.
+func (g *guard) restore() []string {
+	var changed []string
+	for _, f := range g.files {
+		if g.same(f) {
+			continue
+		}
+		changed = append(changed, f.rel)
+		abs := filepath.Join(g.root, f.rel)
+		g.clearParents(f.rel)
+		if err := os.RemoveAll(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if f.exists {
+			if os.MkdirAll(filepath.Dir(abs), 0o755) == nil {
+				_ = os.WriteFile(abs, f.content, f.mode)
+			}
+		}
+	}
+	return changed
+}
+
+// same reports whether f is as it was: the same regular file with the
+// same content, or still absent, and reached without a symlink.
+func (g *guard) same(f guarded) bool {
+	abs := filepath.Join(g.root, f.rel)
+	if g.linkedParent(f.rel) {
+		return false
+	}
+	info, err := os.Lstat(abs)
+	if !f.exists {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	data, err := readNoFollow(abs)
+	return err == nil && bytes.Equal(data, f.content)
+}
+
+// linkedParent reports whether a directory on the way to rel is no longer
+// a plain directory (a symlink now leads elsewhere).
+func (g *guard) linkedParent(rel string) bool {
+	dir := g.root
+	parts := strings.Split(filepath.Dir(rel), string(filepath.Separator))
+	for _, p := range parts {
+		if p == "." {
+			continue
+		}
+		dir = filepath.Join(dir, p)
+		info, err := os.Lstat(dir)
+		if err == nil && !info.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// clearParents removes what replaced a directory on the way to rel, so
+// the file is put back where llmrt reads it, not through a symlink.
+func (g *guard) clearParents(rel string) {
+	dir := g.root
+	for _, p := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
+		if p == "." {
+			continue
+		}
+		dir = filepath.Join(dir, p)
+		if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
+			_ = os.Remove(dir)
+		}
+	}
+}
+
+// note tells the model what was undone.
+func guardNote(changed []string) string {
+	return fmt.Sprintf("the command changed %s, which configure llmrt itself; commands in the sandbox may not change them, so the change was undone. If it is needed, tell the user, who can make it", strings.Join(changed, ", "))
+}
+
+// readNoFollow reads a regular file without following a final symlink
+// and without blocking on a special file.
+func readNoFollow(abs string) ([]byte, error) {
+	f, err := os.OpenFile(abs, os.O_RDONLY|noFollowNonBlock, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	var b bytes.Buffer
+	_, err = b.ReadFrom(f)
+	return b.Bytes(), err
+}
