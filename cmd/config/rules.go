@@ -19,7 +19,9 @@ func ProjectPath(dir string) string { return filepath.Join(dir, ".llmrt", "confi
 // that configure llmrt itself: the project config, the MCP servers it
 // starts and the .env it reads keys and base URLs from. Commands confined
 // to the workspace may not change them (tools.ShellOptions.Protected).
-func ControlFiles() []string { return []string{filepath.Join(".llmrt", "config.json"), ".mcp.json", ".env"} }
+func ControlFiles() []string {
+	return []string{filepath.Join(".llmrt", "config.json"), ".mcp.json", ".env"}
+}
 
 // AddProjectAllow adds rule to the "allow" list of the project config of
 // dir, creating the file (and .llmrt) when missing. The other keys keep
