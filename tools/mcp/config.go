@@ -1,5 +1,3 @@
-// Package mcp connects llmrt to Model Context Protocol servers and offers
-// their tools to the engine as a tool source.
 package mcp
 
 import (
