@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,25 +98,30 @@ func (c *conn) start(ctx context.Context) {
 			transport.WithCommandFunc(c.command),
 			transport.WithCommandStderrWriter(c.stderr),
 			transport.WithCommandLogger(discardLogger()))
-		opts = append(opts, client.WithRootsHandler(rootsHandler{dir: c.dir}))
 	case TransportHTTP:
 		h, err := transport.NewStreamableHTTP(c.cfg.URL,
 			transport.WithHTTPHeaders(c.cfg.Headers),
+			// Server notifications (list_changed, progress) and requests
+			// (roots, elicitation) also come on the standing GET stream.
 			transport.WithContinuousListening(),
 			transport.WithHTTPLogger(discardLogger()))
 		if err != nil {
 			c.fail(err)
 			return
 		}
-		tr = h
-		opts = append(opts, client.WithRootsHandler(rootsHandler{dir: c.dir}))
+		tr = cancelling{h}
 	case TransportSSE:
-		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers))
+		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers), transport.WithSSELogger(discardLogger()))
 		if err != nil {
 			c.fail(err)
 			return
 		}
-		tr = h
+		tr = cancelling{h}
+	}
+	if kind != TransportSSE {
+		// mcp-go's SSE transport cannot answer server requests, so over
+		// SSE none of the capabilities that bring them is declared.
+		opts = append(opts, client.WithRootsHandler(rootsHandler{dir: c.dir}), client.WithElicitationHandler(elicitor{c}))
 	}
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.notify)
@@ -132,11 +138,6 @@ func (c *conn) start(ctx context.Context) {
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = protocolVersion
 	req.Params.ClientInfo = mcp.Implementation{Name: "llmrt", Version: "dev"}
-	if kind != TransportSSE {
-		req.Params.Capabilities.Roots = &struct {
-			ListChanged bool `json:"listChanged,omitempty"`
-		}{}
-	}
 	if _, err := cl.Initialize(ictx, req); err != nil {
 		if errors.Is(ictx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s (raise \"timeout\" in its config)", c.cfg.StartTimeout())
@@ -283,7 +284,8 @@ func (c *conn) close() {
 type rootsHandler struct{ dir string }
 
 func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: "file://" + h.dir, Name: filepath.Base(h.dir)}}}, nil
+	u := url.URL{Scheme: "file", Path: h.dir}
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: u.String(), Name: filepath.Base(h.dir)}}}, nil
 }
 
 // startSandboxed starts a stdio server confined by the source's sandbox
@@ -306,5 +308,7 @@ func (c *conn) startSandboxed() (*transport.Stdio, error) {
 		return nil, err
 	}
 	go func() { _ = cmd.Wait(); cleanup() }()
-	return transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader(""))), nil
+	tr := transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader("")))
+	transport.WithCommandLogger(discardLogger())(tr)
+	return tr, nil
 }

@@ -36,7 +36,9 @@ func TestMain(m *testing.M) {
 }
 
 func testServer(pageSize int) *server.MCPServer {
-	s := server.NewMCPServer("test", "1.0", server.WithToolCapabilities(true), server.WithPaginationLimit(pageSize))
+	s := server.NewMCPServer("test", "1.0", server.WithToolCapabilities(true), server.WithPaginationLimit(pageSize),
+		server.WithElicitation(), server.WithRoots())
+	addPeerTools(s)
 	s.AddTool(mcp.NewTool("get-sum", mcp.WithDescription("adds"),
 		mcp.WithNumber("a", mcp.Required(), mcp.Description("first")),
 		mcp.WithNumber("b", mcp.Required())),
@@ -61,6 +63,15 @@ func testServer(pageSize int) *server.MCPServer {
 		// goroutines; a running tool's progress arrives while it runs.
 		time.Sleep(200 * time.Millisecond)
 		return mcp.NewToolResultText("done"), nil
+	})
+	s.AddTool(mcp.NewTool("hang", mcp.WithString("mark")), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// Runs until cancelled, then writes the file named by "mark".
+		select {
+		case <-ctx.Done():
+			_ = os.WriteFile(req.GetString("mark", os.DevNull), []byte("cancelled"), 0o644)
+		case <-time.After(time.Minute):
+		}
+		return mcp.NewToolResultText("finished"), nil
 	})
 	s.AddTool(mcp.NewTool("odd name.with/chars", mcp.WithReadOnlyHintAnnotation(true)), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
@@ -106,8 +117,8 @@ func TestHTTPToolsPaginationSchemaAndCalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ts) != 5 { // 5 tools in pages of 2
-		t.Fatalf("got %d tools, want 5 across pages", len(ts))
+	if len(ts) != 9 { // 9 tools in pages of 2
+		t.Fatalf("got %d tools, want 9 across pages", len(ts))
 	}
 	sum := byName(t, ts, "t_get-sum")
 	var schema struct {

@@ -38,6 +38,10 @@ type Source struct {
 	// Sandbox confines the stdio servers whose config sets "sandbox": true.
 	Sandbox sandbox.Policy
 
+	askMu  sync.Mutex // one elicitation form at a time
+	askSet sync.Mutex // guards ask
+	ask    AskFunc
+
 	lastMu   sync.Mutex
 	last     []tools.Tool
 	lastGens []uint64
@@ -52,6 +56,21 @@ func New(list []Server, dir string) *Source {
 		}
 	}
 	return s
+}
+
+// SetAsk sets how servers' elicitation requests reach a person; with none
+// (nil, the default) they are declined. It may be called while servers
+// run: each request reads it, and requests are put one at a time.
+func (s *Source) SetAsk(ask AskFunc) {
+	s.askSet.Lock()
+	s.ask = ask
+	s.askSet.Unlock()
+}
+
+func (s *Source) askFunc() AskFunc {
+	s.askSet.Lock()
+	defer s.askSet.Unlock()
+	return s.ask
 }
 
 // Len returns the number of enabled servers.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -90,10 +91,18 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (too
 		delete(c.progress, tok)
 		c.progMu.Unlock()
 	}()
-	res, err := cl.CallTool(ctx, req)
+	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout())
+	defer cancel()
+	// A call whose context ends is followed by notifications/cancelled:
+	// mcp-go sends it over stdio, the cancelling transport over HTTP.
+	res, err := cl.CallTool(cctx, req)
 	if err != nil {
-		if ctx.Err() != nil {
+		switch {
+		case ctx.Err() != nil:
 			return tools.Result{}, ctx.Err()
+		case errors.Is(cctx.Err(), context.DeadlineExceeded):
+			return tools.Errorf("mcp server %s: %s gave no answer within %s; the server was told to cancel it (raise \"tool_timeout\", in seconds, in its config if it needs longer)",
+				c.cfg.Name, name, c.cfg.CallTimeout()), nil
 		}
 		return tools.Errorf("mcp server %s: %v", c.cfg.Name, err), nil
 	}
