@@ -153,31 +153,3 @@ func alive(pid int) bool {
 	}
 	return true
 }
-
-// TestMCPCommand: llmrt mcp add, list, get and remove, project and user
-// scope.
-func TestMCPCommand(t *testing.T) {
-	sb := newSandbox(t)
-	sb.run(cli{args: []string{"mcp", "add", "calc", "--env", "A=1", "--", "calc-server", "--fast"}}).want(t, 0)
-	sb.run(cli{args: []string{"mcp", "add", "docs", "--scope", "user", "--url", "http://127.0.0.1:9/mcp"}}).want(t, 0)
-	o := sb.run(cli{args: []string{"mcp", "list"}})
-	o.want(t, 0)
-	for _, w := range []string{"calc", "stdio", "calc-server --fast", ".mcp.json", "docs", "streamable-http", "config.json"} {
-		if !strings.Contains(o.stdout, w) {
-			t.Errorf("list lacks %q:\n%s", w, o.stdout)
-		}
-	}
-	o = sb.run(cli{args: []string{"mcp", "get", "calc"}})
-	o.want(t, 0)
-	if !strings.Contains(o.stdout, `"A": "1"`) {
-		t.Errorf("get: %s", o.stdout)
-	}
-	sb.run(cli{args: []string{"mcp", "remove", "calc"}}).want(t, 0)
-	o = sb.run(cli{args: []string{"mcp", "remove", "calc"}})
-	if o.code == 0 || !strings.Contains(o.stderr, `no MCP server named "calc"`) {
-		t.Errorf("second remove: %d %s", o.code, o.stderr)
-	}
-	if o = sb.run(cli{args: []string{"mcp", "add", "x"}}); o.code == 0 || !strings.Contains(o.stderr, "-- COMMAND") {
-		t.Errorf("add without a server: %d %s", o.code, o.stderr)
-	}
-}
