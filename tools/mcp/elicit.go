@@ -1,10 +1,10 @@
 package mcp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -78,7 +78,7 @@ func elicitAnswer(action mcp.ElicitationResponseAction, content map[string]any) 
 }
 
 // form is an elicitation request's flat object schema, a field per
-// property in the server's order.
+// property.
 type form struct {
 	server, message string
 	fields          []field
@@ -110,64 +110,52 @@ type field struct {
 	labels   []string // and what the person sees of them
 }
 
-// parseForm reads a form-mode request's schema.
+// parseForm reads a form-mode request's schema. mcp-go hands the schema
+// over as a map, so the server's order of properties is lost: required
+// fields come first, in the order the schema lists them as required, then
+// the others by name.
 func parseForm(server string, p mcp.ElicitationParams) (*form, error) {
 	raw, err := json.Marshal(p.RequestedSchema)
 	if err != nil {
 		return nil, err
 	}
 	var s struct {
-		Properties json.RawMessage `json:"properties"`
-		Required   []string        `json:"required"`
+		Properties map[string]field `json:"properties"`
+		Required   []string         `json:"required"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("requestedSchema: %w", err)
 	}
-	names, err := objectKeys(s.Properties)
-	if err != nil {
-		return nil, fmt.Errorf("requestedSchema properties: %w", err)
-	}
-	var props map[string]field
-	if len(names) > 0 {
-		if err := json.Unmarshal(s.Properties, &props); err != nil {
-			return nil, fmt.Errorf("requestedSchema properties: %w", err)
+	rank := map[string]int{}
+	for i, n := range s.Required {
+		if _, ok := rank[n]; !ok {
+			rank[n] = i
 		}
 	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		ri, iReq := rank[names[i]]
+		rj, jReq := rank[names[j]]
+		switch {
+		case iReq && jReq:
+			return ri < rj
+		case iReq != jReq:
+			return iReq
+		}
+		return names[i] < names[j]
+	})
 	f := &form{server: server, message: p.Message}
 	for _, n := range names {
-		fd := props[n]
+		fd := s.Properties[n]
 		fd.Name = n
-		for _, r := range s.Required {
-			fd.required = fd.required || r == n
-		}
+		_, fd.required = rank[n]
 		fd.choices()
 		f.fields = append(f.fields, fd)
 	}
 	return f, nil
-}
-
-// objectKeys returns a JSON object's keys in their order.
-func objectKeys(raw json.RawMessage) ([]string, error) {
-	if len(bytes.TrimSpace(raw)) == 0 || string(raw) == "null" {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("not an object")
-	}
-	var keys []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, t.(string))
-		var skip json.RawMessage
-		if err := dec.Decode(&skip); err != nil {
-			return nil, err
-		}
-	}
-	return keys, nil
 }
 
 // choices fills values and labels for a field answered by picking one.

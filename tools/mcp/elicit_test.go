@@ -10,16 +10,20 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// TestElicitForm: a requested schema becomes questions in the server's
-// order, defaults first, and an answer becomes content of the schema's
+// TestElicitForm: a requested schema becomes questions, required ones
+// first, each with the server's default as its first choice, and an answer becomes content of the schema's
 // types, or a reason to ask again, or a decline.
 func TestElicitForm(t *testing.T) {
-	p := mcp.ElicitationParams{Message: "Set up", RequestedSchema: json.RawMessage(`{"type":"object","properties":{
+	var schema map[string]any // as mcp-go hands it over
+	if err := json.Unmarshal([]byte(`{"type":"object","properties":{
 		"zone":{"type":"string","oneOf":[{"const":"eu","title":"Europe"},{"const":"us","title":"Americas"}],"default":"us"},
 		"count":{"type":"integer","minimum":1},
 		"ratio":{"type":"number","default":0.5},
 		"tags":{"type":"array","items":{"enum":["a","b"]}},
-		"note":{"type":"string"}},"required":["count"]}`)}
+		"note":{"type":"string"}},"required":["count"]}`), &schema); err != nil {
+		t.Fatal(err)
+	}
+	p := mcp.ElicitationParams{Message: "Set up", RequestedSchema: schema}
 	f, err := parseForm("srv", p)
 	if err != nil {
 		t.Fatal(err)
@@ -29,14 +33,14 @@ func TestElicitForm(t *testing.T) {
 	for _, q := range in.Questions {
 		ids = append(ids, q.ID)
 	}
-	if got, want := strings.Join(ids, ","), "zone,count,ratio,tags,note"; got != want {
+	if got, want := strings.Join(ids, ","), "count,note,ratio,tags,zone"; got != want {
 		t.Fatalf("question order %s, want %s", got, want)
 	}
-	if o := in.Questions[0].Options; o[0].ID != optDefault || o[0].Label != "Americas" {
+	if o := in.Questions[4].Options; o[0].ID != optDefault || o[0].Label != "Americas" {
 		t.Errorf("zone options %+v, want the default (Americas) first", o)
 	}
-	if !in.AllowSkip || !in.Questions[1].AllowOther || in.Questions[0].AllowOther {
-		t.Errorf("skip %v, count other %v, zone other %v; want skip, free text for count only", in.AllowSkip, in.Questions[1].AllowOther, in.Questions[0].AllowOther)
+	if !in.AllowSkip || !in.Questions[0].AllowOther || in.Questions[4].AllowOther {
+		t.Errorf("skip %v, count other %v, zone other %v; want skip, free text for count, not zone", in.AllowSkip, in.Questions[0].AllowOther, in.Questions[4].AllowOther)
 	}
 	for _, q := range in.Questions {
 		if len(q.Options) < 2 && !(q.AllowOther && len(q.Options) == 1) {
