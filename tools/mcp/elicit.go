@@ -47,6 +47,7 @@ func (e elicitor) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.
 	}
 	e.c.src.askMu.Lock() // one form on the screen at a time
 	defer e.c.src.askMu.Unlock()
+	e.c.sayToCalls(fmt.Sprintf("waiting for your answer to MCP server %s", e.c.cfg.Name))
 	problem := ""
 	for range elicitTries {
 		a, err := ask(ctx, f.input(problem))

@@ -16,18 +16,43 @@ import (
 type progressSink struct {
 	mu     sync.Mutex
 	report func(tools.Progress)
-	last   float64
+	last   tools.Progress
 	seen   bool
 }
 
 func (s *progressSink) forward(p tools.Progress) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.seen && p.Progress <= s.last {
+	if s.seen && p.Progress <= s.last.Progress {
 		return
 	}
-	s.seen, s.last = true, p.Progress
+	s.seen, s.last = true, p
 	s.report(p)
+}
+
+// say reports a message about the call, its progress as it was.
+func (s *progressSink) say(msg string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.last
+	p.Message = msg
+	s.report(p)
+}
+
+// sayToCalls reports msg as progress of every call in flight on the
+// server. Asking the person for an elicitation goes through it first: a
+// host shows that the call now waits for them (a terminal's spinner for
+// the call stops, so it does not draw over the form).
+func (c *conn) sayToCalls(msg string) {
+	c.progMu.Lock()
+	sinks := make([]*progressSink, 0, len(c.progress))
+	for _, s := range c.progress {
+		sinks = append(sinks, s)
+	}
+	c.progMu.Unlock()
+	for _, s := range sinks {
+		s.say(msg)
+	}
 }
 
 func (c *conn) notify(n mcp.JSONRPCNotification) {
