@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -293,34 +292,6 @@ func TestFailingServerLeavesOthers(t *testing.T) {
 	res, err := byName(t, ts, "good_get-sum").Execute(context.Background(), json.RawMessage(`{"a":2,"b":3}`))
 	if err != nil || !strings.Contains(res.Content, "is 5") {
 		t.Fatalf("%+v %v", res, err)
-	}
-}
-
-// TestCloseStopsProcessGroup starts stdio servers behind sh -c, one that
-// ignores SIGTERM, and checks that none survives Close.
-func TestCloseStopsProcessGroup(t *testing.T) {
-	exe, _ := os.Executable()
-	env := map[string]string{"LLMRT_MCP_TEST_SERVER": "1"}
-	src := New([]Server{
-		{Name: "wrapped", Command: "sh", Args: []string{"-c", "sleep 300 & " + exe + "; wait"}, Env: env},
-		{Name: "stubborn", Command: "sh", Args: []string{"-c", exe}, Env: map[string]string{"LLMRT_MCP_TEST_SERVER": "1", "LLMRT_MCP_TEST_IGNORE_TERM": "1"}},
-	}, t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	_ = src.Start(ctx)
-	if d := src.Diagnostics(); len(d) > 0 {
-		t.Fatalf("diagnostics: %+v", d)
-	}
-	var pgids []int
-	for _, c := range src.servers {
-		pgids = append(pgids, c.cmd.Process.Pid)
-	}
-	src.Close()
-	for _, pg := range pgids {
-		if groupLive(pg) {
-			out, _ := exec.Command("sh", "-c", fmt.Sprintf("ps -eo pid,ppid,pgid,stat,args | awk '$3==%d'", pg)).CombinedOutput()
-			t.Errorf("process group %d survived Close:\n%s", pg, out)
-		}
 	}
 }
 
