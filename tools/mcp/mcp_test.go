@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		if os.Getenv("LLMRT_MCP_TEST_IGNORE_TERM") == "1" {
 			signalIgnoreTerm()
 		}
+		if d, err := time.ParseDuration(os.Getenv("LLMRT_MCP_TEST_START_DELAY")); err == nil {
+			time.Sleep(d) // a server slow to start, as one behind npx is
+		}
 		s := testServer(2)
 		_ = server.ServeStdio(s)
 		if os.Getenv("LLMRT_MCP_TEST_IGNORE_TERM") == "1" {
