@@ -1,10 +1,15 @@
 package cmd_test
 
 import (
+	"context"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
 )
@@ -69,5 +74,44 @@ func TestTerminalMCPElicitation(t *testing.T) {
 	}
 	if body := lastRequestText(t, srv); !contains(body, `{\"action\":\"accept\",\"content\":{\"age\":36,\"name\":\"Ada\"}}`) {
 		t.Errorf("the server should get the typed name and the default age: %s", body)
+	}
+}
+
+// TestMCPLogsStayOffTheTerminal: mcp-go logs (its streamable HTTP client
+// says "listening to server forever" at every start, and more on errors);
+// none of it reaches llmrt's stderr, where every line is llmrt's own.
+func TestMCPLogsStayOffTheTerminal(t *testing.T) {
+	s := server.NewMCPServer("web", "1.0", server.WithToolCapabilities(true))
+	s.AddTool(mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("pong"), nil
+	})
+	web := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	defer web.Close()
+	old := httptest.NewServer(server.NewSSEServer(s))
+	defer old.Close()
+	sb := newSandbox(t)
+	// "wrong" speaks streamable HTTP where SSE is configured: it never
+	// sends an endpoint, and its 2 s start-up timeout bounds the wait.
+	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":2}`,
+		web.URL+"/mcp", old.URL+"/sse", web.URL+"/mcp"))
+	srv := fake(t, fakellm.OpenAI, toolCall("web_ping", `{}`), toolCall("old_ping", `{}`), finalAnswer("pong"))
+	o := openaiRun(sb, srv, "--permission", "auto", "--verbose", "-p", "ping")
+	o.want(t, 0)
+	if reqs := srv.Requests(); len(reqs) != 3 || !contains(string(reqs[1].Body), "pong") || !contains(string(reqs[2].Body), "pong") {
+		t.Fatalf("the streamable HTTP and SSE servers' tools should answer; stderr:\n%s", o.stderr)
+	}
+	if o.took > 20*time.Second {
+		t.Errorf("the run took %s; the SSE server without an endpoint should give up after its 2 s timeout", o.took)
+	}
+	if !strings.Contains(o.stderr, "mcp server wrong") {
+		t.Errorf("stderr should name the failed server wrong:\n%s", o.stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(o.stderr), "\n") {
+		if !strings.HasPrefix(line, "llmrt: ") && !strings.HasPrefix(line, "hint: ") && !strings.HasPrefix(line, "  ") && !strings.ContainsAny(line[:min(len(line), 4)], "✓→!…✗") {
+			t.Errorf("stderr line %q is not llmrt's own; stderr:\n%s", line, o.stderr)
+		}
+	}
+	if strings.Contains(o.stderr, "listening to server") {
+		t.Errorf("mcp-go's log reached stderr:\n%s", o.stderr)
 	}
 }

@@ -111,7 +111,10 @@ func (c *conn) start(ctx context.Context) {
 		}
 		tr = cancelling{h}
 	case TransportSSE:
-		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers), transport.WithSSELogger(discardLogger()))
+		// The stream opened by Start lives as long as the server, so the
+		// start-up timeout bounds the wait for its endpoint instead.
+		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers), transport.WithSSELogger(discardLogger()),
+			transport.WithEndpointTimeout(c.cfg.StartTimeout()))
 		if err != nil {
 			c.fail(err)
 			return
