@@ -1,6 +1,8 @@
 package cmd_test
 
 import (
+	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +52,56 @@ func TestMCPCommand(t *testing.T) {
 		if !strings.Contains(o.stderr, st.stderr) {
 			t.Errorf("llmrt %s: stderr got %q, want it to contain %q", strings.Join(st.args, " "), o.stderr, st.stderr)
 		}
+	}
+}
+
+// TestMCPConfigSources: a server named in several sources is taken from
+// the latest (user config, project .mcp.json, project .llmrt/config.json,
+// --mcp-config), and a VS Code style {"servers": ...} file with ${VAR}
+// references works as given.
+func TestMCPConfigSources(t *testing.T) {
+	server := func(cmd string) string { return `{"mcpServers":{"calc":{"command":"/nonexistent/` + cmd + `"}}}` }
+	cases := []struct {
+		name  string
+		files map[string]string // path relative to the sandbox ("home/" or "work/") → content
+		flag  string            // --mcp-config content, if any
+		want  string            // the command llmrt tried
+	}{
+		{"user only", map[string]string{"home/config/llmrt/config.json": server("user")}, "", "/nonexistent/user"},
+		{"project .mcp.json over user", map[string]string{"home/config/llmrt/config.json": server("user"), "work/.mcp.json": server("mcpjson")}, "", "/nonexistent/mcpjson"},
+		{"project config over .mcp.json", map[string]string{"work/.mcp.json": server("mcpjson"), "work/.llmrt/config.json": server("project")}, "", "/nonexistent/project"},
+		{"--mcp-config over all", map[string]string{"home/config/llmrt/config.json": server("user"), "work/.mcp.json": server("mcpjson"), "work/.llmrt/config.json": server("project")},
+			server("flag"), "/nonexistent/flag"},
+		{"servers shape and ${VAR:-default}", nil, `{"servers":{"calc":{"type":"stdio","command":"${MCP_TEST_UNSET:-/nonexistent}/vscode"}}}`, "/nonexistent/vscode"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sb := newSandbox(t)
+			for rel, content := range tc.files {
+				dir, rest, _ := strings.Cut(rel, "/")
+				base := sb.work
+				if dir == "home" {
+					base = sb.home
+				}
+				writeAbs(t, filepath.Join(base, rest), content)
+			}
+			args := []string{"tools", "--json"}
+			if tc.flag != "" {
+				f := filepath.Join(sb.home, "extra.json")
+				writeAbs(t, f, tc.flag)
+				args = append(args, "--mcp-config", f)
+			}
+			o := sb.run(cli{args: args})
+			o.want(t, 0)
+			var out struct {
+				MCPServers []struct{ Name, Status, Error string } `json:"mcp_servers"`
+			}
+			if err := json.Unmarshal([]byte(o.stdout), &out); err != nil {
+				t.Fatalf("tools --json: %v\n%s", err, o.stdout)
+			}
+			if len(out.MCPServers) != 1 || out.MCPServers[0].Status != "failed" || !strings.Contains(out.MCPServers[0].Error, tc.want+":") {
+				t.Errorf("got servers %+v, want calc failed starting %s", out.MCPServers, tc.want)
+			}
+		})
 	}
 }
