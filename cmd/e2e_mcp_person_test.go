@@ -44,9 +44,13 @@ func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("ok"))
-	openaiRun(sb, srv, "--permission", "auto", "-p", "who").want(t, 0)
+	o := openaiRun(sb, srv, "--permission", "auto", "-p", "who")
+	o.want(t, 0)
 	if body := lastRequestText(t, srv); !contains(body, `elicitation result: {\"action\":\"decline\"}`) {
 		t.Errorf("the model should see the request declined: %s", body)
+	}
+	if strings.Contains(o.stderr, "mcp: starting") {
+		t.Errorf("server start progress is for a terminal, not a pipe; stderr:\n%s", o.stderr)
 	}
 }
 
@@ -59,7 +63,10 @@ func TestTerminalMCPElicitation(t *testing.T) {
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("Hello, Ada."))
 	tm := startTermSized(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "who")
-	tm.waitFor("MCP server calc asks: Who is at the keyboard?", 20*time.Second)
+	scr := tm.waitFor("MCP server calc asks: Who is at the keyboard?", 20*time.Second)
+	if !strings.Contains(scr, "llmrt: mcp: starting calc") || !strings.Contains(scr, "llmrt: mcp: calc ready (4 tools)") {
+		t.Errorf("a terminal should show the server's start:\n%s", scr)
+	}
 	tm.keys("Down")
 	tm.keys("Enter") // Other: type the name
 	tm.waitFor("Your answer", 10*time.Second)
@@ -68,7 +75,7 @@ func TestTerminalMCPElicitation(t *testing.T) {
 	tm.keys("Enter")
 	tm.waitFor("the server's default", 10*time.Second)
 	tm.keys("Enter") // the default age
-	scr := tm.waitFor("EXIT=", 20*time.Second)
+	scr = tm.waitFor("EXIT=", 20*time.Second)
 	if !strings.Contains(scr, "EXIT=0") {
 		t.Fatalf("the run should end well:\n%s", scr)
 	}
