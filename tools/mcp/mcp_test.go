@@ -229,25 +229,6 @@ func TestListChangedRefreshes(t *testing.T) {
 	t.Fatal("tools/list_changed did not refresh the list")
 }
 
-func TestNaming(t *testing.T) {
-	long := strings.Repeat("x", 80)
-	names := uniqueNames("my server", []string{"a.b", "a/b", "a_b", long, long + "y"})
-	want := []string{"my_server_a_b", "my_server_a_b_2", "my_server_a_b_3"}
-	for i, w := range want {
-		if names[i] != w {
-			t.Errorf("name %d = %q, want %q", i, names[i], w)
-		}
-	}
-	if len(names[3]) > 64 || len(names[4]) > 64 || names[3] == names[4] {
-		t.Errorf("long names: %q %q", names[3], names[4])
-	}
-	for _, n := range names {
-		if sanitize(n) != n {
-			t.Errorf("%q not sanitised", n)
-		}
-	}
-}
-
 func TestParseShapesAndExpansion(t *testing.T) {
 	t.Setenv("MCP_TEST_TOKEN", "sekret")
 	t.Setenv("MCP_TEST_EMPTY", "")

@@ -106,25 +106,47 @@ func (s *Source) Start(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// Statuses reports every server's state, in name order.
+// Statuses reports every server's state, in name order, with the names
+// its tools were last offered under.
 func (s *Source) Statuses() []Status {
+	s.lastMu.Lock()
+	last := s.last
+	s.lastMu.Unlock()
 	out := make([]Status, 0, len(s.servers))
 	for _, c := range s.servers {
-		out = append(out, c.status())
+		st := c.status()
+		if last != nil {
+			st.Tools = nil
+			for _, t := range last {
+				if t.Source == "mcp:"+c.cfg.Name {
+					st.Tools = append(st.Tools, t.Name)
+				}
+			}
+		}
+		out = append(out, st)
 	}
 	return out
 }
 
 // Tools returns the tools of every ready server. The slice is the same
-// while no server's list changed.
+// while no server's list changed. A name two servers give (servers "a"
+// and "a_b" with tools "b_c" and "c") stays with the server first by name;
+// the other's tool gets _2 (then _3...), as within one server.
 func (s *Source) Tools(ctx context.Context) ([]tools.Tool, error) {
 	var out []tools.Tool
+	taken := map[string]bool{}
 	for _, c := range s.servers {
-		ts, err := c.currentTools(ctx)
-		if err != nil {
-			continue
+		ts, _ := c.currentTools(ctx) // on a failed refresh, the list it had
+		for _, t := range ts {
+			if taken[t.Name] {
+				base := t.Name
+				for k := 2; taken[t.Name]; k++ {
+					t.Name = withSuffix(base, k)
+				}
+			}
+			taken[t.Name] = true
+			out = append(out, t)
 		}
-		out = append(out, ts...)
 	}
 	return s.stable(out), nil
 }
