@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,4 +90,38 @@ func procStat(pid int) []string {
 func processLive(pid int) bool {
 	f := procStat(pid)
 	return len(f) > 0 && f[0] != "Z"
+}
+
+// TestStartTimeout: a server that never answers initialize fails after its
+// start-up timeout with a diagnostic saying what to raise, the others do
+// not wait for it longer, and Close stops it.
+func TestStartTimeout(t *testing.T) {
+	exe, _ := os.Executable()
+	pidFile := filepath.Join(t.TempDir(), "mute.pid")
+	src := New([]Server{
+		{Name: "mute", Command: "sh", Args: []string{"-c", "echo $$ > " + pidFile + "; exec sleep 300"}, Timeout: 0.5},
+		{Name: "good", Command: exe, Env: map[string]string{"LLMRT_MCP_TEST_SERVER": "1"}},
+	}, t.TempDir())
+	start := time.Now()
+	if err := src.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("Start took %s, want about the 0.5 s timeout", took)
+	}
+	d := src.Diagnostics()
+	if len(d) != 1 || d[0].Source != "mcp server mute" || !strings.Contains(d[0].Message, `no answer within 500ms (raise "timeout" in its config)`) {
+		t.Errorf("diagnostics %+v, want mute's timeout naming the setting", d)
+	}
+	if st := src.Statuses(); st[1].State != "ready" {
+		t.Errorf("good: %+v, want ready", st[1])
+	}
+	src.Close()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if mute, _ := strconv.Atoi(strings.TrimSpace(string(b))); processLive(mute) {
+		t.Errorf("the mute server (pid %d) survived", mute)
+	}
 }
