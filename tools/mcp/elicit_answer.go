@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ func (f *form) content(a tools.Answer) (out map[string]any, declined bool, err e
 	out = map[string]any{}
 	for _, fd := range f.fields {
 		v, set, err := fd.value(a.Selected[fd.Name], strings.TrimSpace(a.Other[fd.Name]))
-		if err == errDeclined {
+		if errors.Is(err, errDeclined) {
 			return nil, true, nil
 		}
 		if err != nil {
@@ -30,7 +31,8 @@ func (f *form) content(a tools.Answer) (out map[string]any, declined bool, err e
 	return out, false, nil
 }
 
-var errDeclined = fmt.Errorf("declined")
+// errDeclined is a field answered with the Decline choice.
+var errDeclined = errors.New("declined")
 
 // value is a field's answer: the picked choice, or the free text read as
 // the field's type.
