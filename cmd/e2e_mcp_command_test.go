@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -103,5 +104,38 @@ func TestMCPConfigSources(t *testing.T) {
 				t.Errorf("got servers %+v, want calc failed starting %s", out.MCPServers, tc.want)
 			}
 		})
+	}
+}
+
+// TestMCPToolsCommand: `llmrt tools` lists each server's tools and status,
+// a failed server with its reason, and `llmrt tools call` runs an MCP tool
+// outside any model run, under the same permissions.
+func TestMCPToolsCommand(t *testing.T) {
+	sb := newSandbox(t)
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServerBinary(t)))
+	o := sb.run(cli{args: []string{"tools"}})
+	o.want(t, 0)
+	for _, w := range []string{"calc_get-sum", "mcp:calc", "calc: ready, 4 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {
+		if !strings.Contains(o.stdout, w) {
+			t.Errorf("llmrt tools: stdout lacks %q:\n%s", w, o.stdout)
+		}
+	}
+	cases := []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"tools", "call", "calc_get-sum", "--args", `{"a":2,"b":3}`}, 0, "The sum of 2 and 3 is 5.", ""},
+		{[]string{"tools", "call", "calc_get-sum", "--permission", "read", "--args", `{"a":2,"b":3}`}, 0, "The sum of 2 and 3 is 5.", ""},
+		{[]string{"tools", "call", "calc_fail", "--permission", "auto", "--args", `{}`}, 1, "", "the widget is jammed"},
+		{[]string{"tools", "call", "calc_fail", "--permission", "read", "--args", `{}`}, 1, "", "read-only"},
+	}
+	for _, tc := range cases {
+		o := sb.run(cli{args: tc.args})
+		if o.code != tc.code || !strings.Contains(o.stdout, tc.stdout) || !strings.Contains(o.stderr, tc.stderr) {
+			t.Errorf("llmrt %s: got exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr with %q",
+				strings.Join(tc.args, " "), o.code, o.stdout, o.stderr, tc.code, tc.stdout, tc.stderr)
+		}
 	}
 }

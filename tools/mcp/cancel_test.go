@@ -76,3 +76,31 @@ func TestCallTimeoutSendsCancelled(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseDeletesHTTPSession: closing a streamable HTTP server's client
+// ends its session on the server with a DELETE.
+func TestCloseDeletesHTTPSession(t *testing.T) {
+	var deleted atomic.Bool
+	h := server.NewStreamableHTTPServer(testServer(50))
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete && r.Header.Get("Mcp-Session-Id") != "" {
+			deleted.Store(true)
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	src := New([]Server{{Name: "t", URL: ts.URL + "/mcp"}}, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_ = src.Start(ctx)
+	if d := src.Diagnostics(); len(d) > 0 {
+		t.Fatalf("diagnostics: %+v", d)
+	}
+	if deleted.Load() {
+		t.Fatal("the session was deleted before Close")
+	}
+	src.Close()
+	if !deleted.Load() {
+		t.Error("Close sent no DELETE for the session")
+	}
+}
