@@ -24,6 +24,7 @@ func TestMCPCommand(t *testing.T) {
 		{args: []string{"mcp", "add", "calc", "--env", "A=1", "-e", "B=${HOME}", "--", "calc-server", "--fast"}, stdout: []string{"Added MCP server calc", ".mcp.json"}},
 		{args: []string{"mcp", "add", "docs", "--scope", "user", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization: Bearer ${DOCS_TOKEN}"}, stdout: []string{"config.json"}},
 		{args: []string{"mcp", "add", "--transport", "http", "sentry", "https://mcp.example.com/mcp"}, stdout: []string{"Added MCP server sentry"}},
+		{args: []string{"mcp", "add", "sentry", "--", "other"}, code: 1, stderr: "MCP server sentry already exists"},
 		{args: []string{"mcp", "list"}, stdout: []string{"calc", "stdio", "calc-server --fast", ".mcp.json", "docs", "streamable-http", "config.json", "sentry", "https://mcp.example.com/mcp"}},
 		// get shows the config as written: ${VAR} stays, no secret leaks.
 		{args: []string{"mcp", "get", "calc"}, stdout: []string{`"A": "1"`, `"B": "${HOME}"`, "calc (stdio, from "}},

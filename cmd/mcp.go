@@ -248,6 +248,9 @@ func newMCPAddCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
+				if _, ok := m[name]; ok {
+					return fmt.Errorf("MCP server %s already exists in %s; remove it first (llmrt mcp remove %s)", name, path, name)
+				}
 				m[name] = b
 				return nil
 			}); err != nil {
