@@ -70,35 +70,56 @@ func TestMCPToolsReachTheModel(t *testing.T) {
 }
 
 // TestMCPServersStopWithLlmrt: after a normal exit, SIGINT and SIGTERM, no
-// MCP server process survives, behind sh -c and ignoring SIGTERM included.
+// process llmrt started for its MCP servers survives: a server behind
+// sh -c with a background child, one that ignores SIGTERM, and (with the
+// npm packages .ci/run installs) the everything server behind npx.
 func TestMCPServersStopWithLlmrt(t *testing.T) {
 	srvBin := mcpServerBinary(t)
+	npmDir := ciNPM(t)
 	for _, how := range []string{"exit", "SIGINT", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
 			sb := newSandbox(t)
-			pidA := filepath.Join(sb.home, "a.pid")
 			pidB := filepath.Join(sb.home, "b.pid")
 			pidC := filepath.Join(sb.home, "c.pid") // the wrapper's background child
-			sb.mcpConfig(fmt.Sprintf(`"wrapped":{"command":"sh","args":["-c",%q],"env":{"MCPTEST_PIDFILE":%q}},`+
+			servers := fmt.Sprintf(`"wrapped":{"command":"sh","args":["-c",%q]},`+
 				`"stubborn":{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q}}`,
-				"sleep 300 & echo $! > "+pidC+"; exec "+srvBin, pidA, srvBin, pidB))
-			var srv *fakellm.Server
-			if how == "exit" {
-				srv = fake(t, fakellm.OpenAI, finalAnswer("done"))
-			} else {
-				// The model's second call never comes back: the run is
-				// interrupted while waiting.
-				srv = fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"sleep 30"}`), finalAnswer("late"))
+				"sleep 300 & echo $! > "+pidC+"; exec "+srvBin, srvBin, pidB)
+			if npmDir != "" {
+				servers += fmt.Sprintf(`,"npx":{"command":"npx","args":["--no-install","mcp-server-everything","stdio"],"cwd":%q,"timeout":60}`, npmDir)
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			sb.mcpConfig(servers)
+			// The first model call is slow, or runs a long command: the run
+			// is under way when its processes are counted and it is stopped.
+			first := toolCall("shell_cmd", `{"command":"sleep 30"}`)
+			if how == "exit" {
+				first = finalAnswer("done")
+				first.DelayMS = 1500
+			}
+			srv := fake(t, fakellm.OpenAI, first, finalAnswer("late"))
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			cmd := sb.command(ctx, cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "go"}, env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pids := waitPIDs(t, pidA, pidB, pidC)
+			waitPIDs(t, pidB, pidC)
+			deadline := time.Now().Add(90 * time.Second)
+			for len(srv.Requests()) == 0 { // servers are started before the first call
+				if time.Now().After(deadline) {
+					t.Fatal("no model call: the servers did not start")
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			procs := descendants(cmd.Process.Pid)
+			for _, want := range []string{pidB, pidC} {
+				if b, _ := os.ReadFile(want); !hasPID(procs, string(b)) {
+					t.Fatalf("pid %s (%s) is not among llmrt's processes %v", b, filepath.Base(want), procs)
+				}
+			}
+			if npmDir != "" && !hasCmdline(procs, "mcp-server-everything") {
+				t.Fatalf("no everything server behind npx among llmrt's processes %v", procs)
+			}
 			if how != "exit" {
-				time.Sleep(500 * time.Millisecond)
 				sig := syscall.SIGINT
 				if how == "SIGTERM" {
 					sig = syscall.SIGTERM
@@ -106,18 +127,82 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 				_ = cmd.Process.Signal(sig)
 			}
 			_ = cmd.Wait()
-			deadline := time.Now().Add(5 * time.Second)
-			for _, pid := range pids {
+			deadline = time.Now().Add(5 * time.Second)
+			for pid, args := range procs {
 				for alive(pid) && time.Now().Before(deadline) {
 					time.Sleep(20 * time.Millisecond)
 				}
 				if alive(pid) {
 					_ = syscall.Kill(pid, syscall.SIGKILL)
-					t.Errorf("MCP server process %d survived llmrt's %s", pid, how)
+					t.Errorf("process %d (%s) survived llmrt's %s", pid, args, how)
 				}
 			}
 		})
 	}
+}
+
+// ciNPM returns the directory of the npm packages .ci/run installs, or ""
+// when they are not installed here (never in CI, where that fails).
+func ciNPM(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("LLMRT_CI_NPM")
+	if dir == "" {
+		dir, _ = filepath.Abs(filepath.Join("..", ".ci", "npm"))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", ".bin", "mcp-server-everything")); err != nil {
+		if os.Getenv("CI") != "" || os.Getenv("LLMRT_CI_NPM") != "" {
+			t.Fatalf("the pinned npm packages are missing from %s: run .ci/run", dir)
+		}
+		return ""
+	}
+	return dir
+}
+
+// descendants returns every live process below pid, with its command line.
+func descendants(pid int) map[int]string {
+	parent := map[int]int{}
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil || !alive(p) {
+			continue
+		}
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(f) > 1 {
+			parent[p], _ = strconv.Atoi(f[1])
+		}
+	}
+	out := map[int]string{}
+	for p := range parent {
+		for q := parent[p]; q > 1; q = parent[q] {
+			if q == pid {
+				b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+				out[p] = strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
+				break
+			}
+		}
+	}
+	return out
+}
+
+func hasPID(procs map[int]string, pid string) bool {
+	p, err := strconv.Atoi(strings.TrimSpace(pid))
+	_, ok := procs[p]
+	return err == nil && ok
+}
+
+func hasCmdline(procs map[int]string, s string) bool {
+	for _, args := range procs {
+		if strings.Contains(args, s) {
+			return true
+		}
+	}
+	return false
 }
 
 func waitPIDs(t *testing.T, files ...string) []int {
@@ -152,32 +237,4 @@ func alive(pid int) bool {
 		return s[i+2] != 'Z'
 	}
 	return true
-}
-
-// TestMCPCommand: llmrt mcp add, list, get and remove, project and user
-// scope.
-func TestMCPCommand(t *testing.T) {
-	sb := newSandbox(t)
-	sb.run(cli{args: []string{"mcp", "add", "calc", "--env", "A=1", "--", "calc-server", "--fast"}}).want(t, 0)
-	sb.run(cli{args: []string{"mcp", "add", "docs", "--scope", "user", "--url", "http://127.0.0.1:9/mcp"}}).want(t, 0)
-	o := sb.run(cli{args: []string{"mcp", "list"}})
-	o.want(t, 0)
-	for _, w := range []string{"calc", "stdio", "calc-server --fast", ".mcp.json", "docs", "streamable-http", "config.json"} {
-		if !strings.Contains(o.stdout, w) {
-			t.Errorf("list lacks %q:\n%s", w, o.stdout)
-		}
-	}
-	o = sb.run(cli{args: []string{"mcp", "get", "calc"}})
-	o.want(t, 0)
-	if !strings.Contains(o.stdout, `"A": "1"`) {
-		t.Errorf("get: %s", o.stdout)
-	}
-	sb.run(cli{args: []string{"mcp", "remove", "calc"}}).want(t, 0)
-	o = sb.run(cli{args: []string{"mcp", "remove", "calc"}})
-	if o.code == 0 || !strings.Contains(o.stderr, `no MCP server named "calc"`) {
-		t.Errorf("second remove: %d %s", o.code, o.stderr)
-	}
-	if o = sb.run(cli{args: []string{"mcp", "add", "x"}}); o.code == 0 || !strings.Contains(o.stderr, "-- COMMAND") {
-		t.Errorf("add without a server: %d %s", o.code, o.stderr)
-	}
 }

@@ -77,6 +77,7 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 	if h.s.mcp != nil && !h.s.quiet && (h.io.ErrTTY || h.s.verbose) {
 		showMCPStart(h.errOut, h.s.mcp)
 	}
+	h.askMCP()
 	return engine.New(engine.Config{
 		Adapters:       []providers.Provider{p},
 		BuiltinOptions: h.s.toolOptions(),

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,10 +85,18 @@ func newMCPGetCmd(f *Factory) *cobra.Command {
 			}
 			for _, s := range list {
 				if s.Name == args[0] {
+					// As written in its file: ${VAR} references stay
+					// unexpanded, so no secret from the environment shows.
 					t, _ := s.Transport()
-					s.Type = t
-					b, _ := json.MarshalIndent(s, "", "  ")
-					_, err := fmt.Fprintf(f.IO.Out, "%s (from %s)\n%s\n", s.Name, s.Origin, b)
+					raw, err := rawMCPServer(s.Origin, s.Name)
+					if err != nil {
+						return err
+					}
+					var b bytes.Buffer
+					if err := json.Indent(&b, raw, "", "  "); err != nil {
+						return err
+					}
+					_, err = fmt.Fprintf(f.IO.Out, "%s (%s, from %s)\n%s\n", s.Name, t, s.Origin, b.Bytes())
 					return err
 				}
 			}
@@ -109,6 +118,29 @@ func mcpConfigPath(f *Factory, scope string) (string, error) {
 		return config.UserPath(f.Getenv), nil
 	}
 	return "", fmt.Errorf("--scope %q: use project or user", scope)
+}
+
+// rawMCPServer returns a server's entry as its config file holds it
+// (under mcpServers, or servers).
+func rawMCPServer(path, name string) (json.RawMessage, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		Servers    map[string]json.RawMessage `json:"servers"`
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if raw, ok := f.MCPServers[name]; ok {
+		return raw, nil
+	}
+	if raw, ok := f.Servers[name]; ok {
+		return raw, nil
+	}
+	return nil, fmt.Errorf("%s: no MCP server named %q", path, name)
 }
 
 // editMCPFile changes the mcpServers object of a config file, keeping its
@@ -169,6 +201,10 @@ func newMCPAddCmd(f *Factory) *cobra.Command {
 				return fmt.Errorf("server name %q: use letters, digits, _ and -", name)
 			}
 			s := mcp.Server{Name: name, Type: transport}
+			if url == "" && len(rest) == 1 && (strings.HasPrefix(rest[0], "http://") || strings.HasPrefix(rest[0], "https://")) {
+				// claude mcp add --transport http NAME URL
+				url, rest = rest[0], nil
+			}
 			switch {
 			case url != "" && len(rest) > 0:
 				return errors.New("give either --url or -- COMMAND ARGS..., not both")
@@ -212,6 +248,9 @@ func newMCPAddCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
+				if _, ok := m[name]; ok {
+					return fmt.Errorf("MCP server %s already exists in %s; remove it first (llmrt mcp remove %s)", name, path, name)
+				}
 				m[name] = b
 				return nil
 			}); err != nil {
@@ -234,11 +273,18 @@ func newMCPRemoveCmd(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "remove NAME",
 		Short: "Remove an MCP server from the project (.mcp.json) or user config",
-		Args:  cobra.ExactArgs(1),
+		Long: `Remove an MCP server from the project's .mcp.json or the user config: from
+the one that has it, or from the one --scope names.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := mcpConfigPath(f, scope)
 			if err != nil {
 				return err
+			}
+			if !cmd.Flags().Changed("scope") {
+				if path, err = mcpScopeOf(f, args[0]); err != nil {
+					return err
+				}
 			}
 			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
 				if _, ok := m[args[0]]; !ok {
@@ -253,6 +299,26 @@ func newMCPRemoveCmd(f *Factory) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&scope, "scope", "s", "project", "project (.mcp.json) or user")
+	cmd.Flags().StringVarP(&scope, "scope", "s", "project", "project (.mcp.json) or user (default: the one that has it)")
 	return cmd
+}
+
+// mcpScopeOf returns the file, project or user, that holds a server; the
+// project's when neither does (remove then says so), and an error naming
+// both when both do.
+func mcpScopeOf(f *Factory, name string) (string, error) {
+	project, err := mcpConfigPath(f, "project")
+	if err != nil {
+		return "", err
+	}
+	user, _ := mcpConfigPath(f, "user")
+	_, inProject := rawMCPServer(project, name)
+	_, inUser := rawMCPServer(user, name)
+	switch {
+	case inProject == nil && inUser == nil:
+		return "", fmt.Errorf("MCP server %q is in both %s and %s; pass --scope project or --scope user", name, project, user)
+	case inUser == nil:
+		return user, nil
+	}
+	return project, nil
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/mcp"
 )
 
@@ -98,6 +100,22 @@ func showMCPStart(w io.Writer, src *mcp.Source) {
 		// A server that failed is reported once, as a diagnostic with the
 		// tail of its stderr, when the run starts.
 	}
+}
+
+// askMCP lets MCP servers' elicitation requests reach the person through
+// the host's prompts (the terminal's select lists, or the chat screen),
+// read at each request since a chat sets its prompts per turn. With no one
+// to ask (no terminal, stream-json output) a request is declined.
+func (h *host) askMCP() {
+	if h.s.mcp == nil {
+		return
+	}
+	h.s.mcp.SetAsk(func(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
+		if !h.canAsk() {
+			return tools.Answer{Skipped: true}, nil
+		}
+		return h.askPerson(ctx, in)
+	})
 }
 
 // mcpStatus is one MCP server's state as `llmrt tools` shows it.

@@ -1,5 +1,3 @@
-// Package mcp connects llmrt to Model Context Protocol servers and offers
-// their tools to the engine as a tool source.
 package mcp
 
 import (
@@ -25,6 +23,9 @@ type Server struct {
 	Enabled *bool             `json:"enabled,omitempty"`
 	// Timeout is the start-up timeout in seconds (default 30).
 	Timeout float64 `json:"timeout,omitempty"`
+	// ToolTimeout bounds one tool call, in seconds (default 600); a call
+	// that runs out is cancelled on the server too.
+	ToolTimeout float64 `json:"tool_timeout,omitempty"`
 	// Sandbox runs a stdio server under the command sandbox.
 	Sandbox bool `json:"sandbox,omitempty"`
 	// Origin is the file the server was read from.
@@ -40,6 +41,10 @@ const (
 
 // DefaultStartTimeout bounds a server's start-up when its config names none.
 const DefaultStartTimeout = 30 * time.Second
+
+// DefaultToolTimeout bounds a tool call when the server's config names no
+// tool_timeout.
+const DefaultToolTimeout = 10 * time.Minute
 
 // Transport returns the server's transport: its declared type, or
 // streamable HTTP for a server with a url, or stdio.
@@ -66,6 +71,14 @@ func (s Server) StartTimeout() time.Duration {
 		return time.Duration(s.Timeout * float64(time.Second))
 	}
 	return DefaultStartTimeout
+}
+
+// CallTimeout returns the server's tool call timeout.
+func (s Server) CallTimeout() time.Duration {
+	if s.ToolTimeout > 0 {
+		return time.Duration(s.ToolTimeout * float64(time.Second))
+	}
+	return DefaultToolTimeout
 }
 
 // IsEnabled reports whether the server should be started.

@@ -47,17 +47,22 @@ func uniqueNames(server string, tools []string) []string {
 	for i, t := range tools {
 		n := toolName(server, t)
 		for k := 2; taken[n]; k++ {
-			suffix := "_" + itoa(k)
-			base := toolName(server, t)
-			if len(base)+len(suffix) > maxToolName {
-				base = base[:maxToolName-len(suffix)]
-			}
-			n = base + suffix
+			n = withSuffix(toolName(server, t), k)
 		}
 		taken[n] = true
 		out[i] = n
 	}
 	return out
+}
+
+// withSuffix returns name with _k added, cut so that it stays within 64
+// characters.
+func withSuffix(name string, k int) string {
+	suffix := "_" + itoa(k)
+	if len(name)+len(suffix) > maxToolName {
+		name = name[:maxToolName-len(suffix)]
+	}
+	return name + suffix
 }
 
 func itoa(n int) string {

@@ -1,11 +1,13 @@
 // Command mcptestserver is a small stdio MCP server for llmrt's tests:
-// get-sum, fail (an isError result) and image. With
+// get-sum (marked read-only), fail (an isError result), image, and elicit
+// (asks the person for a name and an age, and returns the answer). With
 // MCPTEST_IGNORE_TERM=1 it ignores SIGTERM and outlives its stdin, as a
 // badly behaved server would; MCPTEST_PIDFILE receives its pid.
 package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -25,8 +27,8 @@ func main() {
 	if f := os.Getenv("MCPTEST_PIDFILE"); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
 	}
-	s := server.NewMCPServer("mcptest", "1.0", server.WithToolCapabilities(true))
-	s.AddTool(mcp.NewTool("get-sum", mcp.WithDescription("Returns the sum of two numbers."),
+	s := server.NewMCPServer("mcptest", "1.0", server.WithToolCapabilities(true), server.WithElicitation())
+	s.AddTool(mcp.NewTool("get-sum", mcp.WithDescription("Returns the sum of two numbers."), mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			a, b := req.GetFloat("a", 0), req.GetFloat("b", 0)
@@ -40,6 +42,20 @@ func main() {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			png := "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 			return mcp.NewToolResultImage("a dot", png, "image/png"), nil
+		})
+	s.AddTool(mcp.NewTool("elicit", mcp.WithDescription("Asks the person who they are.")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			er := mcp.ElicitationRequest{}
+			er.Params.Message = "Who is at the keyboard?"
+			er.Params.RequestedSchema = json.RawMessage(`{"type":"object","properties":{
+				"name":{"type":"string","title":"Name","description":"Your name"},
+				"age":{"type":"integer","title":"Age","default":36}},"required":["name"]}`)
+			res, err := server.ServerFromContext(ctx).RequestElicitation(ctx, er)
+			if err != nil {
+				return mcp.NewToolResultError(err.Error()), nil
+			}
+			b, _ := json.Marshal(res)
+			return mcp.NewToolResultText("elicitation result: " + string(b)), nil
 		})
 	_ = server.ServeStdio(s)
 	if stubborn {

@@ -1,0 +1,317 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/sandbox"
+)
+
+// conn is one server.
+type conn struct {
+	cfg Server
+	dir string
+	src *Source
+
+	mu     sync.Mutex
+	state  string
+	err    string
+	client *client.Client
+	cancel context.CancelFunc
+	cmd    *exec.Cmd
+	stderr *tailBuffer
+	tools  []tools.Tool
+	names  []string
+	stale  bool
+	gen    atomic.Uint64
+
+	progMu   sync.Mutex
+	progress map[string]*progressSink
+	nextTok  atomic.Uint64
+}
+
+func (c *conn) status() Status {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	st := c.state
+	if st == "" {
+		st = "starting"
+	}
+	return Status{Name: c.cfg.Name, State: st, Err: c.err, Tools: append([]string(nil), c.names...)}
+}
+
+func (c *conn) fail(err error) {
+	msg := err.Error()
+	if c.stderr != nil {
+		if tail := strings.TrimSpace(c.stderr.String()); tail != "" {
+			msg += "; stderr: " + tail
+		}
+	}
+	c.mu.Lock()
+	c.state, c.err = "failed", msg
+	c.mu.Unlock()
+}
+
+func (c *conn) start(ctx context.Context) {
+	if err := c.cfg.Validate(); err != nil {
+		c.fail(err)
+		return
+	}
+	kind, _ := c.cfg.Transport()
+	// The client's context owns the server for its whole life; start-up
+	// is bounded separately.
+	life, cancel := context.WithCancel(context.Background())
+	c.mu.Lock()
+	c.cancel = cancel
+	c.mu.Unlock()
+	opts := []client.ClientOption{client.WithProtocolVersion(protocolVersion)}
+	var tr transport.Interface
+	switch kind {
+	case TransportStdio:
+		c.stderr = &tailBuffer{max: 2048}
+		if c.cfg.Sandbox && c.src != nil && c.src.Sandbox.Confined() {
+			sio, err := c.startSandboxed()
+			if err != nil {
+				c.fail(fmt.Errorf("start %s in the sandbox: %w", c.describe(), err))
+				return
+			}
+			tr = sio
+			break
+		}
+		tr = transport.NewStdioWithOptions(c.cfg.Command, c.env(), c.cfg.Args,
+			transport.WithCommandFunc(c.command),
+			transport.WithCommandStderrWriter(c.stderr),
+			transport.WithCommandLogger(discardLogger()))
+	case TransportHTTP:
+		h, err := transport.NewStreamableHTTP(c.cfg.URL,
+			transport.WithHTTPHeaders(c.cfg.Headers),
+			// Server notifications (list_changed, progress) and requests
+			// (roots, elicitation) also come on the standing GET stream.
+			transport.WithContinuousListening(),
+			transport.WithHTTPLogger(discardLogger()))
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		tr = cancelling{h}
+	case TransportSSE:
+		// The stream opened by Start lives as long as the server, so the
+		// start-up timeout bounds the wait for its endpoint instead.
+		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers), transport.WithSSELogger(discardLogger()),
+			transport.WithEndpointTimeout(c.cfg.StartTimeout()))
+		if err != nil {
+			c.fail(err)
+			return
+		}
+		tr = cancelling{h}
+	}
+	if kind != TransportSSE {
+		// mcp-go's SSE transport cannot answer server requests, so over
+		// SSE none of the capabilities that bring them is declared.
+		opts = append(opts, client.WithRootsHandler(rootsHandler{dir: c.dir}), client.WithElicitationHandler(elicitor{c}))
+	}
+	cl := client.NewClient(tr, opts...)
+	cl.OnNotification(c.notify)
+	if err := cl.Start(life); err != nil {
+		c.fail(fmt.Errorf("start %s: %w", c.describe(), err))
+		c.close()
+		return
+	}
+	c.mu.Lock()
+	c.client = cl
+	c.mu.Unlock()
+	ictx, done := context.WithTimeout(ctx, c.cfg.StartTimeout())
+	defer done()
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = protocolVersion
+	req.Params.ClientInfo = mcp.Implementation{Name: "llmrt", Version: "dev"}
+	if _, err := cl.Initialize(ictx, req); err != nil {
+		if errors.Is(ictx.Err(), context.DeadlineExceeded) {
+			err = fmt.Errorf("no answer within %s (raise \"timeout\" in its config)", c.cfg.StartTimeout())
+		}
+		c.fail(fmt.Errorf("initialize %s: %w", c.describe(), err))
+		c.close()
+		return
+	}
+	if err := c.list(ictx); err != nil {
+		c.fail(fmt.Errorf("list tools of %s: %w", c.describe(), err))
+		c.close()
+		return
+	}
+	c.mu.Lock()
+	c.state = "ready"
+	c.mu.Unlock()
+}
+
+func (c *conn) describe() string {
+	if c.cfg.URL != "" {
+		return c.cfg.URL
+	}
+	return strings.TrimSpace(c.cfg.Command + " " + strings.Join(c.cfg.Args, " "))
+}
+
+// env is the server's environment: llmrt's, plus its config's env.
+func (c *conn) env() []string {
+	env := os.Environ()
+	keys := make([]string, 0, len(c.cfg.Env))
+	for k := range c.cfg.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		env = append(env, k+"="+c.cfg.Env[k])
+	}
+	return env
+}
+
+// command builds a stdio server's process in its own process group, so
+// that Close can stop it and everything it started.
+func (c *conn) command(_ context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
+	cmd := exec.Command(command, args...)
+	cmd.Env = env
+	cmd.Dir = c.cfg.Cwd
+	if cmd.Dir == "" {
+		cmd.Dir = c.dir
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	c.mu.Lock()
+	c.cmd = cmd
+	c.mu.Unlock()
+	return cmd, nil
+}
+
+// list fetches every page of the server's tools.
+func (c *conn) list(ctx context.Context) error {
+	c.mu.Lock()
+	cl := c.client
+	c.mu.Unlock()
+	if cl == nil {
+		return errors.New("not connected")
+	}
+	var all []mcp.Tool
+	var cursor mcp.Cursor
+	for page := 0; ; page++ {
+		req := mcp.ListToolsRequest{}
+		req.Params.Cursor = cursor
+		res, err := cl.ListToolsByPage(ctx, req)
+		if err != nil {
+			return err
+		}
+		all = append(all, res.Tools...)
+		if res.NextCursor == "" || page > 1000 {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	raw := make([]string, len(all))
+	for i, t := range all {
+		raw[i] = t.Name
+	}
+	names := uniqueNames(c.cfg.Name, raw)
+	out := make([]tools.Tool, len(all))
+	for i, t := range all {
+		out[i] = c.tool(names[i], t)
+	}
+	c.mu.Lock()
+	c.tools, c.names, c.stale = out, names, false
+	c.mu.Unlock()
+	c.gen.Add(1)
+	return nil
+}
+
+func (c *conn) currentTools(ctx context.Context) ([]tools.Tool, error) {
+	c.mu.Lock()
+	ready, stale := c.state == "ready", c.stale
+	ts := c.tools
+	c.mu.Unlock()
+	if !ready {
+		return nil, nil
+	}
+	if stale {
+		lctx, done := context.WithTimeout(ctx, c.cfg.StartTimeout())
+		defer done()
+		if err := c.list(lctx); err != nil {
+			return ts, err
+		}
+		c.mu.Lock()
+		ts = c.tools
+		c.mu.Unlock()
+	}
+	return ts, nil
+}
+
+// close ends the client and a stdio server's process group.
+func (c *conn) close() {
+	c.mu.Lock()
+	cl, cancel, cmd := c.client, c.cancel, c.cmd
+	c.client, c.cmd = nil, nil
+	c.mu.Unlock()
+	var pgid int
+	if cmd != nil && cmd.Process != nil {
+		pgid = cmd.Process.Pid
+	}
+	if pgid > 0 {
+		// The group first, so that a wrapper (npx, sh -c) cannot leave its
+		// children behind.
+		_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	}
+	if cl != nil {
+		// Close reaps the direct child, killing it if it ignores SIGTERM.
+		_ = cl.Close()
+	}
+	if cancel != nil {
+		cancel()
+	}
+	if pgid > 0 {
+		stopGroup(pgid)
+	}
+}
+
+// rootsHandler answers roots requests with the working directory.
+type rootsHandler struct{ dir string }
+
+func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	u := url.URL{Scheme: "file", Path: h.dir}
+	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: u.String(), Name: filepath.Base(h.dir)}}}, nil
+}
+
+// startSandboxed starts a stdio server confined by the source's sandbox
+// policy and returns a transport over its pipes.
+func (c *conn) startSandboxed() (*transport.Stdio, error) {
+	cmd, _ := c.command(context.Background(), c.cfg.Command, c.env(), c.cfg.Args)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = c.stderr
+	p := c.src.Sandbox
+	p.Workspace = c.dir
+	cleanup, err := sandbox.Start(cmd, p)
+	if err != nil {
+		return nil, err
+	}
+	go func() { _ = cmd.Wait(); cleanup() }()
+	tr := transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader("")))
+	transport.WithCommandLogger(discardLogger())(tr)
+	return tr, nil
+}

@@ -1,0 +1,12 @@
+// Package mcp connects llmrt to Model Context Protocol servers and offers
+// their tools to the engine as a tool source.
+//
+// It owns the server configuration (the mcpServers and servers file shapes,
+// ${VAR} expansion, merging by name), the clients (mark3labs/mcp-go over
+// stdio, streamable HTTP and SSE) and their lifecycle: a Source starts every
+// server concurrently, reports the ones that fail as diagnostics, exposes
+// the others' tools as <server>_<tool>, and Close ends them all, a stdio
+// server with its whole process group. Server requests (roots, elicitation)
+// and notifications (progress, tools/list_changed) are answered here too.
+// Nothing here writes to the terminal.
+package mcp
