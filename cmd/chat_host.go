@@ -40,6 +40,7 @@ type chatHost struct {
 func newChatHost(ctx context.Context, h *host, sess *session.Session, f *Factory, logs io.Writer) *chatHost {
 	c := &chatHost{h: h, f: f, base: ctx, sess: sess, notes: &noteWriter{log: logs}}
 	h.errOut = h.secrets.writer(c.notes)
+	h.diagnosticsShown = true // each turn's warning events show them
 	if sess != nil {
 		c.msgs = sess.Messages
 	}

@@ -35,6 +35,10 @@ type host struct {
 	// for the host's later runs too (a chat's next turns).
 	rulesMu sync.Mutex
 	rules   []engine.Rule
+	// diagnosticsShown says the run's own output shows its diagnostics
+	// (as the warning events a run starts with), so checkStrict need not
+	// print them too: run's progress on a terminal, the chat's screen.
+	diagnosticsShown bool
 	// noQuestions keeps ask_user_input from being put to the person even
 	// on a terminal (stream-json output: a program reads the events), so
 	// the run pauses instead.
@@ -276,6 +280,9 @@ func (h *host) checkStrict(ctx context.Context, rt *engine.Runtime, req engine.R
 	}
 	if h.s.strict && len(lines) > 0 {
 		return usageErrorf("--strict: %s", strings.Join(lines, "; "))
+	}
+	if h.diagnosticsShown {
+		return nil
 	}
 	for _, l := range lines {
 		h.warnf("%s", l)

@@ -84,6 +84,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		return err
 	}
 	defer rt.Close()
+	h.diagnosticsShown = h.progress() != nil
 	if err := h.checkStrict(ctx, rt, h.s.request(nil)); err != nil {
 		return err
 	}

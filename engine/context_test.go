@@ -250,3 +250,30 @@ func TestMidRunDiagnosticIsAWarning(t *testing.T) {
 		t.Fatalf("want the diagnostic once as a warning event: diagnostics %+v, warnings %q", res.Diagnostics, warned)
 	}
 }
+
+// TestDiagnosticsStartTheRun: the diagnostics found preparing a run (the
+// host's, a tool source's) are warning events right after run_start, so
+// a stream-json reader learns of them before the first model call.
+func TestDiagnosticsStartTheRun(t *testing.T) {
+	seq := &turnSequence{turns: []scripted.Turn{answer("done")}}
+	rt, err := engine.New(engine.Config{Providers: map[string]providers.Provider{"seq": seq}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	req := engine.Request{Provider: "seq", Model: "gpt-4o", WorkDir: t.TempDir(), BuiltIns: []string{},
+		Messages: []engine.Message{engine.UserMessage("hi")}, Diagnostics: []engine.Diagnostic{{Source: "config", Message: `unknown key "modle"`}}}
+	var types []string
+	if _, err := rt.CompleteWith(context.Background(), req, func(ev engine.Event) {
+		s := string(ev.Type)
+		if ev.Warning != nil {
+			s += ":" + ev.Warning.Message
+		}
+		types = append(types, s)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(types) < 3 || types[0] != "run_start" || types[1] != `warning:config: unknown key "modle"` || types[2] != "model_start" {
+		t.Fatalf("events %q, want run_start, the diagnostic, then model_start", types)
+	}
+}

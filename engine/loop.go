@@ -15,6 +15,9 @@ import (
 func (r *run) loop(ctx context.Context) Result {
 	defer r.cancel()
 	r.out.emit(Event{Type: EventRunStart, Provider: r.req.Provider, Model: r.req.Model})
+	for _, d := range r.diags {
+		r.warnDiagnostic(d)
+	}
 	for {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx)

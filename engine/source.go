@@ -111,20 +111,25 @@ func (r *run) diagnose(ds []Diagnostic) {
 		}
 		r.seenDiag[d] = true
 		r.diags = append(r.diags, d)
-		if r.out != nil {
-			// Found during the run, after the host showed the ones found
-			// before it: a warning event shows it now too.
-			msg := d.Message
-			if d.Source != "" {
-				msg = d.Source + ": " + msg
-			}
-			r.out.emit(Event{Type: EventWarning, Warning: &Warning{Code: WarningDiagnostic, Message: msg}})
+		if r.out != nil && r.looping {
+			r.warnDiagnostic(d)
 		}
 	}
 }
 
-// WarningDiagnostic is the code of the warning event that shows a
-// diagnostic found while a run was under way (Result.Diagnostics lists it
+// warnDiagnostic shows a diagnostic as a warning event, as it is found:
+// those found preparing the run right after run_start, the others when
+// they come up.
+func (r *run) warnDiagnostic(d Diagnostic) {
+	msg := d.Message
+	if d.Source != "" {
+		msg = d.Source + ": " + msg
+	}
+	r.out.emit(Event{Type: EventWarning, Warning: &Warning{Code: WarningDiagnostic, Message: msg}})
+}
+
+// WarningDiagnostic is the code of the warning events that show the
+// run's diagnostics as they are found (Result.Diagnostics lists them
 // too).
 const WarningDiagnostic = "diagnostic"
 

@@ -59,8 +59,9 @@ type Model struct {
 	runs       map[string]*runView
 	calls      map[string]*toolItem
 	forms      []*openForm
-	pending    bool   // start a turn for waiting questions once the screen is up
-	first      string // the prompt to send once the screen is up
+	diagnosed  map[string]bool // diagnostics shown, once a session
+	pending    bool            // start a turn for waiting questions once the screen is up
+	first      string          // the prompt to send once the screen is up
 
 	memo      memo
 	quitArmed time.Time // when Ctrl-C was pressed on an empty prompt
@@ -70,18 +71,19 @@ type Model struct {
 // New returns the chat screen for opts. ctx is the program's context.
 func New(ctx context.Context, opts Options) *Model {
 	m := &Model{
-		host:    opts.Host,
-		base:    ctx,
-		look:    look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
-		width:   80,
-		height:  24,
-		tr:      newTranscript(),
-		in:      newInput(opts.Palette),
-		status:  opts.Status,
-		runs:    map[string]*runView{},
-		calls:   map[string]*toolItem{},
-		pending: opts.Pending,
-		first:   opts.Prompt,
+		host:      opts.Host,
+		base:      ctx,
+		look:      look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
+		width:     80,
+		height:    24,
+		tr:        newTranscript(),
+		in:        newInput(opts.Palette),
+		status:    opts.Status,
+		runs:      map[string]*runView{},
+		calls:     map[string]*toolItem{},
+		diagnosed: map[string]bool{},
+		pending:   opts.Pending,
+		first:     opts.Prompt,
 	}
 	m.showHistory(opts.History)
 	for _, n := range opts.Notes {

@@ -234,3 +234,22 @@ func TestResumedHistoryIsShown(t *testing.T) {
 		t.Errorf("earlier prompts should be in the editor's history: %q", d.m.in.value())
 	}
 }
+
+// TestDiagnosticsShownOnce: each turn starts with the session's
+// diagnostics as warnings; the screen shows each once.
+func TestDiagnosticsShownOnce(t *testing.T) {
+	diag := engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: engine.WarningDiagnostic, Message: "mcp server broken: no such command"}}
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		play(tu, engine.Event{Type: engine.EventRunStart}, diag)
+		return answerTurn("ok")(ctx, tu)
+	}}
+	d := newDriver(t, h, 80, 24)
+	for _, p := range []string{"one", "two"} {
+		d.typeText(p)
+		d.key("enter")
+		d.idle()
+	}
+	if n := strings.Count(d.screen(), "mcp server broken"); n != 1 {
+		t.Fatalf("the diagnostic shows %d times, want once:\n%s", n, d.screen())
+	}
+}

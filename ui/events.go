@@ -196,6 +196,13 @@ func (m *Model) warning(rv *runView, ev engine.Event) {
 		m.tr.add(&noteItem{text: w.Message})
 		return
 	}
+	if w.Code == engine.WarningDiagnostic {
+		// Every turn starts by repeating the session's diagnostics.
+		if m.diagnosed[w.Message] {
+			return
+		}
+		m.diagnosed[w.Message] = true
+	}
 	text := w.Message
 	if ev.ParentID != "" {
 		text = "sub-agent: " + text
