@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
@@ -17,7 +16,7 @@ import (
 )
 
 // BenchmarkStreamParse parses a large stream built from a real recording,
-// read from memory through the SDK's SSE decoder: its message_start, its
+// read from memory through the SDK's SSE framing and the adapter's decoding: its message_start, its
 // content block events repeated to about 4 MB, then its message_delta and
 // message_stop.
 func BenchmarkStreamParse(b *testing.B) {
@@ -34,9 +33,8 @@ func BenchmarkStreamParse(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				resp := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
-				stream := ssestream.NewStream[sdk.MessageStreamEventUnion](ssestream.NewDecoder(resp), nil)
 				s := &streamer{endpoint: "http://bench/v1/messages", codec: codec, emit: func(providers.Chunk) { chunks++ }}
-				if err := s.read(ctx, stream); err != nil {
+				if err := s.read(ctx, ssestream.NewDecoder(resp)); err != nil {
 					b.Fatal(err)
 				}
 			}

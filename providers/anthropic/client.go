@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/anthropics/anthropic-sdk-go"
 	"github.com/anthropics/anthropic-sdk-go/option"
+	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -107,10 +108,13 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
 	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit}
-	if resp != nil {
-		s.contentType = resp.Header.Get("Content-Type")
+	if resp == nil {
+		return s.finish()
 	}
-	return s.read(ctx, stream)
+	s.contentType = resp.Header.Get("Content-Type")
+	// The events are read raw and decoded here (see wireEvent); the SDK's
+	// stream is only closed, which closes the body.
+	return s.read(ctx, ssestream.NewDecoder(resp))
 }
 
 // nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.

@@ -1,6 +1,7 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -43,58 +44,117 @@ type block struct {
 	signed    bool
 }
 
+// eventJSON is one streamed event, decoded into just the fields the
+// adapter reads. The SDK's own event types decode through reflection and
+// a second JSON parser, about three times slower than encoding/json into
+// this, and the stream is the hot path of every call.
+type eventJSON struct {
+	Type    string `json:"type"`
+	Index   int    `json:"index"`
+	Message struct {
+		Usage usageJSON `json:"usage"`
+	} `json:"message"`
+	ContentBlock blockJSON `json:"content_block"`
+	Delta        deltaJSON `json:"delta"`
+	Usage        usageJSON `json:"usage"`
+}
+
+type usageJSON struct {
+	InputTokens         int64 `json:"input_tokens"`
+	CacheRead           int64 `json:"cache_read_input_tokens"`
+	CacheCreation       int64 `json:"cache_creation_input_tokens"`
+	OutputTokens        int64 `json:"output_tokens"`
+	OutputTokensDetails struct {
+		ThinkingTokens int64 `json:"thinking_tokens"`
+	} `json:"output_tokens_details"`
+}
+
+type blockJSON struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	Signature string          `json:"signature"`
+	Data      string          `json:"data"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+}
+
+// deltaJSON is the delta of content_block_delta and of message_delta.
+type deltaJSON struct {
+	Type        string `json:"type"`
+	Text        string `json:"text"`
+	Thinking    string `json:"thinking"`
+	Signature   string `json:"signature"`
+	PartialJSON string `json:"partial_json"`
+	StopReason  string `json:"stop_reason"`
+}
+
 // read consumes the event stream until it ends, then finishes the reply.
-func (s *streamer) read(ctx context.Context, stream *ssestream.Stream[sdk.MessageStreamEventUnion]) error {
-	for stream.Next() {
+// Events without a type and pings carry nothing; an "error" event is the
+// server failing mid-stream.
+func (s *streamer) read(ctx context.Context, dec ssestream.Decoder) error {
+	var ev eventJSON
+	for dec.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		ev := stream.Current()
-		if err := s.handle(&ev); err != nil {
+		e := dec.Event()
+		data := bytes.TrimSuffix(e.Data, []byte("\n"))
+		switch {
+		case e.Type == "" || e.Type == "ping" || len(data) == 0:
+			continue
+		case e.Type == "error":
+			return s.eventError(data)
+		}
+		ev = eventJSON{}
+		if err := json.Unmarshal(data, &ev); err != nil {
+			return s.readError(ctx, err)
+		}
+		if err := s.handle(&ev, data); err != nil {
 			return err
 		}
 		if s.done {
 			return s.finish()
 		}
 	}
-	if err := stream.Err(); err != nil {
+	if err := dec.Err(); err != nil {
 		return s.readError(ctx, err)
 	}
 	return s.finish()
 }
 
-// handle emits what one event carries.
-func (s *streamer) handle(ev *sdk.MessageStreamEventUnion) error {
+// handle emits what one event carries; raw is the event's JSON.
+func (s *streamer) handle(ev *eventJSON, raw []byte) error {
 	switch ev.Type {
 	case "message_start":
 		s.started = true
 		u := ev.Message.Usage
-		s.usage = usage{input: u.InputTokens, cacheRead: u.CacheReadInputTokens,
-			cacheWrite: u.CacheCreationInputTokens, output: u.OutputTokens, thinking: u.OutputTokensDetails.ThinkingTokens}
+		s.usage = usage{input: u.InputTokens, cacheRead: u.CacheRead,
+			cacheWrite: u.CacheCreation, output: u.OutputTokens, thinking: u.OutputTokensDetails.ThinkingTokens}
 		s.emitUsage()
 	case "content_block_start":
-		s.blockStart(int(ev.Index), &ev.ContentBlock)
+		s.blockStart(ev.Index, &ev.ContentBlock)
 	case "content_block_delta":
-		s.blockDelta(int(ev.Index), &ev.Delta)
+		s.blockDelta(ev.Index, &ev.Delta)
 	case "content_block_stop":
-		s.blockStop(int(ev.Index))
+		s.blockStop(ev.Index)
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
-			s.stop = ev.Delta.StopReason
+			s.stop = sdk.StopReason(ev.Delta.StopReason)
 		}
 		// Counts are cumulative; input counts appear here too when server
 		// tools (web search) added input during the turn.
 		u := ev.Usage
-		s.usage = usage{input: pick(s.usage.input, u.InputTokens), cacheRead: pick(s.usage.cacheRead, u.CacheReadInputTokens),
-			cacheWrite: pick(s.usage.cacheWrite, u.CacheCreationInputTokens), output: pick(s.usage.output, u.OutputTokens),
+		s.usage = usage{input: pick(s.usage.input, u.InputTokens), cacheRead: pick(s.usage.cacheRead, u.CacheRead),
+			cacheWrite: pick(s.usage.cacheWrite, u.CacheCreation), output: pick(s.usage.output, u.OutputTokens),
 			thinking: pick(s.usage.thinking, u.OutputTokensDetails.ThinkingTokens)}
 		s.emitUsage()
 	case "message_stop":
 		s.done = true
 	case "error":
-		// An error payload under another event name than the "error" the
-		// SDK looks for. (Events with no event line at all the SDK drops.)
-		return s.eventError([]byte(ev.RawJSON()))
+		// An error payload under another event name than "error".
+		return s.eventError(raw)
 	}
 	// Unknown event types are new API features this adapter does not use.
 	return nil
@@ -107,7 +167,7 @@ func pick(old, v int64) int64 {
 	return old
 }
 
-func (s *streamer) blockStart(i int, cb *sdk.ContentBlockStartEventContentBlockUnion) {
+func (s *streamer) blockStart(i int, cb *blockJSON) {
 	if i < 0 {
 		return
 	}
@@ -125,7 +185,7 @@ func (s *streamer) blockStart(i int, cb *sdk.ContentBlockStartEventContentBlockU
 	case "redacted_thinking":
 		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Redacted: cb.Data})
 	case "tool_use":
-		b.input = cb.JSON.Input.Raw()
+		b.input = string(cb.Input)
 		s.emit(providers.Chunk{Type: providers.ChunkToolCall,
 			ToolCall: providers.ToolCallDelta{Index: i, ID: cb.ID, Name: s.codec.Name(cb.Name)}})
 	}
@@ -133,7 +193,7 @@ func (s *streamer) blockStart(i int, cb *sdk.ContentBlockStartEventContentBlockU
 	// work (web search): they are not calls for the engine to run.
 }
 
-func (s *streamer) blockDelta(i int, d *sdk.MessageStreamEventUnionDelta) {
+func (s *streamer) blockDelta(i int, d *deltaJSON) {
 	if i < 0 || i >= len(s.blocks) {
 		return
 	}

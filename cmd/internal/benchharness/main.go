@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -106,14 +107,50 @@ func (h *harness) exec(env map[string]string, stdout io.Writer, args ...string) 
 	cmd.Stdout = stdout
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	s, err := measure(cmd)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "benchharness: llmrt %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
 		os.Exit(1)
 	}
-	return sample{wall: wall, rss: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}
+	return s
+}
+
+// measure runs cmd and returns its wall time and peak memory. The peak
+// comes from GNU time when it is installed: a process Go starts shares
+// the harness's memory until it execs, and the kernel counts that
+// towards the child's peak, so the harness's own size (the fake server
+// holds 100,000-token streams) would show as the child's. time forks,
+// and its child's peak is its own.
+func measure(cmd *exec.Cmd) (sample, error) {
+	var peakFile string
+	if gnuTime, err := exec.LookPath("time"); err == nil && filepath.IsAbs(gnuTime) {
+		f, err := os.CreateTemp("", "peak")
+		if err != nil {
+			return sample{}, err
+		}
+		f.Close()
+		defer os.Remove(f.Name())
+		peakFile = f.Name()
+		cmd.Args = append([]string{gnuTime, "-f", "%M", "-o", peakFile, cmd.Path}, cmd.Args[1:]...)
+		cmd.Path = gnuTime
+	}
+	start := time.Now()
+	err := cmd.Run()
+	s := sample{wall: time.Since(start)}
+	if err != nil {
+		return s, err
+	}
+	s.rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	if peakFile != "" {
+		data, err := os.ReadFile(peakFile)
+		if err != nil {
+			return s, err
+		}
+		if kib, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil {
+			s.rss = kib
+		}
+	}
+	return s, nil
 }
 
 // provider returns the flags and environment that point llmrt at a fake
@@ -185,12 +222,14 @@ func (h *harness) stream(p string, tokens int) {
 		srv := fakellm.Start(p, turn)
 		defer srv.Close()
 		cmd := exec.Command("curl", "-sS", "-N", "-o", os.DevNull, "-X", "POST", "-H", "Content-Type: application/json", "-d", "{}", srv.URL+"/stream")
-		start := time.Now()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "benchharness: curl: %v\n%s", err, out)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		s, err := measure(cmd)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "benchharness: curl: %v\n%s", err, out.String())
 			os.Exit(1)
 		}
-		return sample{wall: time.Since(start), rss: cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss}
+		return s
 	})
 	fmt.Printf("%-44s %22s\n", "  ratio llmrt/curl (medians)", fmt.Sprintf("%.2f×", median(ll)/median(curl)))
 }

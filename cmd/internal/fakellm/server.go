@@ -175,13 +175,14 @@ func hangUp(w http.ResponseWriter) {
 
 // stream writes protocol frames with the turn's pacing.
 type stream struct {
-	w       http.ResponseWriter
-	flusher http.Flusher
-	delay   time.Duration
-	done    <-chan struct{}
-	turn    int
-	started bool
-	cut     bool
+	w         http.ResponseWriter
+	flusher   http.Flusher
+	delay     time.Duration
+	done      <-chan struct{}
+	turn      int
+	started   bool
+	cut       bool
+	unflushed int // bytes written since the last flush
 }
 
 // frame writes one frame and flushes it, waiting the chunk delay first.
@@ -199,7 +200,14 @@ func (st *stream) frame(s string) {
 	}
 	st.started = true
 	io.WriteString(st.w, s)
-	st.flusher.Flush()
+	// Paced frames go out one by one; unpaced ones in batches, as a real
+	// API's arrive several to a packet, so a long stream is not a test of
+	// the server's flushing.
+	st.unflushed += len(s)
+	if st.delay > 0 || st.unflushed >= 16<<10 {
+		st.flusher.Flush()
+		st.unflushed = 0
+	}
 }
 
 func (st *stream) sse(event string, v any) {
