@@ -96,24 +96,19 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	if err != nil {
 		return err
 	}
+	// The call is made raw and its events decoded here (see eventJSON):
+	// the SDK's typed stream decodes every event through reflection.
 	var resp *http.Response
-	stream := p.client.Messages.NewStreaming(ctx, params, option.WithResponseInto(&resp))
-	// Closing the stream closes the body, which also stops the idle timer
-	// of TimeoutTransport.
-	defer stream.Close()
-	if err := stream.Err(); err != nil {
+	err = p.client.Post(ctx, "v1/messages", params, &resp, option.WithJSONSet("stream", true))
+	if err != nil {
 		return p.callError(ctx, err)
 	}
+	// Closing the body also stops the idle timer of TimeoutTransport.
+	defer resp.Body.Close()
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit}
-	if resp == nil {
-		return s.finish()
-	}
-	s.contentType = resp.Header.Get("Content-Type")
-	// The events are read raw and decoded here (see wireEvent); the SDK's
-	// stream is only closed, which closes the body.
+	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, contentType: resp.Header.Get("Content-Type")}
 	return s.read(ctx, ssestream.NewDecoder(resp))
 }
 
