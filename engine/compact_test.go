@@ -55,12 +55,6 @@ func isSummaryRequest(r providers.Request) bool {
 	return len(r.Messages) > 0 && strings.Contains(r.Messages[0].Text(), "You are compacting a conversation")
 }
 
-func requestBytes(r providers.Request) int {
-	b, _ := json.Marshal(r.Messages)
-	t, _ := json.Marshal(r.Tools)
-	return len(b) + len(t)
-}
-
 // bigTool returns n bytes of text per call.
 func bigTool(n int) engine.Tool {
 	return engine.Tool{

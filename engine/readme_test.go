@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -59,8 +58,7 @@ func TestReadmeProgram(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(program), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	goCmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goCmd, "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "vet", "./"+filepath.ToSlash(dir)).CombinedOutput(); err != nil {
 		t.Errorf("README's program does not vet: %v\n%s", err, out)
 	}
 }

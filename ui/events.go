@@ -50,7 +50,7 @@ func (m *Model) apply(ev engine.Event) {
 	case engine.EventReasoningDelta:
 		if top {
 			if rv.think == nil {
-				rv.think = &thinkItem{run: ev.RunID, iter: ev.Iteration}
+				rv.think = &thinkItem{}
 				m.addLive(rv, rv.think)
 			}
 			rv.think.add(ev.Delta)
@@ -107,7 +107,7 @@ func (m *Model) streamText(rv *runView, ev engine.Event) {
 		slot = &rv.answer
 	}
 	if *slot == nil {
-		*slot = &textItem{run: ev.RunID, iter: ev.Iteration}
+		*slot = &textItem{}
 		m.addLive(rv, *slot)
 	}
 	(*slot).add(ev.Delta)
@@ -128,7 +128,7 @@ func (m *Model) toolStarted(rv *runView, ev engine.Event) {
 		t.version++
 		return
 	}
-	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, run: ev.RunID, depth: rv.depth, start: ev.Time, parent: rv.parent}
+	t := &toolItem{id: c.ID, name: c.Name, args: c.Arguments, depth: rv.depth, start: ev.Time, parent: rv.parent}
 	if p := m.calls[c.ParentID]; c.ParentID != "" && p != nil {
 		t.parent = p
 	}
@@ -227,7 +227,7 @@ func (m *Model) ended(rv *runView, ev engine.Event) {
 	switch ev.Type {
 	case engine.EventCompleted:
 		if !rv.shown && strings.TrimSpace(res.Output) != "" {
-			t := &textItem{run: ev.RunID}
+			t := &textItem{}
 			t.add(res.Output)
 			t.finish()
 			m.tr.add(t)

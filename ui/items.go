@@ -121,8 +121,6 @@ func (n *noteItem) lines(l *look, width int) []string {
 // thinkItem is the model's reasoning in one model call: one dim line
 // while collapsed, the whole text when the person expands reasoning.
 type thinkItem struct {
-	run     string
-	iter    int
 	text    strings.Builder
 	version int
 	c       cache

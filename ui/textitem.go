@@ -13,13 +13,10 @@ import (
 // last, unfinished line: a delta costs the same at the start of a long
 // answer and at its end.
 type textItem struct {
-	run   string
-	iter  int
 	split splitter
 	// blocks are the finished blocks; done says the text is complete.
 	blocks []block
 	done   bool
-	size   int // bytes of text so far
 
 	// What was drawn, for width and gen: drawn[:doneLen] are the lines
 	// of blocks[:nDrawn]; after them come the tail's lines, drawn anew.
@@ -34,7 +31,6 @@ type textItem struct {
 }
 
 func (t *textItem) add(s string) {
-	t.size += len(s)
 	if bs := t.split.add(s); len(bs) > 0 {
 		t.blocks = append(t.blocks, bs...)
 		t.tailLines, t.tailUpto = t.tailLines[:0], 0

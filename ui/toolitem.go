@@ -28,7 +28,6 @@ const detailLines = 30
 // and a mark when done, expandable to its arguments and result.
 type toolItem struct {
 	id, name, args string
-	run            string
 	depth          int // nesting under a sub-run or a run_code call
 	// parent is the call this one was made under (run_code, spawn_agent);
 	// last is the latest line nested under this one, after which the
