@@ -19,7 +19,7 @@ command -v curl >/dev/null || { echo "bench/run.sh: curl is required: apt-get in
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-go build -trimpath -ldflags "-s -w" -o "$tmp/llmrt" .
+CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/llmrt" .  # as goreleaser builds it
 go build -o "$tmp/llmrt-debug" .
 go build -o "$tmp/benchharness" ./cmd/internal/benchharness
 
@@ -28,7 +28,7 @@ go build -o "$tmp/benchharness" ./cmd/internal/benchharness
 echo
 printf '%-44s %10s\n' "binary size" "MB"
 mb() { awk -v b="$(stat -c %s "$1")" 'BEGIN { printf "%.1f", b / 1048576 }'; }
-printf '%-44s %10s\n' "llmrt as released (-s -w)" "$(mb "$tmp/llmrt")"
+printf '%-44s %10s\n' "llmrt as released (no cgo, -s -w)" "$(mb "$tmp/llmrt")"
 printf '%-44s %10s\n' "llmrt with symbols (go build)" "$(mb "$tmp/llmrt-debug")"
 
 if [[ ${GOBENCH:-1} != 0 ]]; then
