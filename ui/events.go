@@ -117,9 +117,7 @@ func (m *Model) streamText(rv *runView, ev engine.Event) {
 
 func (m *Model) toolStarted(rv *runView, ev engine.Event) {
 	c := ev.Call
-	// Control calls end the run, and a question shows as its form and
-	// then as the line that says what was chosen: none needs a tool line.
-	if c == nil || c.Name == engine.FinalAnswerTool || c.Name == engine.BlockedTool || c.Name == engine.AskUserTool {
+	if c == nil || quietTool(c.Name) {
 		return
 	}
 	if t := m.calls[c.ID]; t != nil {
@@ -161,23 +159,9 @@ func (m *Model) toolEnded(ev engine.Event) {
 	if t == nil || ev.Outcome == nil {
 		return
 	}
-	o := ev.Outcome
 	t.took = ev.Time.Sub(t.start)
-	t.result = o.Content
-	t.note = ResultNote(t.name, o.Content)
-	switch {
-	case o.Code == engine.OutcomePermissionDenied:
-		t.state, t.note = toolDenied, firstLine(o.Content, 80)
-	case o.Code == engine.OutcomeCancelled:
-		t.state = toolCancelled
-	case ev.Type == engine.EventToolError || o.IsError:
-		t.state = toolFailed
-		if t.note == "" {
-			t.note = firstLine(o.Content, 80)
-		}
-	default:
-		t.state = toolOK
-	}
+	t.result = ev.Outcome.Content
+	t.state, t.note = outcome(ev)
 	t.version++
 }
 
@@ -212,12 +196,7 @@ func (m *Model) warning(rv *runView, ev engine.Event) {
 
 // ended closes the turn's run on its terminal event.
 func (m *Model) ended(rv *runView, ev engine.Event) {
-	for _, t := range m.calls {
-		if t.state == toolRunning || t.state == toolWaiting {
-			t.state = toolCancelled
-			t.version++
-		}
-	}
+	m.cancelCalls()
 	res := ev.Result
 	if res == nil {
 		return
@@ -227,10 +206,7 @@ func (m *Model) ended(rv *runView, ev engine.Event) {
 	switch ev.Type {
 	case engine.EventCompleted:
 		if !rv.shown && strings.TrimSpace(res.Output) != "" {
-			t := &textItem{}
-			t.add(res.Output)
-			t.finish()
-			m.tr.add(t)
+			m.addText(res.Output)
 		}
 	case engine.EventFailed:
 		msg := "the run failed"
@@ -242,6 +218,17 @@ func (m *Model) ended(rv *runView, ev engine.Event) {
 		m.tr.add(&noteItem{text: "cancelled: the turn was stopped; what it did so far is kept"})
 	case engine.EventToolCalls:
 		m.tr.add(&noteItem{kind: noteWarn, text: "the run is waiting for a host-owned tool this screen cannot run"})
+	}
+}
+
+// cancelCalls marks the calls still running or waiting as cancelled: the
+// turn ended without them.
+func (m *Model) cancelCalls() {
+	for _, t := range m.calls {
+		if t.state == toolRunning || t.state == toolWaiting {
+			t.state = toolCancelled
+			t.version++
+		}
 	}
 }
 

@@ -9,56 +9,39 @@ import (
 // openForm is a question or permission request on screen, with where its
 // answer goes. Forms are shown one at a time, in the order they came.
 type openForm struct {
-	ask         *AskForm
-	askReply    chan askReply
-	permit      *PermitForm
-	permitReply chan permitReply
+	form
+	// answer sends the finished form's answer and returns the lines that
+	// say what was chosen.
+	answer func() []string
+	// abandon answers a form whose turn ended before the person did;
+	// nobody waits for it any more, and the buffered reply never blocks.
+	abandon func()
 }
 
-func (f *openForm) update(msg tea.Msg) tea.Cmd {
-	if f.ask != nil {
-		return f.ask.Update(msg)
+func newAskEntry(r askRequest, p Palette) *openForm {
+	f := NewAskForm(r.in, p)
+	return &openForm{form: f,
+		answer: func() []string {
+			a := askReply{answer: f.Answer()}
+			if f.Cancelled() {
+				a.err = ErrCancelled
+			}
+			r.reply <- a
+			return f.Summary()
+		},
+		abandon: func() { r.reply <- askReply{err: context.Canceled} },
 	}
-	return f.permit.Update(msg)
 }
 
-func (f *openForm) view(width, height int) string {
-	if f.ask != nil {
-		return f.ask.View(width, height)
+func newPermitEntry(r permitRequest, p Palette) *openForm {
+	f := NewPermitForm(r.req, p)
+	return &openForm{form: f,
+		answer: func() []string {
+			r.reply <- permitReply{res: f.Result()}
+			return []string{f.Summary()}
+		},
+		abandon: func() { r.reply <- permitReply{err: context.Canceled} },
 	}
-	return f.permit.View(width, height)
-}
-
-func (f *openForm) done() bool {
-	if f.ask != nil {
-		return f.ask.Done()
-	}
-	return f.permit.Done()
-}
-
-// answer sends the finished form's answer and returns the lines that say
-// what was chosen.
-func (f *openForm) answer() []string {
-	if f.ask != nil {
-		r := askReply{answer: f.ask.Answer()}
-		if f.ask.Cancelled() {
-			r.err = ErrCancelled
-		}
-		f.askReply <- r
-		return f.ask.Summary()
-	}
-	f.permitReply <- permitReply{res: f.permit.Result()}
-	return []string{f.permit.Summary()}
-}
-
-// abandon answers a form whose turn ended before the person did; nobody
-// waits for it any more, and the buffered reply never blocks.
-func (f *openForm) abandon() {
-	if f.ask != nil {
-		f.askReply <- askReply{err: context.Canceled}
-		return
-	}
-	f.permitReply <- permitReply{err: context.Canceled}
 }
 
 // form is the form on screen, if any.
@@ -72,8 +55,8 @@ func (m *Model) form() *openForm {
 // formMsg hands a key or paste to the form on screen and, once it is
 // done, sends its answer and shows what was chosen.
 func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
-	cmd := f.update(msg)
-	if !f.done() {
+	cmd := f.Update(msg)
+	if !f.Done() {
 		return cmd
 	}
 	for _, s := range f.answer() {

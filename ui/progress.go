@@ -34,10 +34,15 @@ type Progress struct {
 	// sub-run, and of the calls a run_code program makes, are indented
 	// under the call that started them.
 	depth map[string]int
-	calls map[string]engine.CallInfo // started calls by id, with their start
-	since map[string]time.Time
-	asked map[string]bool // calls a person was asked about
+	calls map[string]startedCall // by call id
+	asked map[string]bool        // calls a person was asked about
 	dim   lipgloss.Style
+}
+
+// startedCall is what Progress keeps of a call until it finishes.
+type startedCall struct {
+	args string
+	at   time.Time
 }
 
 // ProgressOptions say how much Progress shows.
@@ -53,7 +58,7 @@ type ProgressOptions struct {
 
 // NewProgress returns a Progress writing to w.
 func NewProgress(w io.Writer, opts ProgressOptions) *Progress {
-	p := &Progress{w: w, opts: opts, depth: map[string]int{}, calls: map[string]engine.CallInfo{}, since: map[string]time.Time{}, asked: map[string]bool{}}
+	p := &Progress{w: w, opts: opts, depth: map[string]int{}, calls: map[string]startedCall{}, asked: map[string]bool{}}
 	if opts.Color {
 		p.dim = lipgloss.NewStyle().Faint(true)
 	}
@@ -100,7 +105,7 @@ func (p *Progress) Event(ev engine.Event) {
 			}
 		}
 	case engine.EventToolStart:
-		p.calls[ev.Call.ID], p.since[ev.Call.ID] = *ev.Call, ev.Time
+		p.calls[ev.Call.ID] = startedCall{args: ev.Call.Arguments, at: ev.Time}
 		if p.opts.Verbose && !quietTool(ev.Call.Name) {
 			p.line(indent, "→ %s", joinNonEmpty(ev.Call.Name, KeyArgument(ev.Call.Name, ev.Call.Arguments)))
 		}
@@ -120,40 +125,30 @@ func (p *Progress) Event(ev engine.Event) {
 
 // finished prints a call's line: mark, name, key argument, time, note.
 func (p *Progress) finished(indent string, ev engine.Event) {
-	name, args := ev.Call.Name, p.calls[ev.Call.ID].Arguments
+	name, started := ev.Call.Name, p.calls[ev.Call.ID]
 	if quietTool(name) {
 		return
 	}
-	o := ev.Outcome
-	mark, note := "✓", ResultNote(name, o.Content)
-	switch {
-	case o.Code == engine.OutcomePermissionDenied && p.asked[ev.Call.ID]:
+	if ev.Outcome.Code == engine.OutcomePermissionDenied && p.asked[ev.Call.ID] {
 		return
-	case o.Code == engine.OutcomePermissionDenied:
-		mark, note = "⊘", "denied"
-	case o.Code == engine.OutcomeCancelled:
-		mark, note = "◌", "cancelled"
-	case ev.Type == engine.EventToolError || o.IsError:
-		mark = "✗"
-		if note == "" {
-			note = firstLine(o.Content, 100)
-		}
 	}
+	state, note := outcome(ev)
+	switch state {
+	case toolDenied:
+		note = "denied"
+	case toolCancelled:
+		note = "cancelled"
+	}
+	o := ev.Outcome
 	took := time.Duration(o.DurationMS) * time.Millisecond
-	if start, ok := p.since[ev.Call.ID]; ok && !start.IsZero() && !ev.Time.IsZero() {
-		took = ev.Time.Sub(start)
+	if !started.at.IsZero() && !ev.Time.IsZero() {
+		took = ev.Time.Sub(started.at)
 	}
 	meta := Took(took)
 	if note != "" {
 		meta += " · " + note
 	}
-	p.line(indent, "%s %s  %s", mark, joinNonEmpty(name, KeyArgument(name, args)), meta)
-}
-
-// quietTool reports tools that get no line: control calls end the run,
-// and a question shows as its form.
-func quietTool(name string) bool {
-	return name == engine.FinalAnswerTool || name == engine.BlockedTool || name == engine.AskUserTool
+	p.line(indent, "%s %s  %s", marks[state], joinNonEmpty(name, KeyArgument(name, started.args)), meta)
 }
 
 func joinNonEmpty(a, b string) string {

@@ -61,13 +61,13 @@ func (t *toolItem) lines(l *look, width int) []string {
 		mark = l.pal.Warn.Render("?")
 		meta = "waiting for your approval"
 	case toolOK:
-		mark, meta = l.pal.OK.Render("✓"), Took(t.took)
+		mark, meta = l.pal.OK.Render(marks[toolOK]), Took(t.took)
 	case toolFailed:
-		mark, meta, style = l.pal.Err.Render("✗"), Took(t.took), l.pal.Err
+		mark, meta, style = l.pal.Err.Render(marks[toolFailed]), Took(t.took), l.pal.Err
 	case toolDenied:
-		mark, meta, style = l.pal.Err.Render("⊘"), "denied", l.pal.Err
+		mark, meta, style = l.pal.Err.Render(marks[toolDenied]), "denied", l.pal.Err
 	case toolCancelled:
-		mark, meta = l.pal.Dim.Render("◌"), "cancelled"
+		mark, meta = l.pal.Dim.Render(marks[toolCancelled]), "cancelled"
 	}
 	if t.note != "" {
 		meta += " · " + t.note

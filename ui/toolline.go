@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/llmrt/llmrt/engine"
 )
 
 // keyArgs names, per tool, the argument a person scans for in a one-line
@@ -76,6 +78,36 @@ func ResultNote(tool, content string) string {
 		return "timed out"
 	}
 	return fmt.Sprintf("exit %d", *r.ExitCode)
+}
+
+// outcome says how a finished call ended, as its line shows it in run's
+// progress and in the chat alike: the state and a short note (a
+// command's exit status, the first line of an error).
+func outcome(ev engine.Event) (toolState, string) {
+	o := ev.Outcome
+	switch {
+	case o.Code == engine.OutcomePermissionDenied:
+		return toolDenied, ""
+	case o.Code == engine.OutcomeCancelled:
+		return toolCancelled, ""
+	}
+	note := ResultNote(ev.Call.Name, o.Content)
+	if ev.Type == engine.EventToolError || o.IsError {
+		if note == "" {
+			note = firstLine(o.Content, 100)
+		}
+		return toolFailed, note
+	}
+	return toolOK, note
+}
+
+// marks are the signs a finished call's line starts with.
+var marks = map[toolState]string{toolOK: "✓", toolFailed: "✗", toolDenied: "⊘", toolCancelled: "◌"}
+
+// quietTool reports tools that get no line: control calls end the run,
+// and a question shows as its form and then as what was chosen.
+func quietTool(name string) bool {
+	return name == engine.FinalAnswerTool || name == engine.BlockedTool || name == engine.AskUserTool
 }
 
 // Elapsed formats a running time the way the spinner shows it: 4s, 1m05s.

@@ -110,9 +110,9 @@ func (m *Model) tickAgain() tea.Cmd {
 func (m *Model) take(it any) {
 	switch it := it.(type) {
 	case askRequest:
-		m.forms = append(m.forms, &openForm{ask: NewAskForm(it.in, m.look.pal), askReply: it.reply})
+		m.forms = append(m.forms, newAskEntry(it, m.look.pal))
 	case permitRequest:
-		m.forms = append(m.forms, &openForm{permit: NewPermitForm(it.req, m.look.pal), permitReply: it.reply})
+		m.forms = append(m.forms, newPermitEntry(it, m.look.pal))
 	case engine.Event:
 		m.apply(it)
 	}
@@ -154,12 +154,7 @@ func (m *Model) turnDone(msg turnDoneMsg) {
 		f.abandon()
 	}
 	m.forms = nil
-	for _, t := range m.calls {
-		if t.state == toolRunning || t.state == toolWaiting {
-			t.state = toolCancelled
-			t.version++
-		}
-	}
+	m.cancelCalls()
 	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
 		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
 	}

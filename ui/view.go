@@ -34,7 +34,7 @@ func (m *Model) render() string {
 func (m *Model) panes() (above, below []string) {
 	if f := m.form(); f != nil {
 		h := max(int(float64(m.height)*formShare), 6)
-		return nil, strings.Split(strings.TrimRight(f.view(m.width, h), "\n"), "\n")
+		return nil, strings.Split(strings.TrimRight(f.View(m.width, h), "\n"), "\n")
 	}
 	return m.in.menu.view(m.look.pal, m.width), strings.Split(m.in.render(), "\n")
 }
