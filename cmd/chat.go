@@ -69,7 +69,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	}
 	logs, closeLogs := chatLog(opts.f.Getenv, opts.f.secrets)
 	defer closeLogs()
-	c := newChatHost(ctx, h, sess, opts.f, logs)
+	c := newChatHost(h, sess, opts.f, logs)
 	defer c.close()
 	// A missing key or an unknown provider is said before the screen
 	// opens; MCP servers still start with the first turn.

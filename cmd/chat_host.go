@@ -27,18 +27,17 @@ type chatHost struct {
 	// mu is held by a turn or a command from start to end: one at a time,
 	// and close waits for the last.
 	mu    sync.Mutex
-	base  context.Context // the command's context; the runtime lives as long
 	rt    *engine.Runtime
 	sess  *session.Session // the session continued, until its first turn opens it
 	rec   *recorder        // the open session; nil before the first turn
 	id    string           // the session's id once it is open
 	msgs  []engine.Message // the conversation
 	usage engine.Usage     // tokens of this session so far
-	files []string         // workspace files, listed once for @ mentions
+	files []string         // workspace files for @ mentions, listed again after each turn
 }
 
-func newChatHost(ctx context.Context, h *host, sess *session.Session, f *Factory, logs io.Writer) *chatHost {
-	c := &chatHost{h: h, f: f, base: ctx, sess: sess, notes: &noteWriter{log: logs}}
+func newChatHost(h *host, sess *session.Session, f *Factory, logs io.Writer) *chatHost {
+	c := &chatHost{h: h, f: f, sess: sess, notes: &noteWriter{log: logs}}
 	h.errOut = h.secrets.writer(c.notes)
 	h.diagnosticsShown = true // each turn's warning events show them
 	if sess != nil {
@@ -115,7 +114,8 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		return err
 	}
 	var fresh []engine.Message
-	if c.sess != nil && len(c.sess.Pending) > 0 {
+	pending := c.sess != nil && len(c.sess.Pending) > 0
+	if pending {
 		if fresh, err = c.h.answerPending(ctx, c.sess, tools.Answer{}, false); err != nil {
 			return err
 		}
@@ -129,8 +129,15 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	if err := c.openRecord(t.Prompt); err != nil {
 		return err
 	}
-	c.rec.add(fresh...)
+	// As for run: answers to a paused session are written once the run
+	// makes progress, so a turn that fails at once leaves them pending.
+	if pending {
+		c.rec.hold(fresh...)
+	} else {
+		c.rec.add(fresh...)
+	}
 	c.msgs = append(c.msgs, fresh...)
+	defer func() { c.files = nil }() // the turn may have added files
 	res, _, err := c.h.run(ctx, rt, c.h.s.request(c.msgs), c.rec, t.Events)
 	if err != nil {
 		return err

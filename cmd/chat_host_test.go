@@ -47,7 +47,7 @@ func chatTurn(t *testing.T, c *chatHost, screen ui.Prompter, prompt string) []en
 func newTestChat(t *testing.T, script string) (*chatHost, *bytes.Buffer) {
 	t.Helper()
 	h, errb := testHost(t, script, "sk-chat-secret")
-	c := newChatHost(context.Background(), h, nil, &Factory{}, errb)
+	c := newChatHost(h, nil, &Factory{}, errb)
 	t.Cleanup(c.close)
 	return c, errb
 }
