@@ -95,15 +95,9 @@ func (c *chatHost) tools(ctx context.Context) (ui.Reply, error) {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, t.Kind, t.Source)
 	}
 	for _, st := range mcpStatuses(c.h.s) {
-		if st.Status == "ready" {
-			fmt.Fprintf(&b, "\nMCP server %s: ready, %d tools", st.Name, len(st.Tools))
-		} else {
-			fmt.Fprintf(&b, "\nMCP server %s: %s: %s", st.Name, st.Status, st.Error)
-		}
+		fmt.Fprintf(&b, "\nMCP server %s: %s", st.Name, st)
 	}
-	pol := c.h.s.sandbox
-	pol.Workspace = c.h.s.workDir
-	fmt.Fprintf(&b, "\n\nCommands: %s", pol.Describe())
+	fmt.Fprintf(&b, "\n\nCommands: %s", commandsLine(c.h.s))
 	return ui.Reply{Text: b.String()}, nil
 }
 

@@ -84,6 +84,22 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	}
 }
 
+// String says how a server stands, for listings: "ready, 3 tools" or
+// "failed: why".
+func (st mcpStatus) String() string {
+	if st.Status == "ready" {
+		return fmt.Sprintf("ready, %d tools", len(st.Tools))
+	}
+	return st.Status + ": " + st.Error
+}
+
+// commandsLine says how the settings confine commands.
+func commandsLine(s *settings) string {
+	pol := s.sandbox
+	pol.Workspace = s.workDir
+	return pol.Describe()
+}
+
 // showMCPStart prints each server's start and readiness to w (a
 // terminal's stderr).
 func showMCPStart(w io.Writer, src *mcp.Source) {

@@ -92,16 +92,10 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if len(servers) > 0 {
 		fmt.Fprintln(out, "\nMCP servers:")
 		for _, st := range servers {
-			if st.Status == "ready" {
-				fmt.Fprintf(out, "  %s: ready, %d tools\n", st.Name, len(st.Tools))
-			} else {
-				fmt.Fprintf(out, "  %s: %s: %s\n", st.Name, st.Status, st.Error)
-			}
+			fmt.Fprintf(out, "  %s: %s\n", st.Name, st)
 		}
 	}
-	pol := s.sandbox
-	pol.Workspace = s.workDir
-	_, err = fmt.Fprintf(out, "\ncommands: %s\n", pol.Describe())
+	_, err = fmt.Fprintf(out, "\ncommands: %s\n", commandsLine(s))
 	return err
 }
 
