@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/ui"
 )
@@ -21,7 +22,7 @@ import (
 type chatOptions struct {
 	f       *Factory
 	cmd     *cobra.Command
-	shared  sharedFlags
+	options config.Layer
 	session sessionFlags
 	args    []string
 }
@@ -50,7 +51,7 @@ the chat for its keys and commands.`,
 			return runChat(cmd.Context(), opts)
 		},
 	}
-	opts.shared.register(cmd.Flags())
+	config.RegisterFlags(cmd.Flags(), &opts.options)
 	opts.session.register(cmd.Flags(), "chat")
 	completeShared(cmd, f)
 	return cmd
@@ -63,13 +64,16 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 		return withHint(usageErrorf("llmrt chat needs a terminal on stdin and stdout"),
 			`for scripts and pipes use llmrt run (e.g. echo "..." | llmrt run)`)
 	}
-	h, sess, err := opts.f.openHost(ctx, opts.cmd, &opts.shared, opts.session)
+	h, sess, err := opts.f.openHost(ctx, opts.options, opts.session, false)
 	if err != nil {
 		return err
 	}
 	logs, closeLogs := chatLog(opts.f.Getenv, opts.f.secrets)
 	defer closeLogs()
-	c := newChatHost(h, sess, opts.f, logs)
+	c, err := newChatHost(h, sess, opts.f, logs)
+	if err != nil {
+		return err
+	}
 	defer c.close()
 	// A missing key or an unknown provider is said before the screen
 	// opens; MCP servers still start with the first turn.

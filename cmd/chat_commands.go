@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
@@ -30,12 +31,13 @@ func (c *chatHost) Command(ctx context.Context, name, arg string) (ui.Reply, err
 	case "resume":
 		return c.resume(arg)
 	case "clear":
-		c.endRecord()
-		c.msgs, c.usage = nil, engine.Usage{}
+		if err := c.reopen(nil); err != nil {
+			return ui.Reply{}, err
+		}
 		st := c.status()
 		return ui.Reply{History: []engine.Message{}, Status: &st, Text: "New session: the conversation is cleared."}, nil
 	case "usage":
-		u := c.usage
+		u := c.conv.Usage()
 		return ui.Reply{Text: fmt.Sprintf("This session: %d input tokens (%d read from cache), %d output tokens (%d reasoning).",
 			u.InputTokens, u.CacheReadTokens, u.OutputTokens, u.ReasoningTokens)}, nil
 	case "permission":
@@ -48,13 +50,16 @@ func (c *chatHost) Command(ctx context.Context, name, arg string) (ui.Reply, err
 	return ui.Reply{}, fmt.Errorf("/%s is not a command; /help lists them", name)
 }
 
-// endRecord closes the open session; the next turn starts a new one.
-func (c *chatHost) endRecord() {
-	if c.rec != nil {
-		c.rec.close()
-		c.rec = nil
+// reopen closes the conversation and opens sess, or a new one: the next
+// turn starts or continues that session.
+func (c *chatHost) reopen(sess *session.Session) error {
+	conv, err := c.h.conversation(sess)
+	if err != nil {
+		return err
 	}
-	c.sess, c.id = nil, ""
+	c.conv.Close()
+	c.conv = conv
+	return nil
 }
 
 func (c *chatHost) model(arg string) (ui.Reply, error) {
@@ -85,7 +90,7 @@ func (c *chatHost) tools(ctx context.Context) (ui.Reply, error) {
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	infos, err := rt.ResolveTools(ctx, c.h.s.request(nil))
+	infos, err := rt.ResolveTools(ctx, c.h.request())
 	if err != nil {
 		return ui.Reply{}, err
 	}
@@ -148,8 +153,9 @@ func (c *chatHost) resume(id string) (ui.Reply, error) {
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	c.endRecord()
-	c.sess, c.msgs, c.usage = sess, sess.Messages, engine.Usage{}
+	if err := c.reopen(sess); err != nil {
+		return ui.Reply{}, err
+	}
 	st := c.status()
 	text := fmt.Sprintf("Resumed session %s.", id)
 	if m := sess.Meta; m.Provider != "" && (m.Provider != c.h.s.provider || m.Model != c.h.s.model) {
@@ -167,6 +173,8 @@ func (c *chatHost) permission(arg string) (ui.Reply, error) {
 		return ui.Reply{}, err
 	}
 	c.h.s.permission.Mode = mode
+	written := string(mode) // a session started from now on records it
+	c.h.s.recorded.Permission = &written
 	st := c.status()
 	return ui.Reply{Status: &st, Text: fmt.Sprintf("Permission mode is now `%s`.", mode)}, nil
 }
@@ -176,22 +184,17 @@ func (c *chatHost) compact(ctx context.Context, focus string) (ui.Reply, error) 
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	before, _ := rt.Context(ctx, c.h.s.request(c.msgs))
-	if err := c.openRecord("compacted conversation"); err != nil {
-		return ui.Reply{}, err
-	}
-	res, err := rt.Compact(ctx, c.h.s.request(c.msgs), focus, c.rec.event)
-	c.usage = c.usage.Add(res.Usage)
+	before, _ := rt.Context(ctx, c.request())
+	_, err = c.conv.Compact(ctx, rt, c.h.request(), focus, nil)
 	if errors.Is(err, engine.ErrNothingToCompact) {
 		return ui.Reply{Text: "Nothing to compact yet: the conversation is only its latest turn."}, nil
 	}
 	if err != nil {
 		return ui.Reply{}, fmt.Errorf("compact: %w", err)
 	}
-	c.msgs = res.Messages
-	after, _ := rt.Context(ctx, c.h.s.request(c.msgs))
+	after, _ := rt.Context(ctx, c.request())
 	st := c.status()
-	return ui.Reply{History: c.msgs, Status: &st, Text: fmt.Sprintf(
+	return ui.Reply{History: c.conv.Messages(), Status: &st, Text: fmt.Sprintf(
 		"Compacted: the conversation went from about %d to %d tokens; the model goes on from its summary.", before.Conversation, after.Conversation)}, nil
 }
 
@@ -200,7 +203,7 @@ func (c *chatHost) context(ctx context.Context) (ui.Reply, error) {
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	r, err := rt.Context(ctx, c.h.s.request(c.msgs))
+	r, err := rt.Context(ctx, c.request())
 	if err != nil {
 		return ui.Reply{}, err
 	}
@@ -222,6 +225,13 @@ func (c *chatHost) context(ctx context.Context) (ui.Reply, error) {
 	}
 	b.WriteString("\nNear 85% of the window the conversation is compacted; `/compact [focus]` does it now.")
 	return ui.Reply{Text: b.String()}, nil
+}
+
+// request is the request of the next turn, over the conversation so far.
+func (c *chatHost) request() engine.Request {
+	req := c.h.request()
+	req.Messages = c.conv.Messages()
+	return req
 }
 
 // listFiles lists up to limit files of the workspace, .gitignore honoured.

@@ -10,40 +10,44 @@ import (
 	"sync"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
 )
 
-// chatHost is the chat screen's Host: it keeps the conversation and runs
-// each turn through the host layer run uses, so a chat is recorded,
-// resumed, approved and traced exactly as a run is.
+// chatHost is the chat screen's Host: each turn is a turn of a
+// host.Conversation, as a run is, so a chat is recorded, resumed, approved
+// and traced exactly as a run is.
 type chatHost struct {
-	h     *host
+	h     *cmdHost
 	f     *Factory
-	notes *noteWriter
+	notes *notes
 
 	// mu is held by a turn or a command from start to end: one at a time,
 	// and close waits for the last.
 	mu    sync.Mutex
 	rt    *engine.Runtime
-	sess  *session.Session // the session continued, until its first turn opens it
-	rec   *recorder        // the open session; nil before the first turn
-	id    string           // the session's id once it is open
-	msgs  []engine.Message // the conversation
-	usage engine.Usage     // tokens of this session so far
-	files []string         // workspace files for @ mentions, listed again after each turn
+	conv  *host.Conversation
+	files []string // workspace files for @ mentions, listed again after each turn
+	// forms are the running turn's prompts on the screen, for the MCP
+	// servers' questions; nil between turns.
+	formsMu sync.Mutex
+	forms   ui.Prompter
 }
 
-func newChatHost(h *host, sess *session.Session, f *Factory, logs io.Writer) *chatHost {
-	c := &chatHost{h: h, f: f, sess: sess, notes: &noteWriter{log: logs}}
-	h.errOut = h.secrets.writer(c.notes)
-	h.diagnosticsShown = true // each turn's warning events show them
-	if sess != nil {
-		c.msgs = sess.Messages
+// newChatHost returns the chat's host, continuing sess when it is set.
+// Warnings and notes go to the screen (and to logs) from now on.
+func newChatHost(h *cmdHost, sess *session.Session, f *Factory, logs io.Writer) (*chatHost, error) {
+	c := &chatHost{h: h, f: f, notes: &notes{log: logs}}
+	h.tell = c.notes.tell
+	conv, err := h.conversation(sess)
+	if err != nil {
+		return nil, err
 	}
-	return c
+	c.conv = conv
+	return c, nil
 }
 
 // close waits for the running turn to end and closes the session and the
@@ -51,34 +55,20 @@ func newChatHost(h *host, sess *session.Session, f *Factory, logs io.Writer) *ch
 func (c *chatHost) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.rec != nil {
-		c.rec.close()
-		c.rec = nil
-	}
+	c.conv.Close()
 	if c.rt != nil {
 		c.rt.Close()
 		c.rt = nil
 	}
 }
 
-func (c *chatHost) sessionID() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sessionIDLocked()
-}
-
-func (c *chatHost) sessionIDLocked() string {
-	if c.sess != nil {
-		return c.sess.Meta.ID
-	}
-	return c.id
-}
+func (c *chatHost) sessionID() string { return c.conv.ID() }
 
 // status is what the status line shows.
 func (c *chatHost) status() ui.Status {
 	s := c.h.s
 	return ui.Status{Provider: s.provider, Model: s.model, Permission: string(s.permission.Mode),
-		Sandbox: string(s.sandbox.Mode), Session: c.sessionIDLocked(), Usage: c.usage}
+		Sandbox: string(s.sandbox.Mode), Session: c.conv.ID(), Usage: c.conv.Usage()}
 }
 
 // startNotes are the problems found before the screen opened.
@@ -94,8 +84,21 @@ func (c *chatHost) runtime() (*engine.Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.h.askMCP(c.currentForms)
 	c.rt = rt
 	return rt, nil
+}
+
+func (c *chatHost) currentForms() ui.Prompter {
+	c.formsMu.Lock()
+	defer c.formsMu.Unlock()
+	return c.forms
+}
+
+func (c *chatHost) setForms(p ui.Prompter) {
+	c.formsMu.Lock()
+	c.forms = p
+	c.formsMu.Unlock()
 }
 
 // Turn runs one turn: answers to questions a resumed session left
@@ -105,68 +108,31 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	defer c.mu.Unlock()
 	c.notes.attach(t.Events)
 	defer c.notes.attach(nil)
-	c.h.prompts = formPrompts{p: t.Prompts, h: c.h}
+	c.setForms(t.Prompts)
+	defer c.setForms(nil)
 	rt, err := c.runtime()
 	if err != nil {
 		return err
 	}
-	if err := c.h.checkStrict(ctx, rt, c.h.s.request(nil)); err != nil {
+	if err := c.h.checkStrict(ctx, rt, true); err != nil {
 		return err
 	}
-	var fresh []engine.Message
-	pending := c.sess != nil && len(c.sess.Pending) > 0
-	if pending {
-		if fresh, err = c.h.answerPending(ctx, c.sess, tools.Answer{}, false); err != nil {
+	turn := c.h.turn(rt, t.Prompts, t.Events)
+	if pending := c.conv.Pending(); len(pending) > 0 {
+		if turn.Answers, err = c.h.pendingAnswers(ctx, c.conv.ID(), pending, tools.Answer{}, false, t.Prompts); err != nil {
 			return err
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		fresh = append(fresh, c.userMessage(t.Prompt))
+		msg := c.userMessage(t.Prompt)
+		turn.Prompt, turn.Title = &msg, t.Prompt
 	}
-	if len(fresh) == 0 {
+	if len(turn.Answers) == 0 && turn.Prompt == nil {
 		return nil
 	}
-	if err := c.openRecord(t.Prompt); err != nil {
-		return err
-	}
-	// As for run: answers to a paused session are written once the run
-	// makes progress, so a turn that fails at once leaves them pending.
-	if pending {
-		c.rec.hold(fresh...)
-	} else {
-		c.rec.add(fresh...)
-	}
-	c.msgs = append(c.msgs, fresh...)
 	defer func() { c.files = nil }() // the turn may have added files
-	res, _, err := c.h.run(ctx, rt, c.h.s.request(c.msgs), c.rec, t.Events)
-	if err != nil {
-		return err
-	}
-	if len(res.Messages) > 0 {
-		c.msgs = res.Messages
-	}
-	c.usage = c.usage.Add(res.Usage)
-	return nil
-}
-
-// openRecord opens the session on the first turn: the one resumed, or a
-// new one titled by the first prompt (with the system prompt first).
-func (c *chatHost) openRecord(title string) error {
-	if c.rec != nil {
-		return nil
-	}
-	rec, err := c.h.open(c.sess, c.h.meta(title))
-	if err != nil {
-		return err
-	}
-	c.rec, c.id = rec, rec.id
-	if c.sess == nil && c.h.s.system != "" {
-		sys := providers.TextMessage(providers.RoleSystem, c.h.s.system)
-		rec.add(sys)
-		c.msgs = append([]engine.Message{sys}, c.msgs...)
-	}
-	c.sess = nil
-	return nil
+	_, err = c.conv.Turn(ctx, turn)
+	return err
 }
 
 // mentionPattern finds @path mentions in a prompt.
@@ -226,45 +192,39 @@ func (c *chatHost) Files(ctx context.Context, prefix string) []string {
 	return append(first, rest...)[:min(len(first)+len(rest), 50)]
 }
 
-// noteWriter takes what the host would print on stderr while the screen
-// is up: during a turn it becomes a warning on screen, otherwise it goes
-// to the log and is kept for the screen's first notes.
-type noteWriter struct {
+// notes carries what the host has to say while the screen is up: during
+// a turn as warning events on the screen, before it as the screen's first
+// notes. Every note also goes to the log.
+type notes struct {
 	mu   sync.Mutex
 	log  io.Writer
 	sink engine.Sink
 	kept []string
 }
 
-func (n *noteWriter) Write(p []byte) (int, error) {
+// tell reports a warning (shown as one) or a note.
+func (n *notes) tell(warning bool, msg string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	fmt.Fprintf(n.log, "%s", p)
-	for _, line := range strings.Split(strings.TrimSpace(string(p)), "\n") {
-		line = strings.TrimPrefix(line, "llmrt: ")
-		code := ui.NoteCode
-		if rest, ok := strings.CutPrefix(line, "warning: "); ok {
-			line, code = rest, "llmrt"
-		}
-		if line == "" {
-			continue
-		}
-		if n.sink != nil {
-			n.sink(engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: line}})
-		} else {
-			n.kept = append(n.kept, line)
-		}
+	kind, code := "note", ui.NoteCode
+	if warning {
+		kind, code = "warning", host.NoteCode
 	}
-	return len(p), nil
+	fmt.Fprintf(n.log, "llmrt: %s: %s\n", kind, msg)
+	if n.sink != nil {
+		n.sink(engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: msg}})
+	} else {
+		n.kept = append(n.kept, msg)
+	}
 }
 
-func (n *noteWriter) attach(sink engine.Sink) {
+func (n *notes) attach(sink engine.Sink) {
 	n.mu.Lock()
 	n.sink = sink
 	n.mu.Unlock()
 }
 
-func (n *noteWriter) take() []string {
+func (n *notes) take() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	k := n.kept

@@ -47,7 +47,10 @@ func chatTurn(t *testing.T, c *chatHost, screen ui.Prompter, prompt string) []en
 func newTestChat(t *testing.T, script string) (*chatHost, *bytes.Buffer) {
 	t.Helper()
 	h, errb := testHost(t, script, "sk-chat-secret")
-	c := newChatHost(h, nil, &Factory{}, errb)
+	c, err := newChatHost(h, nil, &Factory{}, errb)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(c.close)
 	return c, errb
 }
@@ -78,7 +81,7 @@ func TestChatTurnsShareTheSessionAndRules(t *testing.T) {
 	if !strings.Contains(string(cfg), "write_file(path=out/**)") {
 		t.Errorf("the project rule should be saved: %s", cfg)
 	}
-	if got := c.usage; got.InputTokens != 100+120+200+220 {
+	if got := c.conv.Usage(); got.InputTokens != 100+120+200+220 {
 		t.Errorf("session usage %+v, want the four calls summed", got)
 	}
 	id := c.sessionID()
@@ -141,7 +144,7 @@ func TestChatCommands(t *testing.T) {
 		t.Errorf("/model should switch and drop the runtime: %+v", r)
 	}
 	r := cmd("clear", "")
-	if r.History == nil || len(r.History) != 0 || c.sessionID() != "" || len(c.msgs) != 0 {
+	if r.History == nil || len(r.History) != 0 || c.sessionID() != "" || len(c.conv.Messages()) != 0 {
 		t.Errorf("/clear should start over: %+v", r)
 	}
 	r = cmd("resume", first)

@@ -7,9 +7,9 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
@@ -17,11 +17,11 @@ import (
 	"github.com/llmrt/llmrt/ui"
 )
 
-// host is what every command that runs the engine puts around it: the
-// session store and the trace, resuming, the approver and the asker, and
-// the fan-out of events to the output and the records. `run`, `tools call`
-// and `chat` share it; it knows nothing of flags.
-type host struct {
+// cmdHost is what every command that runs the engine puts around it: the
+// resolved settings, the session store, the redactor, where warnings go
+// and who answers the runs' questions. `run`, `tools call` and `chat`
+// share it; a conversation (host.Conversation) holds each session.
+type cmdHost struct {
 	io *IO
 	// errOut is stderr behind the redactor: every warning, progress line
 	// and message goes through it (prompts draw on io.ErrOut directly).
@@ -29,49 +29,46 @@ type host struct {
 	s       *settings
 	store   *session.Store // nil when runs are not saved
 	secrets *redactor
-	// prompts is nil when no person can answer (no terminal).
-	prompts prompter
-	// rules are the rules a person added with "allow always": they hold
-	// for the host's later runs too (a chat's next turns).
-	rulesMu sync.Mutex
-	rules   []engine.Rule
-	// diagnosticsShown says the run's own output shows its diagnostics
-	// (as the warning events a run starts with), so checkStrict need not
-	// print them too: run's progress on a terminal, the chat's screen.
-	diagnosticsShown bool
+	// forms are the terminal's prompts; nil when no person can answer
+	// (no terminal). The chat gives each turn the screen's instead.
+	forms ui.Prompter
 	// noQuestions keeps ask_user_input from being put to the person even
 	// on a terminal (stream-json output: a program reads the events), so
 	// the run pauses instead.
 	noQuestions bool
+	// tell reports a warning or a note: on stderr for run, on the chat's
+	// screen for chat.
+	tell func(warning bool, msg string)
 }
 
 // newHost returns the host for runs with settings s. store may be nil
 // (--no-session); it is copied, so the caller's store is not changed.
-func newHost(o *IO, s *settings, store *session.Store, secrets *redactor) *host {
-	h := &host{io: o, s: s, secrets: secrets, errOut: secrets.writer(o.ErrOut)}
+func newHost(o *IO, s *settings, store *session.Store, secrets *redactor) *cmdHost {
+	h := &cmdHost{io: o, s: s, secrets: secrets, errOut: secrets.writer(o.ErrOut)}
 	if store != nil {
 		st := *store
-		st.Redact = secrets.bytes
 		h.store = &st
 	}
 	if o.Interactive() {
-		h.prompts = formPrompts{p: ui.Terminal{In: o.promptIn(), Out: o.ErrOut, Palette: ui.NewPalette(o.ErrColor, true)}, h: h}
+		h.forms = ui.Terminal{In: o.promptIn(), Out: o.ErrOut, Palette: ui.NewPalette(o.ErrColor, true)}
+	}
+	h.tell = func(warning bool, msg string) {
+		switch {
+		case !warning:
+			fmt.Fprintf(h.errOut, "llmrt: %s\n", msg)
+		case !h.s.quiet:
+			fmt.Fprintf(h.errOut, "llmrt: warning: %s\n", msg)
+		}
 	}
 	return h
 }
 
-// warnf prints a warning unless --quiet.
-func (h *host) warnf(format string, args ...any) {
-	if !h.s.quiet {
-		fmt.Fprintf(h.errOut, "llmrt: warning: "+format+"\n", args...)
-	}
-}
-
-// canAsk reports whether questions can be put to a person now.
-func (h *host) canAsk() bool { return h.prompts != nil && !h.noQuestions }
+// warnf reports a warning (on stderr unless --quiet, or on the chat's
+// screen).
+func (h *cmdHost) warnf(format string, args ...any) { h.tell(true, fmt.Sprintf(format, args...)) }
 
 // runtime builds the provider and the engine runtime from the settings.
-func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
+func (h *cmdHost) runtime(hc *http.Client) (*engine.Runtime, error) {
 	b := h.s.backend
 	b.HTTPClient = hc
 	p, err := catalog.New(h.s.provider, b)
@@ -79,9 +76,8 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 		return nil, err
 	}
 	if h.s.mcp != nil && !h.s.quiet && (h.io.ErrTTY || h.s.verbose) {
-		showMCPStart(h.errOut, h.s.mcp)
+		showMCPStart(h.tell, h.s.mcp)
 	}
-	h.askMCP()
 	return engine.New(engine.Config{
 		Adapters:       []providers.Provider{p},
 		BuiltinOptions: h.s.toolOptions(),
@@ -89,35 +85,41 @@ func (h *host) runtime(hc *http.Client) (*engine.Runtime, error) {
 	})
 }
 
-// run runs req through rt to its one terminal event. It wires the
-// approver and the asker, applies --timeout, and hands every event to rec
-// and then to sink. cause is why the run's context ended (a signal, the
-// time limit, a person cancelling at a prompt), nil when it did not.
-func (h *host) run(ctx context.Context, rt *engine.Runtime, req engine.Request, rec *recorder, sink engine.Sink) (res engine.Result, cause error, err error) {
-	if h.s.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, h.s.timeout)
-		defer cancel()
+// conversation opens the conversation of a session: sess resumed, or a
+// new one described by the settings. A trace that cannot be created is a
+// usage error, since the person asked for it by name.
+func (h *cmdHost) conversation(sess *session.Session) (*host.Conversation, error) {
+	c, err := host.Open(host.Options{Store: h.store, Resume: sess, Describe: h.meta, System: h.s.system,
+		TracePath: h.s.tracePath, Redact: h.secrets.bytes, Timeout: h.s.timeout})
+	if err != nil {
+		return nil, usageErrorf("--trace: %v", errors.Unwrap(err))
 	}
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
-	req.Permission.Approver = h.approver(stop)
-	req.Asker = h.asker(stop)
-	req.Permission.Rules = h.withAllowed(req.Permission.Rules)
-	req.Redact = h.secrets.string
-	res, err = rt.CompleteWith(ctx, req, engine.FanOut(rec.event, sink))
-	if ctx.Err() != nil {
-		cause = context.Cause(ctx)
-	}
-	return res, cause, err
+	return c, nil
 }
 
-// call runs one tool call outside any model run, under the same
-// permissions, with the approver wired; see run for cause.
-func (h *host) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCall, req engine.Request, sink engine.Sink) (out engine.ToolOutcome, cause error) {
+// turn fills in what every turn of the host's conversations runs with:
+// the runtime, the request, and the person behind forms (nil: nobody).
+func (h *cmdHost) turn(rt *engine.Runtime, forms ui.Prompter, events engine.Sink) host.Turn {
+	return host.Turn{Runtime: rt, Request: h.request(), Events: events,
+		Approver: h.approver(forms), Asker: h.asker(forms)}
+}
+
+// request is the settings' request with the secrets the host knows
+// redacted from every tool result before the model sees it.
+func (h *cmdHost) request() engine.Request {
+	req := h.s.request()
+	req.Redact = h.secrets.string
+	return req
+}
+
+// call runs one tool call outside any conversation, under the same
+// permissions, with the approver wired. cause is why the call's context
+// ended: a person cancelling at the prompt, a signal; nil when it did not.
+func (h *cmdHost) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCall, sink engine.Sink) (out engine.ToolOutcome, cause error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	req.Permission.Approver = h.approver(stop)
+	req := h.request()
+	req.Permission.Approver = host.StopOnCancel(h.approver(h.forms), stop)
 	out = rt.ExecuteToolCallWith(ctx, call, req, sink)
 	if ctx.Err() != nil {
 		cause = context.Cause(ctx)
@@ -125,140 +127,9 @@ func (h *host) call(ctx context.Context, rt *engine.Runtime, call engine.ToolCal
 	return out, cause
 }
 
-// allow adds a rule a person allowed "always" to the host's later runs.
-// A rule that does not parse was already refused by the engine.
-func (h *host) allow(text string) {
-	rule, err := engine.ParseRule(engine.RuleAllow, text)
-	if err != nil {
-		return
-	}
-	h.rulesMu.Lock()
-	h.rules = append(h.rules, rule)
-	h.rulesMu.Unlock()
-}
-
-// withAllowed returns rules with those a person allowed "always" added.
-func (h *host) withAllowed(rules []engine.Rule) []engine.Rule {
-	h.rulesMu.Lock()
-	defer h.rulesMu.Unlock()
-	if len(h.rules) == 0 {
-		return rules
-	}
-	return append(append([]engine.Rule(nil), rules...), h.rules...)
-}
-
-// errStopped is the cancellation cause when a person stopped the run at a
-// prompt.
-type errStopped struct{ at string }
-
-func (e errStopped) Error() string { return "cancelled at " + e.at }
-
-// approver returns the run's Approver: the prompts on a terminal in ask
-// mode, else nil (the engine then denies undecided calls and names the
-// rule that would allow them). Cancelling at the prompt stops the run
-// with errStopped as its cause.
-func (h *host) approver(stop context.CancelCauseFunc) engine.Approver {
-	if h.prompts == nil || h.s.permission.Mode != engine.ModeAsk {
-		return nil
-	}
-	return engine.ApproverFunc(func(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
-		d, err := h.prompts.approve(ctx, req)
-		if err != nil || d.Action == engine.Cancel {
-			stop(errStopped{at: "the permission prompt"})
-			return engine.Decision{Action: engine.Cancel}, nil
-		}
-		return d, nil
-	})
-}
-
-// asker returns the run's Asker: questions answered inline on a terminal,
-// or nil, and the run pauses for an answer given on resume.
-func (h *host) asker(stop context.CancelCauseFunc) engine.Asker {
-	if !h.canAsk() {
-		return nil
-	}
-	return engine.AskerFunc(func(ctx context.Context, q engine.Question) (tools.Answer, error) {
-		a, err := h.askPerson(ctx, q.Input)
-		if errors.Is(err, errAborted) {
-			stop(errStopped{at: "a question"})
-			return a, context.Canceled
-		}
-		return a, err
-	})
-}
-
-// askPerson asks until the answer answers every question: an incomplete
-// answer is reported and asked again, never passed on.
-func (h *host) askPerson(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
-	for {
-		a, err := h.prompts.ask(ctx, in)
-		if err != nil {
-			return a, err
-		}
-		_, err = in.Resolve(a)
-		if err == nil {
-			return a, nil
-		}
-		if ctx.Err() != nil {
-			return a, ctx.Err()
-		}
-		fmt.Fprintf(h.errOut, "llmrt: %v; answer again\n", err)
-	}
-}
-
-// answerPending returns the tool messages that answer a paused session's
-// pending calls: from the answer flags when given, else asked on the
-// terminal. A flag answer that leaves a question open is asked again on a
-// terminal and is a usage error naming the valid ids elsewhere (exit 2).
-// Nothing is written here, so a refused answer leaves the session paused.
-func (h *host) answerPending(ctx context.Context, sess *session.Session, a tools.Answer, given bool) ([]engine.Message, error) {
-	calls := parsePending(sess.Pending)
-	var inputs []*tools.AskInput
-	for _, p := range calls {
-		switch {
-		case p.call.Name != engine.AskUserTool:
-			return nil, usageErrorf("pending call %s (%s) is a host tool this command cannot answer", p.call.ID, p.call.Name)
-		case p.err != nil:
-			return nil, usageErrorf("pending call %s: %v", p.call.ID, p.err)
-		}
-		inputs = append(inputs, p.ask)
-	}
-	if !given && !h.canAsk() {
-		printPending(h.errOut, sess.Meta.ID, pendingItems(calls))
-		return nil, usageErrorf("session %s is waiting for answers; pass --answer QUESTION=OPTION or --answers JSON", sess.Meta.ID)
-	}
-	msgs := make([]engine.Message, 0, len(calls))
-	for _, p := range calls {
-		var res tools.AskResult
-		var err error
-		if given {
-			res, err = p.ask.Resolve(answerFor(p.ask, a, inputs))
-		}
-		if !given || (err != nil && h.canAsk()) {
-			if err != nil {
-				fmt.Fprintf(h.errOut, "llmrt: %v\n", err)
-			}
-			var ans tools.Answer
-			if ans, err = h.askPerson(ctx, *p.ask); err == nil {
-				res, err = p.ask.Resolve(ans)
-			}
-		}
-		switch {
-		case errors.Is(err, errAborted):
-			return nil, stoppedError(errStopped{at: "a question"}, sess.Meta.ID)
-		case err != nil && ctx.Err() != nil:
-			return nil, stoppedError(context.Cause(ctx), sess.Meta.ID)
-		case err != nil:
-			return nil, usageErrorf("%v", err)
-		}
-		msgs = append(msgs, providers.ToolResultMessage(p.call, res.Content(), false))
-	}
-	return msgs, nil
-}
-
 // progress returns the progress reporter for stderr, or nil when progress
 // is not shown (--quiet, or stderr is not a terminal without --verbose).
-func (h *host) progress() *ui.Progress {
+func (h *cmdHost) progress() *ui.Progress {
 	if h.s.quiet || !(h.io.ErrTTY || h.s.verbose) {
 		return nil
 	}
@@ -267,10 +138,11 @@ func (h *host) progress() *ui.Progress {
 
 // checkStrict reports the problems found preparing a run of req, the
 // command's own (carried in req.Diagnostics) and the runtime's (tool
-// sources): as warnings, or with --strict as a usage error before the
-// first model call.
-func (h *host) checkStrict(ctx context.Context, rt *engine.Runtime, req engine.Request) error {
-	diags, err := rt.Diagnostics(ctx, req)
+// sources): with --strict as a usage error before the first model call,
+// else as warnings unless shown says the run's own output shows them (as
+// the warning events a run starts with).
+func (h *cmdHost) checkStrict(ctx context.Context, rt *engine.Runtime, shown bool) error {
+	diags, err := rt.Diagnostics(ctx, h.s.request())
 	if err != nil {
 		return err
 	}
@@ -281,7 +153,7 @@ func (h *host) checkStrict(ctx context.Context, rt *engine.Runtime, req engine.R
 	if h.s.strict && len(lines) > 0 {
 		return usageErrorf("--strict: %s", strings.Join(lines, "; "))
 	}
-	if h.diagnosticsShown {
+	if shown {
 		return nil
 	}
 	for _, l := range lines {
@@ -305,4 +177,56 @@ func diagnosticText(d engine.Diagnostic) string {
 		return d.Message
 	}
 	return d.Source + ": " + d.Message
+}
+
+// pendingAnswers returns the tool messages that answer a conversation's
+// pending calls: from the answer flags when given, else asked through
+// forms. A flag answer that leaves a question open is asked again through
+// forms when there are some, and is a usage error naming the valid ids
+// otherwise (exit 2). Nothing is written here, so a refused answer leaves
+// the session paused.
+func (h *cmdHost) pendingAnswers(ctx context.Context, id string, pending []engine.ToolCall, a tools.Answer, given bool, forms ui.Prompter) ([]engine.Message, error) {
+	calls := parsePending(pending)
+	var inputs []*tools.AskInput
+	for _, p := range calls {
+		switch {
+		case p.call.Name != engine.AskUserTool:
+			return nil, usageErrorf("pending call %s (%s) is a host tool this command cannot answer", p.call.ID, p.call.Name)
+		case p.err != nil:
+			return nil, usageErrorf("pending call %s: %v", p.call.ID, p.err)
+		}
+		inputs = append(inputs, p.ask)
+	}
+	canAsk := forms != nil && !h.noQuestions
+	if !given && !canAsk {
+		printPending(h.errOut, id, pendingItems(calls))
+		return nil, usageErrorf("session %s is waiting for answers; pass --answer QUESTION=OPTION or --answers JSON", id)
+	}
+	msgs := make([]engine.Message, 0, len(calls))
+	for _, p := range calls {
+		var res tools.AskResult
+		var err error
+		if given {
+			res, err = p.ask.Resolve(answerFor(p.ask, a, inputs))
+		}
+		if !given || (err != nil && canAsk) {
+			if err != nil {
+				h.tell(false, err.Error())
+			}
+			var ans tools.Answer
+			if ans, err = h.person(forms).ask(ctx, *p.ask); err == nil {
+				res, err = p.ask.Resolve(ans)
+			}
+		}
+		switch {
+		case errors.Is(err, ui.ErrCancelled):
+			return nil, stoppedError(&host.Stopped{At: "a question", Err: err}, id)
+		case err != nil && ctx.Err() != nil:
+			return nil, stoppedError(context.Cause(ctx), id)
+		case err != nil:
+			return nil, usageErrorf("%v", err)
+		}
+		msgs = append(msgs, providers.ToolResultMessage(p.call, res.Content(), false))
+	}
+	return msgs, nil
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine/session"
 )
 
@@ -26,12 +26,13 @@ func (sf *sessionFlags) register(fs *pflag.FlagSet, what string) {
 
 // openHost resolves the settings (those of a resumed session unless flags
 // override them) and returns the host for the command's runs, with the
-// session to resume, if any.
-func (f *Factory) openHost(ctx context.Context, cmd *cobra.Command, shared *sharedFlags, sf sessionFlags) (*host, *session.Session, error) {
+// session to resume, if any. noQuestions makes questions pause the run
+// even on a terminal (see cmdHost).
+func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFlags, noQuestions bool) (*cmdHost, *session.Session, error) {
 	if sf.resume != "" && sf.cont {
 		return nil, nil, usageErrorf("--resume and --continue cannot be combined")
 	}
-	dir, err := workDir(shared.cwd)
+	dir, err := workDir(deref(flags.Cwd))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -45,11 +46,11 @@ func (f *Factory) openHost(ctx context.Context, cmd *cobra.Command, shared *shar
 		}
 		resumed = &sess.Meta
 	}
-	s, err := f.resolveSettings(ctx, cmd, shared, true, resumed)
+	s, err := f.resolveSettings(ctx, flags, true, resumed)
 	if err != nil {
 		return nil, nil, err
 	}
-	if shared.noColor {
+	if isTrue(flags.NoColor) {
 		f.IO.DisableColor()
 	}
 	var store *session.Store
@@ -57,6 +58,7 @@ func (f *Factory) openHost(ctx context.Context, cmd *cobra.Command, shared *shar
 		store = f.Sessions()
 	}
 	h := newHost(f.IO, s, store, f.secrets)
+	h.noQuestions = noQuestions
 	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
 		h.warnf("%s; sessions are saved in %s", w, store.Dir)
 	}

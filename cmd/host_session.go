@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 
 	"github.com/llmrt/llmrt/engine/session"
-	"github.com/llmrt/llmrt/engine/trace"
 )
 
 // loadSession loads the session to resume: by id, or with latest the most
@@ -44,43 +43,6 @@ func sessionDirHint(dir string) string {
 	return fmt.Sprintf("make sure %s can be created and written, or set XDG_STATE_HOME to a directory you own; --no-session runs without saving", dir)
 }
 
-// open starts recording a run: the --trace file when asked for, and the
-// session: resumed when sess is set, else a new one described by meta. A
-// session that cannot be written is a warning and the run goes on
-// unsaved; a trace that cannot be opened is a usage error, since the
-// person asked for it by name.
-func (h *host) open(sess *session.Session, meta session.Meta) (*recorder, error) {
-	rec := &recorder{errOut: h.errOut}
-	if h.s.tracePath != "" {
-		tr, err := trace.Create(h.s.tracePath)
-		if err != nil {
-			return nil, usageErrorf("--trace: %v", err)
-		}
-		tr.Redact = h.secrets.bytes
-		rec.tr = tr
-	}
-	if h.store == nil {
-		return rec, nil
-	}
-	if h.store.Dir == "" {
-		h.warnf("no home directory, so this run is not saved (set HOME or XDG_STATE_HOME)")
-		return rec, nil
-	}
-	var err error
-	if sess != nil {
-		rec.w, err = h.store.Append(sess.Meta.ID)
-	} else {
-		rec.w, err = h.store.Create(meta)
-	}
-	if err != nil {
-		h.warnf("this run is not saved: %v\nhint: %s", err, sessionDirHint(h.store.Dir))
-		rec.w = nil
-		return rec, nil
-	}
-	rec.id = rec.w.ID()
-	return rec, nil
-}
-
 // stateHomeWarning explains an XDG_STATE_HOME that is set but ignored.
 func stateHomeWarning(getenv func(string) string) string {
 	if v := getenv("XDG_STATE_HOME"); v != "" && !filepath.IsAbs(v) {
@@ -90,11 +52,11 @@ func stateHomeWarning(getenv func(string) string) string {
 }
 
 // meta describes a new session of runs with the host's settings: where
-// it ran and the options that shaped it, never a key.
-func (h *host) meta(title string) session.Meta {
-	opts := h.s.sessionOptions()
+// it ran and the options that shaped it, never a key. The conversation
+// titles it with its first prompt.
+func (h *cmdHost) meta() session.Meta {
 	return session.Meta{
 		Provider: h.s.provider, Model: h.s.model, BaseURL: h.s.backend.BaseURL,
-		WorkDir: h.s.workDir, Title: title, Version: Version(), Options: &opts,
+		WorkDir: h.s.workDir, Version: Version(), Options: h.s.sessionOptions(),
 	}
 }

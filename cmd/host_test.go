@@ -10,15 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // fakePrompts answers every question with its answers in turn, and every
-// permission request with decision; abort makes every prompt aborted.
+// permission request with decision; abort makes every prompt cancelled,
+// as Esc on a form does.
 type fakePrompts struct {
 	answers  []tools.Answer
 	asked    int
@@ -26,20 +30,20 @@ type fakePrompts struct {
 	abort    bool
 }
 
-func (p *fakePrompts) ask(context.Context, tools.AskInput) (tools.Answer, error) {
+func (p *fakePrompts) Ask(context.Context, tools.AskInput) (tools.Answer, error) {
 	if p.abort {
-		return tools.Answer{}, errAborted
+		return tools.Answer{}, ui.ErrCancelled
 	}
 	a := p.answers[min(p.asked, len(p.answers)-1)]
 	p.asked++
 	return a, nil
 }
 
-func (p *fakePrompts) approve(context.Context, engine.PermissionRequest) (engine.Decision, error) {
+func (p *fakePrompts) Permit(context.Context, engine.PermissionRequest) (ui.PermitResult, error) {
 	if p.abort {
-		return engine.Decision{}, errAborted
+		return ui.PermitResult{}, ui.ErrCancelled
 	}
-	return p.decision, nil
+	return ui.PermitResult{Decision: p.decision}, nil
 }
 
 const askScript = `{"turns":[
@@ -50,7 +54,7 @@ const askScript = `{"turns":[
 
 // testHost builds a host over buffers running the scripted provider in a
 // fresh workspace holding notes.txt with the secret in it.
-func testHost(t *testing.T, script, secret string) (*host, *bytes.Buffer) {
+func testHost(t *testing.T, script, secret string) (*cmdHost, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
 	model := filepath.Join(dir, "script.json")
@@ -60,31 +64,34 @@ func testHost(t *testing.T, script, secret string) (*host, *bytes.Buffer) {
 	os.WriteFile(filepath.Join(work, "notes.txt"), []byte("key="+secret+"\n"), 0o644)
 	var errb bytes.Buffer
 	o := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errb, Width: 80}
+	evidence := "evidence"
 	s := &settings{provider: "scripted", model: model, workDir: work, finish: engine.FinishEvidence, builtIns: engine.AllBuiltIns(),
-		permission: engine.Permission{Mode: engine.ModeAsk}}
+		permission: engine.Permission{Mode: engine.ModeAsk}, recorded: config.Layer{Finish: &evidence}}
 	secrets := &redactor{}
 	secrets.add(secret)
 	h := newHost(o, s, &session.Store{Dir: filepath.Join(dir, "sessions")}, secrets)
 	return h, &errb
 }
 
-// runHost drives one run through the host, as every command does.
-func runHost(t *testing.T, h *host) (engine.Result, error, *recorder) {
+// runHost drives one run through the host and a new conversation, as
+// run does, with the person behind forms.
+func runHost(t *testing.T, h *cmdHost, forms ui.Prompter) (host.Outcome, string) {
 	t.Helper()
 	rt, err := h.runtime(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	user := providers.TextMessage(providers.RoleUser, "greet")
-	rec, err := h.open(nil, h.meta("greet"))
+	conv, err := h.conversation(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec.add(user)
 	var events []engine.EventType
-	res, cause, err := h.run(context.Background(), rt, h.s.request([]engine.Message{user}), rec, func(ev engine.Event) { events = append(events, ev.Type) })
-	rec.close()
+	turn := h.turn(rt, forms, func(ev engine.Event) { events = append(events, ev.Type) })
+	user := providers.TextMessage(providers.RoleUser, "greet")
+	turn.Prompt = &user
+	out, err := conv.Turn(context.Background(), turn)
+	conv.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +104,7 @@ func runHost(t *testing.T, h *host) (engine.Result, error, *recorder) {
 	if terminal != 1 {
 		t.Errorf("got %d terminal events, want 1: %v", terminal, events)
 	}
-	return res, cause, rec
+	return out, conv.ID()
 }
 
 func TestHostAnswersQuestionsInline(t *testing.T) {
@@ -107,15 +114,14 @@ func TestHostAnswersQuestionsInline(t *testing.T) {
 		{Selected: map[string][]string{}}, // incomplete: asked again
 		{Selected: map[string][]string{"lang": {"fr"}}},
 	}}
-	h.prompts = p
-	res, cause, rec := runHost(t, h)
-	if res.Status != engine.StatusCompleted || res.Iterations != 3 || res.Usage.InputTokens != 450 || cause != nil {
-		t.Fatalf("got %s after %d iterations, usage %+v, cause %v; want completed, 3, 450 input", res.Status, res.Iterations, res.Usage, cause)
+	res, id := runHost(t, h, p)
+	if res.Status != engine.StatusCompleted || res.Iterations != 3 || res.Usage.InputTokens != 450 || res.Cause != nil {
+		t.Fatalf("got %s after %d iterations, usage %+v, cause %v; want completed, 3, 450 input", res.Status, res.Iterations, res.Usage, res.Cause)
 	}
 	if p.asked != 2 || !strings.Contains(errb.String(), "answer again") {
 		t.Errorf("the incomplete answer should be asked again: asked %d times, stderr %q", p.asked, errb.String())
 	}
-	data, err := os.ReadFile(filepath.Join(h.store.Dir, rec.id+".jsonl"))
+	data, err := os.ReadFile(filepath.Join(h.store.Dir, id+".jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +131,7 @@ func TestHostAnswersQuestionsInline(t *testing.T) {
 	if strings.Contains(string(data), secret) || !strings.Contains(string(data), redacted) {
 		t.Errorf("the session should hold the read result with the key redacted:\n%s", data)
 	}
-	if !strings.Contains(string(data), `"options":{"finish":"evidence","permission":"ask"`) {
+	if !strings.Contains(string(data), `"options":{"finish":"evidence"}`) {
 		t.Errorf("the session meta should record the run's options:\n%s", data)
 	}
 }
@@ -143,16 +149,15 @@ func TestHostStopsAtPrompts(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _ := testHost(t, tc.script, "sk-unused-secret")
-			h.prompts = &fakePrompts{abort: true}
-			res, cause, rec := runHost(t, h)
-			var stopped errStopped
-			if res.Status != engine.StatusCancelled || !errors.As(cause, &stopped) {
-				t.Fatalf("got %s with cause %v, want cancelled by a person", res.Status, cause)
+			res, id := runHost(t, h, &fakePrompts{abort: true})
+			var stopped *host.Stopped
+			if res.Status != engine.StatusCancelled || !errors.As(res.Cause, &stopped) {
+				t.Fatalf("got %s with cause %v, want cancelled by a person", res.Status, res.Cause)
 			}
-			err := resultError(h.s, res, cause, rec.id)
+			err := resultError(h.s, res.Result, res.Cause, id)
 			code, msg, hint := classify(err)
-			if code != exitCancelled || !strings.Contains(msg, tc.want) || !strings.Contains(msg, rec.id) || hint != "resume with: llmrt run --resume "+rec.id {
-				t.Errorf("got exit %d %q (hint %q), want 130 %q naming session %s", code, msg, hint, tc.want, rec.id)
+			if code != exitCancelled || !strings.Contains(msg, tc.want) || !strings.Contains(msg, id) || hint != "resume with: llmrt run --resume "+id {
+				t.Errorf("got exit %d %q (hint %q), want 130 %q naming session %s", code, msg, hint, tc.want, id)
 			}
 		})
 	}
@@ -162,11 +167,11 @@ func TestHostStopsAtPrompts(t *testing.T) {
 // write needing approval is denied.
 func TestHostWithoutAPerson(t *testing.T) {
 	h, _ := testHost(t, askScript, "sk-unused-secret")
-	res, _, _ := runHost(t, h)
+	res, _ := runHost(t, h, nil)
 	if res.Status != engine.StatusToolCalls || len(res.PendingCalls) != 1 {
 		t.Errorf("got %s with %d pending, want a pause on the question", res.Status, len(res.PendingCalls))
 	}
-	if err := resultError(h.s, res, nil, "x"); err == nil {
+	if err := resultError(h.s, res.Result, nil, "x"); err == nil {
 		t.Errorf("a paused run should exit 3")
 	} else if code, _, _ := classify(err); code != exitPaused {
 		t.Errorf("got exit %d, want %d", code, exitPaused)
@@ -209,7 +214,7 @@ func TestStrictReadsEveryDiagnostic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = h.checkStrict(context.Background(), rt, h.s.request(nil))
+		err = h.checkStrict(context.Background(), rt, false)
 		if strict {
 			code, msg, _ := classify(err)
 			if code != exitUsage || !strings.Contains(msg, "modle") || !strings.Contains(msg, "mcp:files: did not start") {
@@ -220,14 +225,16 @@ func TestStrictReadsEveryDiagnostic(t *testing.T) {
 		if err != nil || !strings.Contains(errb.String(), "warning: mcp:files: did not start") {
 			t.Errorf("got %v and stderr %q, want warnings", err, errb.String())
 		}
-		res, err := rt.Complete(context.Background(), h.s.request([]engine.Message{providers.TextMessage(providers.RoleUser, "x")}))
+		req := h.s.request()
+		req.Messages = []engine.Message{providers.TextMessage(providers.RoleUser, "x")}
+		res, err := rt.Complete(context.Background(), req)
 		if got := strings.Join(diagnostics(res), "; "); err != nil || !strings.Contains(got, "modle") || !strings.Contains(got, "mcp:files") {
 			t.Errorf("Result.Diagnostics: got %q (%v), want both", got, err)
 		}
 	}
 }
 
-func mustProvider(t *testing.T, h *host) providers.Provider {
+func mustProvider(t *testing.T, h *cmdHost) providers.Provider {
 	t.Helper()
 	p, err := catalog.New(h.s.provider, h.s.backend)
 	if err != nil {
@@ -249,9 +256,9 @@ func TestStoppedMessages(t *testing.T) {
 		hint  string
 	}{
 		{errSignal{os.Interrupt}, "S1", exitCancelled, "interrupted (signal: interrupt); session S1 is saved", "resume with: llmrt run --resume S1"},
-		{errStopped{at: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
+		{&host.Stopped{At: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
 		{context.DeadlineExceeded, "S1", exitFailed, "the run timed out after --timeout 2s; session S1 is saved", "resume with: llmrt run --resume S1"},
-		{errStopped{at: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
+		{&host.Stopped{At: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
 	}
 	for _, tc := range cases {
 		code, msg, hint := classify(resultError(s, cancelled, tc.cause, tc.id))

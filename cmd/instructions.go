@@ -11,13 +11,13 @@ import (
 
 // loadContext finds what a run adds to the model's context besides the
 // request: the skills (for every command that resolves tools) and, for
-// runs that call a model, the project instruction files. Their problems
+// runs that call a model (withDocs), the project instruction files. Their problems
 // reach the host through the runtime's diagnostics, as the sources report
 // them (shown as warnings, refused by --strict).
-func (s *settings) loadContext(getenv func(string) string, sf *sharedFlags, needModel bool) {
+func (s *settings) loadContext(getenv func(string) string, withDocs bool) {
 	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
-	s.loadMCP(getenv, s.mcpConfigs)
-	if !needModel || sf.noProjectInstructions {
+	s.loadMCP(getenv, s.cfg.MCPConfigs)
+	if !withDocs {
 		return
 	}
 	s.projectDocs = instructions.Load(instructions.Options{

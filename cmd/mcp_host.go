@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"sync"
@@ -12,6 +11,7 @@ import (
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/mcp"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // mcpFiles returns the MCP config files of a run, lowest precedence first:
@@ -100,18 +100,18 @@ func commandsLine(s *settings) string {
 	return pol.Describe()
 }
 
-// showMCPStart prints each server's start and readiness to w (a
-// terminal's stderr).
-func showMCPStart(w io.Writer, src *mcp.Source) {
+// showMCPStart reports each server's start and readiness through tell
+// (stderr on a terminal, or the chat's screen).
+func showMCPStart(tell func(warning bool, msg string), src *mcp.Source) {
 	var mu sync.Mutex
 	src.OnStatus = func(st mcp.Status) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch st.State {
 		case "starting":
-			fmt.Fprintf(w, "llmrt: mcp: starting %s\n", st.Name)
+			tell(false, "mcp: starting "+st.Name)
 		case "ready":
-			fmt.Fprintf(w, "llmrt: mcp: %s ready (%d tools)\n", st.Name, len(st.Tools))
+			tell(false, fmt.Sprintf("mcp: %s ready (%d tools)", st.Name, len(st.Tools)))
 		}
 		// A server that failed is reported once, as a diagnostic with the
 		// tail of its stderr, when the run starts.
@@ -119,18 +119,19 @@ func showMCPStart(w io.Writer, src *mcp.Source) {
 }
 
 // askMCP lets MCP servers' elicitation requests reach the person through
-// the host's prompts (the terminal's select lists, or the chat screen),
-// read at each request since a chat sets its prompts per turn. With no one
-// to ask (no terminal, stream-json output) a request is declined.
-func (h *host) askMCP() {
+// the forms current returns when a request comes (the terminal's select
+// lists, or the chat screen of the running turn). With no one to ask (no
+// terminal, stream-json output) a request is declined.
+func (h *cmdHost) askMCP(current func() ui.Prompter) {
 	if h.s.mcp == nil {
 		return
 	}
 	h.s.mcp.SetAsk(func(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
-		if !h.canAsk() {
+		forms := current()
+		if forms == nil || h.noQuestions {
 			return tools.Answer{Skipped: true}, nil
 		}
-		return h.askPerson(ctx, in)
+		return h.person(forms).ask(ctx, in)
 	})
 }
 

@@ -40,7 +40,7 @@ type pendingItem struct {
 // newOutput returns the output for --output format. The answer goes to
 // stdout as it is; the JSON formats, which carry tool results and error
 // messages, pass through the host's redactor.
-func newOutput(format string, h *host) (output, error) {
+func newOutput(format string, h *cmdHost) (output, error) {
 	o, progress := h.io, h.progress()
 	switch format {
 	case "", "text":
@@ -157,18 +157,23 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 // terminal event also carries the session id, so a paused run can be
 // resumed.
 type streamOutput struct {
-	out       io.Writer
-	sessionID string
+	out io.Writer
+	// sessionID returns the session's id, known once the run started.
+	sessionID func() string
 }
 
 func (s *streamOutput) event(ev engine.Event) {
 	var line []byte
 	var err error
-	if ev.Type.Terminal() && s.sessionID != "" {
+	id := ""
+	if ev.Type.Terminal() && ev.ParentID == "" && s.sessionID != nil {
+		id = s.sessionID()
+	}
+	if id != "" {
 		line, err = json.Marshal(struct {
 			engine.Event
 			SessionID string `json:"session_id"`
-		}{ev, s.sessionID})
+		}{ev, id})
 	} else {
 		line, err = json.Marshal(ev)
 	}

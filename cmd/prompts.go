@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
@@ -10,48 +9,47 @@ import (
 	"github.com/llmrt/llmrt/ui"
 )
 
-// prompter puts a run's questions to the person. The host calls it; it
-// is the only place prompts are drawn, so run and chat differ only in
-// where the forms appear.
-type prompter interface {
-	// ask collects an answer to an ask_user_input payload; the host
-	// checks it and asks again when it does not answer every question.
-	ask(ctx context.Context, in tools.AskInput) (tools.Answer, error)
-	// approve decides a call that needs permission.
-	approve(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error)
+// person puts a run's questions and approvals to someone through the ui
+// package's forms: drawn inline on the terminal for run (ui.Terminal), or
+// on the chat screen (the Prompter of a chat turn). It is the only place
+// prompts are drawn, so run and chat differ only in where the forms
+// appear. ui.ErrCancelled from a form means the person stopped the run;
+// the conversation turns it into its *host.Stopped cause.
+type person struct {
+	forms ui.Prompter
+	h     *cmdHost
 }
 
-// errAborted is returned by a prompter when the person aborted the prompt
-// (Esc and Cancel, or Ctrl-C, which a prompt in raw mode receives as a
-// key).
-var errAborted = errors.New("prompt aborted")
+// person returns the person behind forms.
+func (h *cmdHost) person(forms ui.Prompter) person { return person{forms: forms, h: h} }
 
-// formPrompts is the prompter of both commands: the ui package's forms,
-// drawn inline on the terminal for run (ui.Terminal) or on the chat
-// screen (the Prompter of a chat turn).
-type formPrompts struct {
-	p ui.Prompter
-	h *host
-}
-
-func (f formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
-	a, err := f.p.Ask(ctx, in)
-	if errors.Is(err, ui.ErrCancelled) {
-		return a, errAborted
+// approver returns the Approver of a run whose person answers through
+// forms: nil without forms or outside ask mode (the engine then denies
+// undecided calls and names the rule that would allow them).
+func (h *cmdHost) approver(forms ui.Prompter) engine.Approver {
+	if forms == nil || h.s.permission.Mode != engine.ModeAsk {
+		return nil
 	}
-	return a, err
+	return h.person(forms)
 }
 
-// approve asks whether a call may run. "Allow always" holds for the rest
-// of the host's runs (a chat's later turns); a rule allowed for the
-// project is also saved to the project config before the call runs, and
-// if it cannot be, a warning says it holds for this session only.
-func (f formPrompts) approve(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
-	r, err := f.p.Permit(ctx, req)
-	switch {
-	case errors.Is(err, ui.ErrCancelled):
-		return engine.Decision{Action: engine.Cancel}, errAborted
-	case err != nil:
+// asker returns the Asker of a run whose person answers through forms:
+// nil without forms or when questions must pause the run instead.
+func (h *cmdHost) asker(forms ui.Prompter) engine.Asker {
+	if forms == nil || h.noQuestions {
+		return nil
+	}
+	return h.person(forms)
+}
+
+// Approve asks whether a call may run. A rule allowed "always" holds for
+// the rest of the conversation (the conversation keeps it); one allowed
+// for the project is also saved to the project config before the call
+// runs, and if it cannot be, a warning says it holds for this session
+// only.
+func (p person) Approve(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
+	r, err := p.forms.Permit(ctx, req)
+	if err != nil {
 		return engine.Decision{Action: engine.Cancel}, err
 	}
 	d := r.Decision
@@ -61,11 +59,34 @@ func (f formPrompts) approve(ctx context.Context, req engine.PermissionRequest) 
 	if d.Rule == "" {
 		d.Rule = req.Suggested
 	}
-	f.h.allow(d.Rule)
 	if r.Project {
-		if err := config.AddProjectAllow(f.h.s.workDir, d.Rule); err != nil {
-			f.h.warnf("the rule %s holds for this session only: %v", d.Rule, err)
+		if err := config.AddProjectAllow(p.h.s.workDir, d.Rule); err != nil {
+			p.h.warnf("the rule %s holds for this session only: %v", d.Rule, err)
 		}
 	}
 	return d, nil
+}
+
+// Ask answers an ask_user_input call.
+func (p person) Ask(ctx context.Context, q engine.Question) (tools.Answer, error) {
+	return p.ask(ctx, q.Input)
+}
+
+// ask asks until the answer answers every question: an incomplete answer
+// is reported and asked again, never passed on.
+func (p person) ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
+	for {
+		a, err := p.forms.Ask(ctx, in)
+		if err != nil {
+			return a, err
+		}
+		_, err = in.Resolve(a)
+		if err == nil {
+			return a, nil
+		}
+		if ctx.Err() != nil {
+			return a, ctx.Err()
+		}
+		p.h.tell(false, err.Error()+"; answer again")
+	}
 }

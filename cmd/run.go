@@ -10,15 +10,17 @@ import (
 	"github.com/llmrt/llmrt/cmd/config"
 
 	"github.com/llmrt/llmrt/engine"
-	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // runOptions are the dependencies and flag values of `llmrt run`.
 type runOptions struct {
-	f      *Factory
-	cmd    *cobra.Command
-	shared sharedFlags
+	f       *Factory
+	cmd     *cobra.Command
+	options config.Layer
+	attach  []string
 
 	prompt      string
 	args        []string
@@ -55,7 +57,8 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 		},
 	}
 	fs := cmd.Flags()
-	opts.shared.register(fs)
+	config.RegisterFlags(fs, &opts.options)
+	fs.StringArrayVar(&opts.attach, "attach", nil, "attach a file (PNG, JPEG, GIF, WebP, PDF or text); repeatable")
 	fs.StringVarP(&opts.prompt, "prompt", "p", "", "the prompt")
 	fs.StringVarP(&opts.output, "output", "o", "text", "output format: text, json or stream-json")
 	opts.session.register(fs, "run")
@@ -65,10 +68,10 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	return cmd
 }
 
-// runRun does the work of `llmrt run`: one run, from a new prompt or a
-// resumed session, to one terminal event.
+// runRun does the work of `llmrt run`: one turn of a conversation, new
+// or resumed, to one terminal event.
 func runRun(ctx context.Context, opts *runOptions) error {
-	h, sess, err := opts.host(ctx)
+	h, sess, err := opts.f.openHost(ctx, opts.options, opts.session, opts.output == "stream-json")
 	if err != nil {
 		return err
 	}
@@ -84,56 +87,68 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		return err
 	}
 	defer rt.Close()
-	h.diagnosticsShown = h.progress() != nil
-	if err := h.checkStrict(ctx, rt, h.s.request(nil)); err != nil {
+	h.askMCP(func() ui.Prompter { return h.forms })
+	progress := h.progress()
+	if err := h.checkStrict(ctx, rt, progress != nil); err != nil {
 		return err
 	}
-	msgs, rec, err := opts.start(ctx, h, sess)
+	// Every input is checked before the conversation is opened, so a bad
+	// answer leaves the session untouched.
+	turn := h.turn(rt, h.forms, h.printNotes(out.event, progress == nil))
+	if turn.Answers, turn.Prompt, turn.Title, err = opts.input(ctx, h, sess); err != nil {
+		return err
+	}
+	conv, err := h.conversation(sess)
 	if err != nil {
 		return err
 	}
-	defer rec.close()
+	defer conv.Close()
 	if so, ok := out.(*streamOutput); ok {
-		so.sessionID = rec.id
+		so.sessionID = conv.ID
 	}
-	res, cause, err := h.run(ctx, rt, h.s.request(msgs), rec, out.event)
+	res, err := conv.Turn(ctx, turn)
 	if err != nil {
 		return err
 	}
 	// A session that could not be written whole is not offered for
 	// resuming: the command would fail.
-	saved := rec.resumable()
-	info := runInfo{sessionID: saved, diagnostics: diagnostics(res), sandbox: string(h.s.sandbox.Mode)}
+	saved := conv.Resumable()
+	info := runInfo{sessionID: saved, diagnostics: diagnostics(res.Result), sandbox: string(h.s.sandbox.Mode)}
 	if res.Status == engine.StatusToolCalls {
 		info.pending = pendingItems(parsePending(res.PendingCalls))
 		if opts.output == "text" || opts.output == "" {
 			printPending(h.errOut, saved, info.pending)
 		}
 	}
-	if err := out.done(res, info); err != nil {
+	if err := out.done(res.Result, info); err != nil {
 		return err
 	}
-	if h.progress() == nil && !h.s.quiet {
+	if progress == nil && !h.s.quiet {
 		printDenials(h.errOut, res.Warnings)
 	}
-	return resultError(h.s, res, cause, saved)
+	return resultError(h.s, res.Result, res.Cause, saved)
 }
 
-// host resolves the settings and returns the host for the run, with the
-// session to resume, if any.
-func (opts *runOptions) host(ctx context.Context) (*host, *session.Session, error) {
-	h, sess, err := opts.f.openHost(ctx, opts.cmd, &opts.shared, opts.session)
-	if err != nil {
-		return nil, nil, err
+// printNotes passes events on to sink; when nothing else shows them
+// (print), the conversation's notes (a session that cannot be written)
+// are also printed on stderr as warnings.
+func (h *cmdHost) printNotes(sink engine.Sink, print bool) engine.Sink {
+	if !print {
+		return sink
 	}
-	h.noQuestions = opts.output == "stream-json"
-	return h, sess, nil
+	return func(ev engine.Event) {
+		if ev.Type == engine.EventWarning && ev.Warning.Code == host.NoteCode && ev.ParentID == "" {
+			h.warnf("%s", ev.Warning.Message)
+		}
+		sink(ev)
+	}
 }
 
-// request turns settings into an engine request over msgs.
-func (s *settings) request(msgs []engine.Message) engine.Request {
+// request turns settings into an engine request; the conversation adds
+// the messages.
+func (s *settings) request() engine.Request {
 	return engine.Request{
-		Provider: s.provider, Model: s.model, Messages: msgs,
+		Provider: s.provider, Model: s.model,
 		Temperature: s.temperature, MaxTokens: s.maxTokens, ReasoningEffort: s.effort,
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,

@@ -82,7 +82,7 @@ func TestRunFlagParsing(t *testing.T) {
 	if err := cmd.Execute(); err != nil {
 		t.Fatal(err)
 	}
-	if got.prompt != "hello" || len(got.answers) != 2 || got.output != "json" || got.shared.webSearch != "medium" || got.shared.allow[0] != "x(path=a/**)" {
+	if got.prompt != "hello" || len(got.answers) != 2 || got.output != "json" || deref(got.options.WebSearch) != "medium" || got.options.Allow[0] != "x(path=a/**)" || got.options.Model != nil {
 		t.Errorf("parsed: %+v", got)
 	}
 	a, ok, err := parseAnswerFlags(got.answers, got.answersJSON)

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/instructions"
@@ -22,8 +20,9 @@ import (
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
-// settings is the resolved configuration of a run: flags over environment
-// over .env over project config over user config over defaults.
+// settings is the resolved configuration of a run: the options of every
+// layer merged (config.Load) and checked, in the types the engine and the
+// tools take.
 type settings struct {
 	cfg      *config.Config
 	workDir  string
@@ -44,113 +43,99 @@ type settings struct {
 	finish        engine.FinishPolicy
 	budget        int
 	timeout       time.Duration
-	skillsDirs    []string // --skills-dir roots, after the standard ones
+	skillsDirs    []string // extra skill roots, after the standard ones
 	skills        *skills.Catalogue
 	projectDocs   *instructions.Set // nil with --no-project-instructions
 	mcp           *mcp.Source       // nil when no MCP server is configured
 	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
-	mcpConfigs    []string          // --mcp-config files, absolute
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
 	shellEnv        tools.EnvPolicy
 	diagnostics     []string
 
-	// Host behaviour from the shared flags.
+	// Host behaviour from the command line.
 	quiet, verbose, strict bool
 	tracePath              string
-	// recorded are the written options a session keeps so that resuming
-	// it behaves like the run it continues; see sessionOptions.
-	recorded session.Options
-	resumed  session.Options // what a resumed session recorded
+	// recorded is the layer a new session records: the options the
+	// command line and a resumed session gave, so that resuming it
+	// behaves like the run it continues.
+	recorded config.Layer
 }
 
-// resolveSettings layers flags over the configuration files and
-// environment. needModel is false for commands that call no model. A
-// resumed session keeps its working directory, provider and model unless
-// flags name others.
-func (f *Factory) resolveSettings(ctx context.Context, cmd *cobra.Command, sf *sharedFlags, needModel bool, resumed *session.Meta) (*settings, error) {
-	dir, err := workDir(sf.cwd)
+// resolveSettings merges the command line's layer (flags) with the
+// configuration files, the environment and a resumed session's record,
+// and checks the result. needModel is false for commands that call no
+// model. A resumed session keeps its working directory, provider and
+// model unless flags name others.
+func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needModel bool, resumed *session.Meta) (*settings, error) {
+	cwd := deref(flags.Cwd)
+	if flags.Cwd == nil && resumed != nil && resumed.WorkDir != "" {
+		if _, err := workDir(resumed.WorkDir); err == nil {
+			cwd = resumed.WorkDir
+		}
+	}
+	dir, err := workDir(cwd)
 	if err != nil {
 		return nil, err
 	}
-	if resumed != nil && !cmd.Flags().Changed("cwd") && resumed.WorkDir != "" {
-		if d, err := workDir(resumed.WorkDir); err == nil {
-			dir = d
-		}
+	o := config.Options{Dir: dir, Getenv: f.Getenv, Flags: &flags}
+	var sessionLayer config.Layer
+	if resumed != nil {
+		sessionLayer = resumedLayer(*resumed)
+		o.Session, o.SessionID = &sessionLayer, resumed.ID
 	}
-	cfg, err := f.Config(dir)
+	cfg, err := config.Load(o)
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...), skillsDirs: configDirs(dir, cfg.SkillsDirs, absPaths(sf.skillsDirs)), mcpConfigs: absPaths(sf.mcpConfigs)}
-	changed := cmd.Flags().Changed
-	str := func(flagName, flagVal, env string, file *string) string {
-		if changed(flagName) {
-			return flagVal
-		}
-		if env != "" {
-			if v := cfg.Getenv(env); v != "" {
-				return v
-			}
-		}
-		if file != nil {
-			return *file
-		}
-		return ""
-	}
-	s.provider = str("provider", sf.provider, "LLMRT_PROVIDER", cfg.Provider)
-	s.model = str("model", sf.model, "LLMRT_MODEL", cfg.Model)
-	if resumed != nil && !changed("provider") && resumed.Provider != "" {
-		s.provider = resumed.Provider
-		if !changed("model") {
-			s.model = resumed.Model
-		}
-	}
+	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...),
+		recorded: config.Merge(sessionLayer.Recorded(), flags.Recorded())}
+	s.quiet, s.verbose, s.strict, s.tracePath = isTrue(cfg.Quiet), isTrue(cfg.Verbose), isTrue(cfg.Strict), deref(cfg.Trace)
+	s.provider, s.model = deref(cfg.Provider), deref(cfg.Model)
 	if needModel {
 		if err := s.pickProvider(ctx, f); err != nil {
 			return nil, err
 		}
-		if err := s.pickBackend(cmd, sf); err != nil {
+		if err := s.pickBackend(); err != nil {
 			return nil, err
 		}
-		// A resumed session goes back to the endpoint it ran against.
-		if resumed != nil && resumed.Provider == s.provider && !changed("base-url") && resumed.BaseURL != "" {
-			s.backend.BaseURL = resumed.BaseURL
-		}
 	}
-	s.quiet, s.verbose, s.strict, s.tracePath = sf.quiet, sf.verbose, sf.strict, sf.trace
 	f.secrets.add(knownKeys(cfg.Getenv)...)
 	f.secrets.add(s.backend.APIKey)
 	f.secrets.add(secretValues(os.Environ())...)
 	f.secrets.add(secretValues(cfg.Dotenv())...)
-	if err := s.applyRunFlags(cmd, sf); err != nil {
-		return nil, err
-	}
-	if err := s.applyToolFlags(cmd, sf); err != nil {
-		return nil, err
-	}
-	if err := s.applySandbox(cmd, sf); err != nil {
-		return nil, err
-	}
-	if err := s.applyShellEnv(); err != nil {
-		return nil, err
-	}
-	if resumed != nil && resumed.Options != nil {
-		if err := s.applyResumed(changed, *resumed.Options); err != nil {
+	for _, check := range []func() error{s.applyRun, s.loadSystem, s.applyTools, s.applySandbox, s.applyShellEnv} {
+		if err := check(); err != nil {
 			return nil, err
 		}
 	}
-	s.record(changed, sf)
+	if o := cfg.From("sandbox").Origin; o != config.User && o != config.Project {
+		// The mode commands ran under is kept even when it is the default,
+		// so the session says how it was confined; a config file's is read
+		// again on resume.
+		mode := string(s.sandbox.Mode)
+		s.recorded.Sandbox = &mode
+	}
 	if s.webSearch != nil && needModel {
 		if why, ignored := catalog.WebSearchIgnored(s.provider); ignored {
 			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--web-search is ignored: %s", why))
 		}
 	}
-	s.loadContext(f.Getenv, sf, needModel)
+	s.loadContext(f.Getenv, needModel && !isTrue(cfg.NoProjectInstructions))
 	f.secrets.add(s.mcpSecrets...)
 	return s, nil
 }
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func isTrue(p *bool) bool { return p != nil && *p }
 
 // knownKeys returns the values of every provider key variable set in the
 // environment or .env, for redaction.
@@ -216,21 +201,22 @@ func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 	return nil
 }
 
-// pickBackend resolves the provider's key, base URL and API version.
-func (s *settings) pickBackend(cmd *cobra.Command, sf *sharedFlags) error {
-	b := catalog.FromEnv(s.provider, s.cfg.Getenv)
-	if b.BaseURL == "" {
-		if s.cfg.BaseURL != nil {
-			b.BaseURL = *s.cfg.BaseURL
-		} else if pb, ok := s.cfg.Providers[s.provider]; ok {
-			b.BaseURL = pb.BaseURL
-		}
+// pickBackend resolves the provider's key, base URL and API version. A
+// base URL from the command line, a resumed session or LLMRT_BASE_URL
+// wins over the provider's own variable (OPENAI_BASE_URL, ...), which
+// wins over the config files'.
+func (s *settings) pickBackend() error {
+	c := s.cfg
+	b := catalog.FromEnv(s.provider, c.Getenv)
+	pb, hasPB := c.Providers[s.provider]
+	switch {
+	case c.BaseURL != nil && (c.From("base_url").Origin >= config.Environment || b.BaseURL == ""):
+		b.BaseURL = *c.BaseURL
+	case b.BaseURL == "" && hasPB:
+		b.BaseURL = pb.BaseURL
 	}
-	if pb, ok := s.cfg.Providers[s.provider]; ok && b.APIVersion == "" {
+	if hasPB && b.APIVersion == "" {
 		b.APIVersion = pb.APIVersion
-	}
-	if cmd.Flags().Changed("base-url") {
-		b.BaseURL = sf.baseURL
 	}
 	if b.BaseURL != "" && s.provider != "scripted" {
 		if !strings.Contains(b.BaseURL, "://") && s.provider != "ollama" {
@@ -272,80 +258,63 @@ func (s *settings) switchModel(provider, model string) error {
 	return nil
 }
 
-// applyRunFlags resolves the per-run knobs.
-func (s *settings) applyRunFlags(cmd *cobra.Command, sf *sharedFlags) error {
-	cfg, changed := s.cfg, cmd.Flags().Changed
-	intOf := func(flag string, v int, file *int) int {
-		if changed(flag) {
-			return v
+// applyRun checks the per-run knobs.
+func (s *settings) applyRun() error {
+	c := s.cfg
+	s.maxIter, s.maxTokens, s.budget = deref(c.MaxIterations), deref(c.MaxTokens), deref(c.Budget)
+	for key, v := range map[string]int{"max_iterations": s.maxIter, "max_tokens": s.maxTokens, "budget": s.budget} {
+		if v < 0 {
+			return usageErrorf("%s: %d must not be negative", c.Where(key), v)
 		}
-		if file != nil {
-			return *file
+	}
+	if c.ContextWindow != nil {
+		if *c.ContextWindow < 1_000 {
+			return usageErrorf("%s: %d tokens is too small; give the model's context window, e.g. 128000", c.Where("context_window"), *c.ContextWindow)
 		}
-		return 0
+		s.contextWindow = *c.ContextWindow
 	}
-	s.maxIter = intOf("max-iterations", sf.maxIterations, cfg.MaxIterations)
-	s.maxTokens = intOf("max-tokens", sf.maxTokens, cfg.MaxTokens)
-	s.budget = intOf("budget", sf.budget, cfg.Budget)
-	if cfg.ContextWindow != nil {
-		if *cfg.ContextWindow < 1_000 {
-			return usageErrorf("config key context_window: %d tokens is too small; give the model's context window, e.g. 128000", *cfg.ContextWindow)
-		}
-		s.contextWindow = *cfg.ContextWindow
-	}
-	if s.maxIter < 0 || s.maxTokens < 0 || s.budget < 0 {
-		return usageErrorf("--max-iterations, --max-tokens and --budget must not be negative")
-	}
-	switch {
-	case changed("temperature"):
-		t := sf.temperature
-		s.temperature = &t
-	case cfg.Temperature != nil:
-		s.temperature = cfg.Temperature
-	}
+	s.temperature = c.Temperature
 	var err error
-	if s.effort, err = providers.ParseEffort(pick(changed("reasoning-effort"), sf.reasoningEffort, cfg.ReasoningEffort)); err != nil {
-		return usageErrorf("--reasoning-effort: %v", err)
+	if s.effort, err = providers.ParseEffort(deref(c.ReasoningEffort)); err != nil {
+		return usageErrorf("%s: %v", c.Where("reasoning_effort"), err)
 	}
-	if s.webSearch, err = providers.ParseWebSearch(pick(changed("web-search"), sf.webSearch, cfg.WebSearch)); err != nil {
-		return usageErrorf("--web-search: %v", err)
-	}
-	if s.finish, err = engine.ParseFinish(pick(changed("finish"), sf.finish, cfg.Finish)); err != nil {
-		return usageErrorf("--finish: %v", err)
-	}
-	if changed("timeout") {
-		s.timeout = sf.timeout
-	} else if cfg.Timeout != nil {
-		d, err := time.ParseDuration(*cfg.Timeout)
-		if err != nil {
-			return usageErrorf("config key timeout: %v (write e.g. \"5m\")", err)
+	if c.WebSearch != nil {
+		if s.webSearch, err = providers.ParseWebSearch(*c.WebSearch); err != nil {
+			return usageErrorf("%s: %v", c.Where("web_search"), err)
 		}
-		s.timeout = d
 	}
-	if s.timeout < 0 {
-		return usageErrorf("--timeout %s: must not be negative (0 means no limit)", s.timeout)
+	if s.finish, err = engine.ParseFinish(deref(c.Finish)); err != nil {
+		return usageErrorf("%s: %v", c.Where("finish"), err)
 	}
-	return s.loadSystem(cmd, sf)
+	if s.timeout = c.Timeout.Std(); s.timeout < 0 {
+		return usageErrorf("%s %s: must not be negative (0 means no limit)", c.Where("timeout"), s.timeout)
+	}
+	if c.AllowPrivateWeb != nil {
+		s.allowPrivateWeb = *c.AllowPrivateWeb
+	}
+	s.skillsDirs = inDir(s.workDir, c.SkillsDirs)
+	return nil
 }
 
-func (s *settings) loadSystem(cmd *cobra.Command, sf *sharedFlags) error {
-	changed := cmd.Flags().Changed
-	s.system = pick(changed("system"), sf.system, s.cfg.System)
-	file := pick(changed("system-file"), sf.systemFile, s.cfg.SystemFile)
+// loadSystem reads the system prompt and the system file. A file named
+// on the command line may be a pipe (--system-file <(...)) and is
+// relative to where llmrt runs; one a config file names must be a regular
+// file and is relative to the working directory.
+func (s *settings) loadSystem() error {
+	c := s.cfg
+	s.system = deref(c.System)
+	file := deref(c.SystemFile)
 	if file == "" {
 		return nil
 	}
-	read := os.ReadFile // a file named on the command line may be a pipe: --system-file <(...)
-	if !changed("system-file") {
-		// One named by a config file must be a regular file.
+	read := os.ReadFile
+	if c.From("system_file").Origin != config.Flags {
 		read = config.ReadRegular
-		if !filepath.IsAbs(file) {
-			file = filepath.Join(s.workDir, file)
-		}
+		file = inDir(s.workDir, []string{file})[0]
 	}
 	data, err := read(file)
 	if err != nil {
-		return usageErrorf("--system-file: %v", err)
+		return usageErrorf("%s: %v", c.Where("system_file"), err)
 	}
 	if s.system != "" {
 		s.system += "\n\n"
@@ -354,38 +323,14 @@ func (s *settings) loadSystem(cmd *cobra.Command, sf *sharedFlags) error {
 	return nil
 }
 
-func pick(flagSet bool, flagVal string, file *string) string {
-	if flagSet {
-		return flagVal
-	}
-	if file != nil {
-		return *file
-	}
-	return ""
-}
-
-// configDirs resolves directories from config files against the working
-// directory and puts the flag's after them, so the flag's win.
-// absPaths makes paths given on the command line absolute, so a session
-// can record them.
-func absPaths(paths []string) []string {
-	out := make([]string, 0, len(paths))
+// inDir makes relative paths relative to dir.
+func inDir(dir string, paths []string) []string {
+	var out []string
 	for _, p := range paths {
-		if abs, err := filepath.Abs(p); err == nil {
-			p = abs
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
 		}
 		out = append(out, p)
 	}
 	return out
-}
-
-func configDirs(workDir string, fromConfig, fromFlags []string) []string {
-	var out []string
-	for _, d := range fromConfig {
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(workDir, d)
-		}
-		out = append(out, d)
-	}
-	return append(out, fromFlags...)
 }

@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -19,12 +21,11 @@ func TestResolveSandbox(t *testing.T) {
 	yes := func() error { return nil }
 	no := func() error { return errors.New("this kernel does not offer Landlock; commands run unconfined") }
 	str := func(s string) *string { return &s }
-	on := true
+	on, off := true, false
 	cases := []struct {
 		name      string
-		flags     map[string]bool
-		sf        sharedFlags
-		file      config.File
+		flags     config.Layer
+		file      config.Layer
 		available func() error
 		want      sandbox.Policy
 		auto      bool
@@ -34,23 +35,27 @@ func TestResolveSandbox(t *testing.T) {
 		{name: "default where supported", available: yes, want: sandbox.Policy{Mode: sandbox.WorkspaceWrite}},
 		{name: "default where unsupported", available: no, want: sandbox.Policy{Mode: sandbox.Off},
 			diags: []string{"sandbox: this kernel does not offer Landlock; commands run unconfined"}},
-		{name: "asked for where unsupported", flags: map[string]bool{"sandbox": true}, sf: sharedFlags{sandbox: "read-only"}, available: no, err: "use --sandbox off"},
-		{name: "off where unsupported", flags: map[string]bool{"sandbox": true}, sf: sharedFlags{sandbox: "off"}, available: no, want: sandbox.Policy{Mode: sandbox.Off}},
-		{name: "unknown mode", file: config.File{Sandbox: str("strict")}, available: yes, err: `unknown sandbox mode "strict"`},
-		{name: "the flag over the config", flags: map[string]bool{"sandbox": true}, sf: sharedFlags{sandbox: "read-only"}, file: config.File{Sandbox: str("off")},
+		{name: "asked for where unsupported", flags: config.Layer{Sandbox: str("read-only")}, available: no, err: "use --sandbox off"},
+		{name: "off where unsupported", flags: config.Layer{Sandbox: str("off")}, available: no, want: sandbox.Policy{Mode: sandbox.Off}},
+		{name: "unknown mode", file: config.Layer{Sandbox: str("strict")}, available: yes, err: `unknown sandbox mode "strict"`},
+		{name: "the flag over the config", flags: config.Layer{Sandbox: str("read-only")}, file: config.Layer{Sandbox: str("off")},
 			available: yes, want: sandbox.Policy{Mode: sandbox.ReadOnly}},
-		{name: "config network and writable paths", file: config.File{SandboxNetwork: &on, SandboxWritable: []string{"cache", "/opt/x"}}, available: yes,
-			want: sandbox.Policy{Mode: sandbox.WorkspaceWrite, Network: true, Writable: []string{"/w/cache", "/opt/x"}}},
-		{name: "--sandbox-network=false over the config", flags: map[string]bool{"sandbox-network": true}, file: config.File{SandboxNetwork: &on}, available: yes,
+		{name: "config network and writable paths", file: config.Layer{SandboxNetwork: &on, SandboxWritable: []string{"cache", "/opt/x"}}, available: yes,
+			want: sandbox.Policy{Mode: sandbox.WorkspaceWrite, Network: true, Writable: []string{"WORK/cache", "/opt/x"}}},
+		{name: "--sandbox-network=false over the config", flags: config.Layer{SandboxNetwork: &off}, file: config.Layer{SandboxNetwork: &on}, available: yes,
 			want: sandbox.Policy{Mode: sandbox.WorkspaceWrite}},
-		{name: "sandboxed commands auto", file: config.File{SandboxedCommands: str("auto")}, available: yes, want: sandbox.Policy{Mode: sandbox.WorkspaceWrite}, auto: true},
-		{name: "sandboxed commands auto, sandbox off", file: config.File{SandboxedCommands: str("auto"), Sandbox: str("off")}, available: yes, want: sandbox.Policy{Mode: sandbox.Off}},
-		{name: "sandboxed commands unknown", file: config.File{SandboxedCommands: str("always")}, available: yes, err: "is not ask or auto"},
+		{name: "sandboxed commands auto", file: config.Layer{SandboxedCommands: str("auto")}, available: yes, want: sandbox.Policy{Mode: sandbox.WorkspaceWrite}, auto: true},
+		{name: "sandboxed commands auto, sandbox off", file: config.Layer{SandboxedCommands: str("auto"), Sandbox: str("off")}, available: yes, want: sandbox.Policy{Mode: sandbox.Off}},
+		{name: "sandboxed commands unknown", file: config.Layer{SandboxedCommands: str("always")}, available: yes, err: "is not ask or auto"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &settings{cfg: &config.Config{File: tc.file}, workDir: filepath.FromSlash("/w")}
-			err := s.resolveSandbox(func(f string) bool { return tc.flags[f] }, &tc.sf, tc.available)
+			dir := t.TempDir()
+			s := &settings{cfg: loadLayers(t, dir, tc.file, tc.flags), workDir: dir}
+			for i, w := range tc.want.Writable {
+				tc.want.Writable[i] = strings.Replace(w, "WORK", dir, 1)
+			}
+			err := s.resolveSandbox(tc.available)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("got error %v, want one saying %q", err, tc.err)
@@ -66,4 +71,28 @@ func TestResolveSandbox(t *testing.T) {
 			}
 		})
 	}
+}
+
+// loadLayers merges a project config file holding project with the
+// command line's layer flags, as llmrt loads them in dir.
+func loadLayers(t *testing.T, dir string, project, flags config.Layer) *config.Config {
+	t.Helper()
+	data, err := json.Marshal(project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(config.ProjectPath(dir)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config.ProjectPath(dir), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	c, err := config.Load(config.Options{Dir: dir, Getenv: func(k string) string {
+		return map[string]string{"XDG_CONFIG_HOME": home}[k]
+	}, Flags: &flags})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

@@ -1,51 +1,45 @@
 package cmd
 
 import (
+	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers/catalog"
 	"github.com/llmrt/llmrt/tools"
 )
 
-// applyToolFlags resolves --tools, --permission, --allow and --deny.
-func (s *settings) applyToolFlags(cmd *cobra.Command, sf *sharedFlags) error {
-	changed := cmd.Flags().Changed
-	sel, err := parseToolSelection(pick(changed("tools"), sf.tools, s.cfg.Tools))
+// applyTools checks the tool selection, the permission mode and the
+// rules.
+func (s *settings) applyTools() error {
+	c := s.cfg
+	sel, err := parseToolSelection(deref(c.Tools))
 	if err != nil {
-		return err
+		return usageErrorf("%s: %v", c.Where("tools"), err)
 	}
 	s.builtIns = sel
-	mode := pick(changed("permission"), sf.permission, s.cfg.Permission)
+	mode := deref(c.Permission)
 	if mode == "" {
 		mode = string(engine.ModeAsk) // the CLI asks; the library's default is auto
 	}
 	m, err := engine.ParseMode(mode)
 	if err != nil {
-		return usageErrorf("--permission: %v", err)
+		return usageErrorf("%s: %v", c.Where("permission"), err)
 	}
 	s.permission.Mode = m
-	add := func(action engine.RuleAction, flag string, specs []string) error {
-		for _, spec := range specs {
-			r, err := engine.ParseRule(action, spec)
+	for _, r := range []struct {
+		action engine.RuleAction
+		key    string
+		specs  []string
+	}{{engine.RuleAllow, "allow", c.Allow}, {engine.RuleDeny, "deny", c.Deny}} {
+		for _, spec := range r.specs {
+			rule, err := engine.ParseRule(r.action, spec)
 			if err != nil {
-				return usageErrorf("--%s: %v", flag, err)
+				return usageErrorf("%s: %v", c.Where(r.key), err)
 			}
-			s.permission.Rules = append(s.permission.Rules, r)
+			s.permission.Rules = append(s.permission.Rules, rule)
 		}
-		return nil
-	}
-	if err := add(engine.RuleAllow, "allow", append(append([]string(nil), s.cfg.Allow...), sf.allow...)); err != nil {
-		return err
-	}
-	if err := add(engine.RuleDeny, "deny", append(append([]string(nil), s.cfg.Deny...), sf.deny...)); err != nil {
-		return err
-	}
-	if s.cfg.AllowPrivateWeb != nil {
-		s.allowPrivateWeb = *s.cfg.AllowPrivateWeb
 	}
 	return nil
 }
@@ -79,7 +73,7 @@ func parseToolSelection(v string) ([]string, error) {
 			continue
 		}
 		if !known[n] {
-			return nil, usageErrorf("--tools: unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.AllBuiltIns(), ", "))
+			return nil, fmt.Errorf("unknown built-in %q (known: %s; or all, none, read-only)", n, strings.Join(engine.AllBuiltIns(), ", "))
 		}
 		names = append(names, n)
 	}

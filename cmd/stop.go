@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 )
@@ -54,13 +55,13 @@ func resultError(s *settings, res engine.Result, cause error, sessionID string) 
 // cancelling at a prompt. It says how, and how to resume.
 func stoppedError(cause error, sessionID string) error {
 	var sig errSignal
-	var at errStopped
+	var at *host.Stopped
 	msg := "the run was cancelled"
 	switch {
 	case errors.As(cause, &sig):
 		msg = fmt.Sprintf("interrupted (signal: %s)", sig.sig)
 	case errors.As(cause, &at):
-		msg = "the run was cancelled at " + at.at
+		msg = "the run was cancelled at " + at.At
 	}
 	return withResume(&exitError{code: exitCancelled, err: errors.New(msg)}, sessionID)
 }

@@ -8,18 +8,19 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
 )
 
 // toolsOptions are the dependencies and flag values of `llmrt tools`.
 type toolsOptions struct {
-	f      *Factory
-	cmd    *cobra.Command
-	shared sharedFlags
-	json   bool
-	name   string
-	args   string
+	f       *Factory
+	cmd     *cobra.Command
+	options config.Layer
+	json    bool
+	name    string
+	args    string
 }
 
 func newToolsCmd(f *Factory, runF func(*toolsOptions) error) *cobra.Command {
@@ -38,25 +39,25 @@ control tools, with their evidence kind and source.`,
 			return runTools(cmd.Context(), opts)
 		},
 	}
-	registerToolFlags(cmd, &opts.shared)
+	registerToolFlags(cmd, &opts.options)
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print JSON")
 	cmd.AddCommand(newToolsCallCmd(f, nil))
 	return cmd
 }
 
 // registerToolFlags adds the shared flags that shape the tool surface.
-func registerToolFlags(cmd *cobra.Command, sf *sharedFlags) {
+func registerToolFlags(cmd *cobra.Command, l *config.Layer) {
 	all := cmd.Flags()
-	sf.register(all)
+	config.RegisterFlags(all, l)
 	completeShared(cmd, nil)
-	for _, name := range []string{"provider", "model", "base-url", "system", "system-file", "attach", "max-iterations",
+	for _, name := range []string{"provider", "model", "base-url", "system", "system-file", "max-iterations",
 		"max-tokens", "temperature", "reasoning-effort", "web-search", "finish", "timeout", "budget", "trace"} {
 		_ = all.MarkHidden(name)
 	}
 }
 
 func runTools(ctx context.Context, opts *toolsOptions) error {
-	s, err := opts.f.resolveSettings(ctx, opts.cmd, &opts.shared, false, nil)
+	s, err := opts.f.resolveSettings(ctx, opts.options, false, nil)
 	if err != nil {
 		return err
 	}
@@ -65,7 +66,7 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 		return err
 	}
 	defer rt.Close()
-	infos, err := rt.ResolveTools(ctx, s.request(nil))
+	infos, err := rt.ResolveTools(ctx, s.request())
 	if err != nil {
 		return err
 	}
@@ -126,14 +127,14 @@ default ask mode a mutating tool asks on a terminal and is denied without one
 			return runToolsCall(cmd.Context(), opts)
 		},
 	}
-	registerToolFlags(cmd, &opts.shared)
+	registerToolFlags(cmd, &opts.options)
 	cmd.Flags().StringVar(&opts.args, "args", "{}", "the tool's arguments as a JSON object")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the outcome as JSON")
 	return cmd
 }
 
 func runToolsCall(ctx context.Context, opts *toolsOptions) error {
-	s, err := opts.f.resolveSettings(ctx, opts.cmd, &opts.shared, false, nil)
+	s, err := opts.f.resolveSettings(ctx, opts.options, false, nil)
 	if err != nil {
 		return err
 	}
@@ -146,12 +147,12 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 	}
 	defer rt.Close()
 	h := newHost(opts.f.IO, s, nil, opts.f.secrets)
-	if err := h.checkStrict(ctx, rt, s.request(nil)); err != nil {
+	if err := h.checkStrict(ctx, rt, false); err != nil {
 		return err
 	}
 	call := providers.ToolCall{ID: "cli", Name: opts.name, Arguments: opts.args}
 	var denied []engine.Warning
-	out, cause := h.call(ctx, rt, call, s.request(nil), func(ev engine.Event) {
+	out, cause := h.call(ctx, rt, call, func(ev engine.Event) {
 		if ev.Type == engine.EventWarning {
 			denied = append(denied, *ev.Warning)
 		}
@@ -159,7 +160,7 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 	if cause != nil {
 		return &exitError{code: exitCancelled, err: fmt.Errorf("%s was not run: %v", opts.name, cause)}
 	}
-	if !opts.shared.quiet {
+	if !s.quiet {
 		printDenials(h.errOut, denied)
 	}
 	if out.Code == string(engine.CodeInvalidRequest) {
@@ -178,7 +179,7 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 		if out.Code == engine.OutcomeUnknownTool || out.Code == engine.OutcomeInvalidArguments {
 			return usageErrorf("%s", out.Content)
 		}
-		quiet := opts.json || (out.Code == engine.OutcomePermissionDenied && len(denied) > 0 && !opts.shared.quiet)
+		quiet := opts.json || (out.Code == engine.OutcomePermissionDenied && len(denied) > 0 && !s.quiet)
 		return &exitError{code: exitFailed, err: fmt.Errorf("%s: %s", opts.name, out.Content), quiet: quiet}
 	}
 	return nil

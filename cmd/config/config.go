@@ -17,92 +17,58 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/joho/godotenv"
 )
 
-// File is the content of a config file. Pointer fields distinguish "unset"
-// from a zero value, so a later layer overrides only what it sets.
-type File struct {
-	Provider        *string  `json:"provider"`
-	Model           *string  `json:"model"`
-	BaseURL         *string  `json:"base_url"`
-	System          *string  `json:"system"`
-	SystemFile      *string  `json:"system_file"`
-	Tools           *string  `json:"tools"`
-	Permission      *string  `json:"permission"`
-	Allow           []string `json:"allow"`
-	Deny            []string `json:"deny"`
-	MaxIterations   *int     `json:"max_iterations"`
-	MaxTokens       *int     `json:"max_tokens"`
-	Temperature     *float64 `json:"temperature"`
-	ReasoningEffort *string  `json:"reasoning_effort"`
-	WebSearch       *string  `json:"web_search"`
-	Finish          *string  `json:"finish"`
-	Budget          *int     `json:"budget"`
-	Timeout         *string  `json:"timeout"`
-	AllowPrivateWeb *bool    `json:"web_fetch_allow_private"`
-	// Sandbox is off, read-only or workspace-write; SandboxWritable adds
-	// writable paths (relative ones to the working directory);
-	// SandboxedCommands "auto" lets ask mode run confined commands without
-	// asking.
-	Sandbox           *string  `json:"sandbox"`
-	SandboxNetwork    *bool    `json:"sandbox_network"`
-	SandboxWritable   []string `json:"sandbox_writable"`
-	SandboxedCommands *string  `json:"sandboxed_commands"`
-	// ShellEnv shapes the environment of the commands the model runs; a
-	// layer that sets it replaces the lower layers' setting whole.
-	ShellEnv *ShellEnv `json:"shell_env"`
-	// SkillsDirs are extra skill roots (relative ones to the working
-	// directory), searched before the standard ones like --skills-dir.
-	SkillsDirs []string `json:"skills_dirs"`
-	// ContextWindow is the model's context window in tokens, for models
-	// the built-in table does not know or gets wrong.
-	ContextWindow *int               `json:"context_window"`
-	Providers     map[string]Backend `json:"providers"`
-}
-
-// ShellEnv is the shell_env config key: which variables the commands a
-// model composes inherit. By default they inherit everything except
-// variables whose names look like secrets.
-type ShellEnv struct {
-	// Inherit is all (default), core or none.
-	Inherit string `json:"inherit"`
-	// IgnoreDefaultExcludes keeps variables that look like secrets.
-	IgnoreDefaultExcludes bool `json:"ignore_default_excludes"`
-	// Pass names variables kept although they look like secrets.
-	Pass []string `json:"pass"`
-	// Exclude and IncludeOnly are name globs, matched ignoring case.
-	Exclude     []string          `json:"exclude"`
-	IncludeOnly []string          `json:"include_only"`
-	Set         map[string]string `json:"set"`
-}
-
-// Backend holds per-provider settings from a config file.
-type Backend struct {
-	BaseURL    string `json:"base_url"`
-	APIVersion string `json:"api_version"`
-}
-
-// Config is the merged result of every layer below the flags.
+// Config is the merged result of every layer.
 type Config struct {
-	File
+	// Layer holds the merged values.
+	Layer
 	// Files lists the config files that were read, lowest precedence first.
 	Files []string
 	// Diagnostics are problems that did not stop loading.
 	Diagnostics []string
+	// from says which layer set each option, by config key.
+	from map[string]Source
 	// dotenv holds .env values; the process environment wins over them.
 	dotenv map[string]string
 	getenv func(string) string
 }
 
-// Options say where to look.
+// Options say where to look, and the layers above the files.
 type Options struct {
 	// Dir is the working directory (project config and .env).
 	Dir string
 	// Getenv reads the process environment.
 	Getenv func(string) string
+	// Session is what a resumed session recorded, with its provider,
+	// model and base URL; SessionID names it in messages.
+	Session   *Layer
+	SessionID string
+	// Flags are the options the command line gave.
+	Flags *Layer
+}
+
+// Origin is the kind of layer a value came from, lowest first.
+type Origin int
+
+// The layers, in order of precedence: each overrides those before it.
+const (
+	Default Origin = iota
+	User
+	Project
+	Environment
+	Session
+	Flags
+)
+
+// Source is where one option's value came from.
+type Source struct {
+	Origin Origin
+	// Path is the file of a User or Project value, the session id of a
+	// Session value.
+	Path string
 }
 
 // FileError is a config file that cannot be used.
@@ -140,24 +106,14 @@ func userConfigDir(getenv func(string) string) string {
 	return d
 }
 
-// Load reads every layer below the flags.
+// Load reads the config files and the environment and merges them with
+// the session's and the command line's layers, in that order of
+// precedence: user < project < environment (and .env) < session < flags.
 func Load(o Options) (*Config, error) {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
-	c := &Config{getenv: o.Getenv}
-	for _, p := range []string{UserPath(o.Getenv), filepath.Join(o.Dir, ".llmrt", "config.json")} {
-		f, diags, err := readFile(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fileError(p, err)
-		}
-		c.Files = append(c.Files, p)
-		c.Diagnostics = append(c.Diagnostics, diags...)
-		c.merge(f)
-	}
+	c := &Config{getenv: o.Getenv, from: map[string]Source{}}
 	envPath := filepath.Join(o.Dir, ".env")
 	data, err := ReadRegular(envPath)
 	switch {
@@ -170,7 +126,83 @@ func Load(o Options) (*Config, error) {
 	case !errors.Is(err, fs.ErrNotExist):
 		return nil, fileError(envPath, err)
 	}
+	for _, f := range []struct {
+		path   string
+		origin Origin
+	}{{UserPath(o.Getenv), User}, {ProjectPath(o.Dir), Project}} {
+		l, diags, err := readFile(f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fileError(f.path, err)
+		}
+		c.Files = append(c.Files, f.path)
+		c.Diagnostics = append(c.Diagnostics, diags...)
+		c.apply(&l, Source{Origin: f.origin, Path: f.path})
+	}
+	env, err := FromEnv(c.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	c.apply(&env, Source{Origin: Environment})
+	if o.Session != nil {
+		c.apply(o.Session, Source{Origin: Session, Path: o.SessionID})
+	}
+	if o.Flags != nil {
+		c.apply(o.Flags, Source{Origin: Flags})
+	}
 	return c, nil
+}
+
+// apply merges one layer over those applied before. A layer that names a
+// provider other than the one below it drops the model and base URL the
+// lower layers gave, since they were meant for that other provider.
+func (c *Config) apply(l *Layer, src Source) {
+	if l.Provider != nil && c.Provider != nil && *l.Provider != *c.Provider {
+		if l.Model == nil {
+			c.Model = nil
+			delete(c.from, "model")
+		}
+		if l.BaseURL == nil {
+			c.BaseURL = nil
+			delete(c.from, "base_url")
+		}
+	}
+	for _, o := range overlay(&c.Layer, l) {
+		if o.key != "" {
+			c.from[o.key] = src
+		}
+	}
+}
+
+// From returns where the option with config key key got its value; the
+// zero Source (Default) when no layer set it.
+func (c *Config) From(key string) Source { return c.from[key] }
+
+// Where names the place an option was set, for messages: "--budget",
+// "LLMRT_MODEL", "config key budget in PATH", "session ID".
+func (c *Config) Where(key string) string {
+	src := c.From(key)
+	for _, o := range options() {
+		if o.key != key {
+			continue
+		}
+		switch src.Origin {
+		case Flags:
+			return "--" + o.flag
+		case Environment:
+			if o.env != "" {
+				return o.env
+			}
+		case Session:
+			return fmt.Sprintf("%s (recorded by session %s)", key, src.Path)
+		case User, Project:
+			return fmt.Sprintf("config key %s in %s", key, src.Path)
+		}
+		break
+	}
+	return key
 }
 
 // Getenv reads a variable: the process environment first, then .env.
@@ -191,75 +223,3 @@ func (c *Config) Dotenv() []string {
 	sort.Strings(out)
 	return out
 }
-
-func (c *Config) merge(f File) {
-	set := func(dst **string, v *string) {
-		if v != nil {
-			*dst = v
-		}
-	}
-	set(&c.Provider, f.Provider)
-	set(&c.Model, f.Model)
-	set(&c.BaseURL, f.BaseURL)
-	set(&c.System, f.System)
-	set(&c.SystemFile, f.SystemFile)
-	set(&c.Tools, f.Tools)
-	set(&c.Permission, f.Permission)
-	set(&c.ReasoningEffort, f.ReasoningEffort)
-	set(&c.WebSearch, f.WebSearch)
-	set(&c.Finish, f.Finish)
-	set(&c.Timeout, f.Timeout)
-	if f.MaxIterations != nil {
-		c.MaxIterations = f.MaxIterations
-	}
-	if f.MaxTokens != nil {
-		c.MaxTokens = f.MaxTokens
-	}
-	if f.Temperature != nil {
-		c.Temperature = f.Temperature
-	}
-	if f.Budget != nil {
-		c.Budget = f.Budget
-	}
-	if f.AllowPrivateWeb != nil {
-		c.AllowPrivateWeb = f.AllowPrivateWeb
-	}
-	set(&c.Sandbox, f.Sandbox)
-	set(&c.SandboxedCommands, f.SandboxedCommands)
-	if f.SandboxNetwork != nil {
-		c.SandboxNetwork = f.SandboxNetwork
-	}
-	c.SandboxWritable = append(c.SandboxWritable, f.SandboxWritable...)
-	c.SkillsDirs = append(c.SkillsDirs, f.SkillsDirs...)
-	if f.ContextWindow != nil {
-		c.ContextWindow = f.ContextWindow
-	}
-	if f.ShellEnv != nil {
-		c.ShellEnv = f.ShellEnv
-	}
-	// Rules and skill roots accumulate across layers.
-	c.Allow = append(c.Allow, f.Allow...)
-	c.Deny = append(c.Deny, f.Deny...)
-	for name, b := range f.Providers {
-		if c.Providers == nil {
-			c.Providers = make(map[string]Backend)
-		}
-		c.Providers[name] = b
-	}
-}
-
-// notYet are keys of features this version does not have yet; they are
-// reported rather than silently ignored.
-var notYet = map[string]string{}
-
-// Known keys, for the unknown-key diagnostic.
-var known = func() map[string]bool {
-	m := map[string]bool{}
-	for _, k := range strings.Fields(`provider model base_url system system_file tools permission allow deny
-		max_iterations max_tokens temperature reasoning_effort web_search finish budget timeout
-		web_fetch_allow_private providers sandbox sandbox_network sandbox_writable sandboxed_commands shell_env skills_dirs context_window
-		mcpServers servers $schema`) {
-		m[k] = true
-	}
-	return m
-}()

@@ -97,7 +97,7 @@ func TestNewerKeysAreKnown(t *testing.T) {
 		t.Errorf("got %v %v, want no diagnostics", err, c.Diagnostics)
 	}
 	if c.ContextWindow == nil || *c.ContextWindow != 128000 || len(c.SkillsDirs) != 1 || c.ShellEnv == nil || c.ShellEnv.Pass[0] != "GITHUB_TOKEN" {
-		t.Errorf("the keys should be read: %+v", c.File)
+		t.Errorf("the keys should be read: %+v", c.Layer)
 	}
 }
 

@@ -12,8 +12,8 @@ import (
 )
 
 // readFile parses one config file, reporting errors with line and key.
-func readFile(path string) (File, []string, error) {
-	var f File
+func readFile(path string) (Layer, []string, error) {
+	var f Layer
 	data, err := ReadRegular(path)
 	if err != nil {
 		return f, nil, err
@@ -33,11 +33,7 @@ func readFile(path string) (File, []string, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if why, ok := notYet[k]; ok {
-			diags = append(diags, fmt.Sprintf("config %s:%d: key %q is ignored: %s", path, lines[k], k, why))
-			continue
-		}
-		if !known[k] {
+		if !configKeys()[k] {
 			diags = append(diags, fmt.Sprintf("config %s:%d: unknown key %q (ignored)", path, lines[k], k))
 			continue
 		}
@@ -54,7 +50,7 @@ func readFile(path string) (File, []string, error) {
 }
 
 // validate checks the values that have a fixed set of choices.
-func validate(f File) *FileError {
+func validate(f Layer) *FileError {
 	// The values are checked by the parsers the flags use, so a file
 	// accepts exactly what the command line does.
 	check := func(key string, v *string, parse func(string) error) *FileError {

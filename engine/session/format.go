@@ -3,6 +3,7 @@ package session
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -52,37 +53,11 @@ type Meta struct {
 	Title string `json:"title,omitempty"`
 	// Version is the llmrt version that created the session.
 	Version string `json:"version,omitempty"`
-	// Options are the settings that shaped the session's first run, so a
-	// resumed run behaves like the one it continues.
-	Options *Options `json:"options,omitempty"`
-}
-
-// Options records how a host configured a session's runs: the choices a
-// person made on the command line or in configuration that a resumed run
-// should keep unless told otherwise. Like Meta it holds nothing secret.
-type Options struct {
-	Finish     engine.FinishPolicy `json:"finish,omitempty"`
-	Permission engine.Mode         `json:"permission,omitempty"`
-	Allow      []string            `json:"allow,omitempty"`
-	Deny       []string            `json:"deny,omitempty"`
-	// Tools is the built-in selection as written: all, none, read-only or
-	// a comma list.
-	Tools           string   `json:"tools,omitempty"`
-	MaxIterations   int      `json:"max_iterations,omitempty"`
-	MaxTokens       int      `json:"max_tokens,omitempty"`
-	Budget          int      `json:"budget,omitempty"`
-	ReasoningEffort string   `json:"reasoning_effort,omitempty"`
-	WebSearch       string   `json:"web_search,omitempty"`
-	Temperature     *float64 `json:"temperature,omitempty"`
-	// Sandbox is the mode commands ran under: off, read-only or
-	// workspace-write.
-	Sandbox        string `json:"sandbox,omitempty"`
-	SandboxNetwork bool   `json:"sandbox_network,omitempty"`
-	// MCPConfigs and SkillsDirs are the --mcp-config files and
-	// --skills-dir roots the run was given, as absolute paths: the tools
-	// the model used come back with the session.
-	MCPConfigs []string `json:"mcp_config,omitempty"`
-	SkillsDirs []string `json:"skills_dir,omitempty"`
+	// Options are the options the host ran the session with, in the
+	// host's own form (llmrt records its config layer), so a resumed run
+	// behaves like the one it continues. The store keeps them as they are;
+	// like the rest of Meta they hold nothing secret.
+	Options json.RawMessage `json:"options,omitempty"`
 }
 
 // End records one terminal event: how a run ended, without its messages,

@@ -1,8 +1,7 @@
-package cmd
+package host
 
 import (
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/llmrt/llmrt/engine"
@@ -10,23 +9,25 @@ import (
 	"github.com/llmrt/llmrt/engine/trace"
 )
 
-// recorder is where a run is recorded: the session file (unless the run
-// is not saved) and the --trace file. Its methods are safe on a nil
-// recorder's absent writers and from the run's goroutines.
+// recorder is where a conversation is recorded: the session file (unless
+// it is not saved) and the trace. Its methods are safe from the run's
+// goroutines and on absent writers.
 type recorder struct {
-	id     string // the session id; empty when the run is not saved
-	w      *session.Writer
-	tr     *trace.Writer
-	errOut io.Writer
+	id string // the session id; empty when the conversation is not saved
+	w  *session.Writer
+	tr *trace.Writer
 
 	mu     sync.Mutex
 	warned bool
+	// notes are what the records have to say, waiting for the turn's
+	// sink to take them.
+	notes []string
 	// broken reports a failed session write: the session on disk lacks
-	// part of the run, so it must not be offered for resuming.
+	// part of the conversation, so it must not be offered for resuming.
 	broken bool
-	// held are host messages (answers to a paused run) kept back until
-	// the run adds to the conversation: a resumed run that fails before
-	// the model replies leaves the session paused, its questions pending.
+	// held are answers to a paused run kept back until the run adds to
+	// the conversation: a resumed run that fails before the model replies
+	// leaves the session paused, its questions pending.
 	held    []engine.Message
 	holding bool
 	// heldEvents are events worth keeping that came while holding: a
@@ -61,7 +62,7 @@ func (r *recorder) event(ev engine.Event) {
 	}
 	switch {
 	case holding && ev.Type.Terminal():
-		fmt.Fprintf(r.errOut, "llmrt: session %s is left as it was, its questions still pending: run the same --resume command again once the problem is fixed\n", r.id)
+		r.note(fmt.Sprintf("session %s is left as it was, its questions still pending: resume it again once the problem is fixed", r.id))
 		return
 	case holding:
 		return
@@ -69,7 +70,7 @@ func (r *recorder) event(ev engine.Event) {
 	r.checkSession(r.w.WriteEvent(ev))
 }
 
-// add persists messages the host appends (prompts).
+// add persists messages the host appends (prompts, answers).
 func (r *recorder) add(msgs ...engine.Message) {
 	if r.w == nil {
 		return
@@ -98,8 +99,8 @@ func (r *recorder) checkSession(err error) {
 	r.check(err)
 }
 
-// resumable returns the session id when the whole run is on disk, and ""
-// when the run is not saved or a write failed.
+// resumable returns the session id when the whole conversation is on
+// disk, and "" when it is not saved or a write failed.
 func (r *recorder) resumable() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -112,18 +113,32 @@ func (r *recorder) resumable() string {
 // check reports the first write failure; the run goes on, since losing
 // the record is better than losing the work.
 func (r *recorder) check(err error) {
-	if err != nil {
-		r.warn(fmt.Sprintf("cannot record the run: %v", err))
+	if err == nil {
+		return
+	}
+	r.mu.Lock()
+	first := !r.warned
+	r.warned = true
+	r.mu.Unlock()
+	if first {
+		r.note(fmt.Sprintf("cannot record the run: %v", err))
 	}
 }
 
-func (r *recorder) warn(msg string) {
+// note queues a note for the turn's sink.
+func (r *recorder) note(msg string) {
+	r.mu.Lock()
+	r.notes = append(r.notes, msg)
+	r.mu.Unlock()
+}
+
+// takeNotes returns the queued notes and forgets them.
+func (r *recorder) takeNotes() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !r.warned {
-		r.warned = true
-		fmt.Fprintf(r.errOut, "llmrt: warning: %s\n", msg)
-	}
+	n := r.notes
+	r.notes = nil
+	return n
 }
 
 func (r *recorder) close() {

@@ -1,8 +1,6 @@
-package cmd
+package host
 
 import (
-	"bytes"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,31 +10,26 @@ import (
 )
 
 // TestBrokenSessionIsNotOffered: once a session write fails (a full disk),
-// the run goes on with a warning, and the session is no longer offered
-// for resuming, since the file lacks part of the run.
+// the conversation goes on with one note, and the session is no longer
+// offered for resuming, since the file lacks part of it.
 func TestBrokenSessionIsNotOffered(t *testing.T) {
 	st := &session.Store{Dir: t.TempDir()}
 	w, err := st.Create(session.Meta{Title: "x", WorkDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var errOut bytes.Buffer
-	rec := &recorder{id: w.ID(), w: w, errOut: &errOut}
+	rec := &recorder{id: w.ID(), w: w}
 	rec.add(providers.TextMessage(providers.RoleUser, "first"))
 	if got := rec.resumable(); got != w.ID() {
 		t.Fatalf("after a good write: resumable %q, want %q", got, w.ID())
 	}
 	w.Close() // every later write fails, as on a full disk
-	rec.add(providers.TextMessage(providers.RoleUser, "second"))
+	rec.add(providers.TextMessage(providers.RoleUser, "second"), providers.TextMessage(providers.RoleUser, "third"))
 	if got := rec.resumable(); got != "" {
 		t.Errorf("after a failed write: resumable %q, want none", got)
 	}
-	if !strings.Contains(errOut.String(), "cannot record the run") {
-		t.Errorf("the failure should be a warning, got %q", errOut.String())
-	}
-	cancelled := engine.Result{Status: engine.StatusCancelled, Error: &engine.RunError{Code: engine.CodeCancelled, Message: "cancelled"}}
-	if err := resultError(&settings{}, cancelled, errSignal{os.Interrupt}, rec.resumable()); !strings.Contains(err.(*exitError).hint, "cannot be resumed") {
-		t.Errorf("an interrupted run with a broken session: hint %q, want it to say it cannot be resumed", err.(*exitError).hint)
+	if notes := rec.takeNotes(); len(notes) != 1 || !strings.Contains(notes[0], "cannot record the run") {
+		t.Errorf("the failure should be one note, got %q", notes)
 	}
 }
 
@@ -49,7 +42,7 @@ func TestRecorderKeepsACompactionWhileHolding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := &recorder{id: w.ID(), w: w, errOut: &bytes.Buffer{}}
+	rec := &recorder{id: w.ID(), w: w}
 	old := engine.UserMessage("an old question")
 	rec.add(old, engine.TextMessage(engine.RoleAssistant, "an old answer"))
 	answer := engine.UserMessage("the held answer")

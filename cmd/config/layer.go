@@ -1,0 +1,130 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// Layer is one set of option values: a config file, the environment, a
+// session's record or the command line. Every option is declared once,
+// here, and its tags say everything else about it:
+//
+//   - json: the config file key, also the key a session records it under;
+//     "-" for an option only the command line sets.
+//   - flag, short, noopt: the command-line flag, its one-letter form, and
+//     the value of the flag given without one.
+//   - env: the environment variable that sets it.
+//   - help: the flag's help line.
+//   - scope: "session" for an option a session records so that resuming
+//     it behaves as the run it continues; "noconfig" for one a config
+//     file may not set; "path" for paths a flag makes absolute.
+//
+// Pointer fields tell "unset" from a zero value, so a higher layer
+// overrides only what it sets; lists add up across layers.
+type Layer struct {
+	Provider *string `json:"provider,omitempty" flag:"provider" env:"LLMRT_PROVIDER" help:"provider: openai, anthropic, google, azure, xai, openai-compatible, ollama, scripted (env LLMRT_PROVIDER)"`
+	Model    *string `json:"model,omitempty" flag:"model" env:"LLMRT_MODEL" help:"model name; the deployment for azure, the script path for scripted (env LLMRT_MODEL)"`
+	BaseURL  *string `json:"base_url,omitempty" flag:"base-url" env:"LLMRT_BASE_URL" help:"base URL of the provider's API (env LLMRT_BASE_URL)"`
+
+	System     *string `json:"system,omitempty" flag:"system" help:"system prompt"`
+	SystemFile *string `json:"system_file,omitempty" flag:"system-file" help:"read the system prompt from a file"`
+
+	Tools      *string  `json:"tools,omitempty" flag:"tools" scope:"session" help:"built-in tools: all, none, read-only, or a comma list"`
+	Permission *string  `json:"permission,omitempty" flag:"permission" scope:"session" help:"permission mode: auto, ask (default) or read"`
+	Allow      []string `json:"allow,omitempty" flag:"allow" scope:"session" help:"allow calls matching a rule, e.g. 'write_file(path=out/**)'; repeatable"`
+	Deny       []string `json:"deny,omitempty" flag:"deny" scope:"session" help:"deny calls matching a rule, e.g. 'shell_cmd(command=rm *)'; repeatable"`
+
+	MaxIterations   *int      `json:"max_iterations,omitempty" flag:"max-iterations" scope:"session" help:"most model calls in one run (default 24)"`
+	MaxTokens       *int      `json:"max_tokens,omitempty" flag:"max-tokens" scope:"session" help:"most output tokens per model call"`
+	Temperature     *float64  `json:"temperature,omitempty" flag:"temperature" scope:"session" help:"sampling temperature"`
+	ReasoningEffort *string   `json:"reasoning_effort,omitempty" flag:"reasoning-effort" scope:"session" help:"reasoning effort: none, low, medium or high"`
+	WebSearch       *string   `json:"web_search,omitempty" flag:"web-search" noopt:"medium" scope:"session" help:"use the provider's web search: low, medium or high context"`
+	Finish          *string   `json:"finish,omitempty" flag:"finish" scope:"session" help:"when a text reply may end a run: evidence (default) or text"`
+	Budget          *int      `json:"budget,omitempty" flag:"budget" scope:"session" help:"token budget for the run (input + output)"`
+	Timeout         *Duration `json:"timeout,omitempty" flag:"timeout" help:"time limit for the whole run, e.g. 5m"`
+	// ContextWindow is the model's context window in tokens, for models
+	// the built-in table does not know or gets wrong.
+	ContextWindow *int `json:"context_window,omitempty"`
+
+	AllowPrivateWeb *bool `json:"web_fetch_allow_private,omitempty"`
+	// Sandbox is off, read-only or workspace-write; SandboxWritable adds
+	// writable paths (relative ones to the working directory);
+	// SandboxedCommands "auto" lets ask mode run confined commands without
+	// asking.
+	Sandbox           *string  `json:"sandbox,omitempty" flag:"sandbox" scope:"session" help:"confine commands: off, read-only or workspace-write (default where the OS supports it)"`
+	SandboxNetwork    *bool    `json:"sandbox_network,omitempty" flag:"sandbox-network" scope:"session" help:"let sandboxed commands reach the network"`
+	SandboxWritable   []string `json:"sandbox_writable,omitempty"`
+	SandboxedCommands *string  `json:"sandboxed_commands,omitempty"`
+	// ShellEnv shapes the environment of the commands the model runs; a
+	// layer that sets it replaces the lower layers' setting whole.
+	ShellEnv *ShellEnv `json:"shell_env,omitempty"`
+
+	// SkillsDirs are extra skill roots (relative ones in a config file to
+	// the working directory), searched before the standard ones.
+	SkillsDirs []string `json:"skills_dirs,omitempty" flag:"skills-dir" scope:"session,path" help:"also load skills from this directory (wins over the standard skill roots); repeatable"`
+	// MCPConfigs are extra MCP config files; only the command line names
+	// them, and a session keeps them so its tools come back.
+	MCPConfigs []string `json:"mcp_config,omitempty" flag:"mcp-config" scope:"session,noconfig,path" help:"also load MCP servers from this file (mcpServers or servers shape; wins over the others); repeatable"`
+
+	Providers map[string]Backend `json:"providers,omitempty"`
+
+	// Options of the command line only.
+	Cwd                   *string `json:"-" flag:"cwd" help:"working directory, the root the file tools are confined to"`
+	Trace                 *string `json:"-" flag:"trace" help:"write a JSONL trace of the run to a file"`
+	Strict                *bool   `json:"-" flag:"strict" help:"treat diagnostics (unknown config keys, ignored web search, ...) as errors"`
+	NoColor               *bool   `json:"-" flag:"no-color" help:"disable colour and Markdown styling"`
+	Quiet                 *bool   `json:"-" flag:"quiet" short:"q" help:"print nothing but the answer and errors"`
+	Verbose               *bool   `json:"-" flag:"verbose" help:"show progress on stderr even when it is not a terminal"`
+	NoProjectInstructions *bool   `json:"-" flag:"no-project-instructions" help:"do not put AGENTS.md/CLAUDE.md files in the system prompt"`
+}
+
+// ShellEnv is the shell_env config key: which variables the commands a
+// model composes inherit. By default they inherit everything except
+// variables whose names look like secrets.
+type ShellEnv struct {
+	// Inherit is all (default), core or none.
+	Inherit string `json:"inherit"`
+	// IgnoreDefaultExcludes keeps variables that look like secrets.
+	IgnoreDefaultExcludes bool `json:"ignore_default_excludes"`
+	// Pass names variables kept although they look like secrets.
+	Pass []string `json:"pass"`
+	// Exclude and IncludeOnly are name globs, matched ignoring case.
+	Exclude     []string          `json:"exclude"`
+	IncludeOnly []string          `json:"include_only"`
+	Set         map[string]string `json:"set"`
+}
+
+// Backend holds per-provider settings from a config file.
+type Backend struct {
+	BaseURL    string `json:"base_url"`
+	APIVersion string `json:"api_version"`
+}
+
+// Duration is a time span written as Go writes one: "90s", "5m", "1h30m".
+type Duration time.Duration
+
+// UnmarshalJSON reads a duration string.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf(`want a duration such as "5m", got %s`, b)
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf(`%q is not a duration (write e.g. "5m")`, s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// Std returns the value as a time.Duration; a nil d is zero.
+func (d *Duration) Std() time.Duration {
+	if d == nil {
+		return 0
+	}
+	return time.Duration(*d)
+}
