@@ -224,7 +224,9 @@ func TestAPersonStopsATurn(t *testing.T) {
 // askerFunc answers questions with fn.
 type askerFunc func(context.Context, engine.Question) (tools.Answer, error)
 
-func (f askerFunc) Ask(ctx context.Context, q engine.Question) (tools.Answer, error) { return f(ctx, q) }
+func (f askerFunc) Ask(ctx context.Context, q engine.Question) (tools.Answer, error) {
+	return f(ctx, q)
+}
 
 // TestAQuestionStopsATurn: an asker that fails stops the turn at a
 // question.
