@@ -15,19 +15,24 @@ import (
 
 // Complete runs the bounded loop and returns its Result. The
 // error is reserved for misuse (a *RunError with CodeInvalidRequest);
-// everything that happens during the run is a Result status.
+// everything that happens during the run is a Result status. No one sees
+// its answer text stream, so a reply stream that breaks off is restarted
+// within the retry budget wherever it was cut, inside final_answer too.
 func (rt *Runtime) Complete(ctx context.Context, req Request) (Result, error) {
 	return rt.CompleteWith(ctx, req, nil)
 }
 
 // CompleteWith is Complete that also hands every event to observe, from
 // the run's goroutines, one at a time. observe must not block for long.
+// With an observer, a stream cut after answer text is final, as under
+// Stream: observe may have shown that text. A nil observe is Complete.
 func (rt *Runtime) CompleteWith(ctx context.Context, req Request, observe Sink) (Result, error) {
 	sink := observing(observe)
 	r, ctx, err := rt.newRun(ctx, req, sink, true)
 	if err != nil {
 		return Result{}, err
 	}
+	r.out.silent = observe == nil
 	return r.loop(ctx), nil
 }
 

@@ -12,9 +12,10 @@
 // its own name; with one adapter it is the default provider, and
 // Config.Defaults.Model fills the model, so a Request needs only Messages.
 // TextMessage, UserMessage, ToolResultMessage, the Role and Kind constants,
-// TextResult and JSONResult cover the common program without importing
-// providers or tools, and the Err* sentinels match a run's error with
-// errors.Is.
+// FuncTool (a host tool from a Go function, its schema inferred from the
+// argument type), TextResult and JSONResult cover the common program
+// without importing providers or tools, and the Err* sentinels match a
+// run's error with errors.Is.
 //
 // The zero Request is safe: it offers the model only the built-ins that
 // read the workspace (DefaultBuiltIns), in the process's working directory

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 
 	"github.com/llmrt/llmrt/providers"
@@ -73,6 +74,16 @@ func JSONResult(v any) ToolResult { return tools.JSON(v) }
 
 // ErrorResult returns a tool result the model sees as an error.
 func ErrorResult(format string, args ...any) ToolResult { return tools.Errorf(format, args...) }
+
+// FuncTool returns a host tool whose arguments are a value of type In,
+// usually a struct: its schema is inferred from In (json tags name the
+// properties, omitempty makes one optional, a jsonschema tag describes it),
+// the run validates every call against that schema, and fn gets the
+// arguments decoded. It is tools.Func; see there for the details. The
+// error is misuse, such as an In that is not a struct.
+func FuncTool[In any](name, description string, kind Kind, fn func(ctx context.Context, in In) (ToolResult, error)) (Tool, error) {
+	return tools.Func(name, description, kind, fn)
+}
 
 // AskInput is the payload of an ask_user_input call: the questions an
 // Asker puts to a person (Question.Input).

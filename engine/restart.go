@@ -5,8 +5,10 @@ import "github.com/llmrt/llmrt/providers"
 // WarningStreamRestarted is the code of the warning event that says a
 // model call's reply stream broke off and the call is being made again
 // from the start. It is emitted only while nothing of the call's answer has
-// been streamed: a cut after an answer_delta is not restarted, and the run
-// fails with provider_error instead.
+// reached a consumer: under Stream or CompleteWith with an observer, a cut
+// after an answer_delta is not restarted, and the run fails with
+// provider_error instead. Complete has no consumer, so its cuts are
+// restarted wherever they fall, and so are those of its sub-runs.
 //
 // The contract for consumers of the event stream (stream-json readers, the
 // TUI, any host rendering deltas): on a warning event with this code, drop

@@ -277,3 +277,68 @@ func TestStreamRestartEveryTime(t *testing.T) {
 		t.Errorf("Result.Warnings: got %d stream_restarted, want the identical warning listed once", n)
 	}
 }
+
+// TestCompleteRestartsUnseenAnswer: Complete without an observer shows
+// nobody the answer text, so a stream cut inside final_answer after some of
+// it is restarted like any other cut; with an observer that text may have
+// been shown, and the cut stays fatal. A sub-run sees through its parent:
+// under Complete its cut answer is restarted too.
+func TestCompleteRestartsUnseenAnswer(t *testing.T) {
+	cutAnswer := cut(answer("the answer is 42"), true, len(`{"answer":"the ans`))
+	cases := []struct {
+		name    string
+		observe bool // CompleteWith with an observer, else Complete
+		spawn   bool // the cut is in a sub-run's call
+		status  engine.Status
+		output  string
+		result  string // the spawn_agent result the parent's model saw
+	}{
+		{name: "Complete", status: engine.StatusCompleted, output: "done"},
+		{name: "CompleteWith an observer", observe: true, status: engine.StatusFailed},
+		{name: "a sub-run under Complete", spawn: true,
+			status: engine.StatusCompleted, output: "parent done", result: "spawn_agent:false:done"},
+		{name: "a sub-run under CompleteWith an observer", spawn: true, observe: true,
+			status: engine.StatusCompleted, output: "parent done", result: "spawn_agent:true:the sub-agent failed (provider_error): scripted: 502 from test: upstream reset"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := routed{"do the task": script(cutAnswer, answer("done"))}
+			if tc.spawn {
+				r = routed{
+					"do the task":     script(calls(spawnCall("find the answer")), answer("parent done")),
+					"find the answer": script(cutAnswer, answer("done")),
+				}
+			}
+			rt := spawnRuntime(t, r, 0)
+			req := spawnRequest(t, "do the task")
+			req.Retry = providers.RetryPolicy{BaseDelay: 1}
+			var res engine.Result
+			var err error
+			if tc.observe {
+				res, err = rt.CompleteWith(t.Context(), req, func(engine.Event) {})
+			} else {
+				res, err = rt.Complete(t.Context(), req)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.status || res.Output != tc.output {
+				t.Fatalf("got %s %q (error %+v), want %s %q", res.Status, res.Output, res.Error, tc.status, tc.output)
+			}
+			switch {
+			case tc.spawn:
+				if got := toolResults(res.Messages); len(got) != 2 || got[0] != tc.result {
+					t.Errorf("tool results: got %q, want %q first", got, tc.result)
+				}
+			case tc.status == engine.StatusFailed:
+				if res.Error == nil || res.Error.Code != engine.CodeProviderError {
+					t.Errorf("error: got %+v, want provider_error", res.Error)
+				}
+			default:
+				if findWarning(res.Warnings, engine.WarningStreamRestarted) == nil {
+					t.Errorf("Result.Warnings: got %+v, want stream_restarted", res.Warnings)
+				}
+			}
+		})
+	}
+}

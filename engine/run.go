@@ -68,6 +68,10 @@ type emitter struct {
 	parentID string
 	iter     int
 	stopped  bool
+	// silent says no one sees the events as they are emitted (Complete
+	// without an observer), so streamed answer text is shown to no one
+	// and a restart cannot contradict it.
+	silent bool
 }
 
 func (e *emitter) emit(ev Event) {
@@ -237,7 +241,8 @@ func (r *run) providerRequest() *providers.Request {
 // callModel makes one model call, streaming its pieces out as events. A
 // stream that breaks off before any answer text was emitted is restarted
 // within the retry budget, announced by a stream_restarted warning (see
-// WarningStreamRestarted); once answer text is out, a cut is final.
+// WarningStreamRestarted); once answer text is out to a consumer, a cut is
+// final. A silent run has no consumer to contradict, so it always restarts.
 func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers.Reply, error) {
 	r.out.setIter(r.iter)
 	r.out.emit(Event{Type: EventModelStart, Provider: r.req.Provider, Model: r.req.Model})
@@ -246,7 +251,7 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 	acc := stream.Accumulator{Provider: r.provider.Name()}
 	var answers map[int]*answerScanner
 	names := make(map[int]string)
-	answered := false // answer text of this call reached the host
+	answered := false // answer text of this call was emitted
 	onChunk := func(c providers.Chunk) {
 		acc.Add(c)
 		switch c.Type {
@@ -293,7 +298,7 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 		r.warn("provider_retry", fmt.Sprintf("%v; retrying in %s (attempt %d of %d)",
 			rt.Err, rt.Wait.Round(10*time.Millisecond), rt.Attempt, rt.MaxAttempts))
 	}
-	committed := func() bool { return answered }
+	committed := func() bool { return answered && !r.out.silent }
 	err := r.req.Retry.StreamCommitted(ctx, r.provider, preq, onChunk, onRetry, committed)
 	reply := acc.Reply()
 	r.usage = r.usage.Add(reply.Usage)

@@ -1,11 +1,13 @@
 package skills
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"syscall"
 
@@ -35,13 +37,18 @@ type Shadowed struct {
 	Root Root   `json:"root"`
 }
 
-// Discover finds the skills under roots (lowest precedence first; see
-// Roots). A root that does not exist is skipped silently: most runs have
-// no skills, and looking costs one failed directory read per root. Every
-// other problem is a diagnostic naming the file.
+// Discover finds the skills under roots. Where two roots hold a skill of
+// the same name, the one from the root of higher Precedence wins; between
+// roots of equal precedence the later one in roots does, so the roots of
+// Roots, lowest precedence first, need no ranking. A root that does not
+// exist is skipped silently: most runs have no skills, and looking costs
+// one failed directory read per root. Every other problem is a diagnostic
+// naming the file.
 func Discover(roots []Root) *Catalogue {
 	c := &Catalogue{}
 	byName := make(map[string]int)
+	roots = slices.Clone(roots)
+	slices.SortStableFunc(roots, func(a, b Root) int { return cmp.Compare(a.Precedence, b.Precedence) })
 	for _, root := range roots {
 		found, diags := scanRoot(root)
 		c.diags = append(c.diags, diags...)

@@ -3,6 +3,7 @@ package skills
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,51 @@ func TestDiscoverLaterRootWinsPairwise(t *testing.T) {
 				t.Errorf("%s over %s: got %q, want the later root's skill", roots[hi].Scope, roots[lo].Scope, s.Description)
 			}
 		}
+	}
+}
+
+// TestDiscoverHonoursPrecedence: Discover ranks roots by their Precedence,
+// whatever order they come in; between roots of equal precedence the later
+// one wins. Shadowed lists the replaced skills lowest precedence first.
+func TestDiscoverHonoursPrecedence(t *testing.T) {
+	cases := []struct {
+		name     string
+		prec     []int // precedence of roots a, b, c, given in that order
+		want     string
+		shadowed []string
+	}{
+		{name: "ascending", prec: []int{0, 1, 2}, want: "c", shadowed: []string{"a", "b"}},
+		{name: "descending", prec: []int{2, 1, 0}, want: "a", shadowed: []string{"c", "b"}},
+		{name: "highest in the middle", prec: []int{0, 5, 1}, want: "b", shadowed: []string{"a", "c"}},
+		{name: "negative precedence", prec: []int{-1, -3, -2}, want: "a", shadowed: []string{"b", "c"}},
+		{name: "a tie goes to the later root", prec: []int{3, 3, 1}, want: "b", shadowed: []string{"c", "a"}},
+		{name: "all equal: the order given", prec: []int{0, 0, 0}, want: "c", shadowed: []string{"a", "b"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var roots []Root
+			for i, name := range []string{"a", "b", "c"} {
+				r := Root{Dir: filepath.Join(dir, name), Scope: name, Precedence: tc.prec[i]}
+				writeSkill(t, r.Dir, "s", skillMD("s", name, ""), nil)
+				roots = append(roots, r)
+			}
+			given := append([]Root(nil), roots...)
+			s, ok := Discover(roots).Lookup("s")
+			if !ok {
+				t.Fatal("s not found")
+			}
+			var shadowed []string
+			for _, sh := range s.Shadowed {
+				shadowed = append(shadowed, sh.Root.Scope)
+			}
+			if s.Description != tc.want || strings.Join(shadowed, ",") != strings.Join(tc.shadowed, ",") {
+				t.Errorf("precedence %v: got %q shadowing %v, want %q shadowing %v", tc.prec, s.Description, shadowed, tc.want, tc.shadowed)
+			}
+			if !reflect.DeepEqual(roots, given) {
+				t.Errorf("Discover reordered its argument: got %+v, want %+v", roots, given)
+			}
+		})
 	}
 }
 

@@ -15,8 +15,9 @@ const (
 type Root struct {
 	Dir   string `json:"dir"`
 	Scope string `json:"scope"`
-	// Precedence orders roots: a skill from a root with a higher
-	// precedence replaces one of the same name from a lower one.
+	// Precedence ranks roots for Discover: a skill from a root with a
+	// higher precedence replaces one of the same name from a lower one.
+	// Roots numbers its roots 0, 1, 2, ... in the order it returns them.
 	Precedence int `json:"precedence"`
 }
 

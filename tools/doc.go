@@ -1,7 +1,9 @@
 // Package tools owns the tool model (Tool, Kind, Result), workspace
 // confinement, and the built-in tools. A Tool is a name, a
 // description, a JSON Schema, an evidence kind and an optional executor; a
-// tool without an executor is host-owned and pauses the loop.
+// tool without an executor is host-owned and pauses the loop. Func builds
+// a Tool from a Go function over an argument type, inferring the schema
+// from the type and decoding each call's arguments into it.
 //
 // Built-ins are created per run by Builtins, closed over a Workspace that
 // confines every path to the working directory (after resolving symlinks)
