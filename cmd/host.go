@@ -147,16 +147,10 @@ func (h *host) withAllowed(rules []engine.Rule) []engine.Rule {
 	return append(append([]engine.Rule(nil), rules...), h.rules...)
 }
 
-// errStopped is the cancellation cause when a person stopped the run at a
-// prompt.
-type errStopped struct{ at string }
-
-func (e errStopped) Error() string { return "cancelled at " + e.at }
-
 // approver returns the run's Approver: the prompts on a terminal in ask
 // mode, else nil (the engine then denies undecided calls and names the
 // rule that would allow them). Cancelling at the prompt stops the run
-// with errStopped as its cause.
+// with the prompt's *engine.CancelError as its cause.
 func (h *host) approver(stop context.CancelCauseFunc) engine.Approver {
 	if h.prompts == nil || h.s.permission.Mode != engine.ModeAsk {
 		return nil
@@ -164,7 +158,7 @@ func (h *host) approver(stop context.CancelCauseFunc) engine.Approver {
 	return engine.ApproverFunc(func(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
 		d, err := h.prompts.approve(ctx, req)
 		if err != nil || d.Action == engine.Cancel {
-			stop(errStopped{at: "the permission prompt"})
+			stop(err)
 			return engine.Decision{Action: engine.Cancel}, nil
 		}
 		return d, nil
@@ -179,9 +173,8 @@ func (h *host) asker(stop context.CancelCauseFunc) engine.Asker {
 	}
 	return engine.AskerFunc(func(ctx context.Context, q engine.Question) (tools.Answer, error) {
 		a, err := h.askPerson(ctx, q.Input)
-		if errors.Is(err, errAborted) {
-			stop(errStopped{at: "a question"})
-			return a, context.Canceled
+		if errors.Is(err, engine.ErrCancelled) {
+			stop(err)
 		}
 		return a, err
 	})
@@ -244,8 +237,8 @@ func (h *host) answerPending(ctx context.Context, sess *session.Session, a tools
 			}
 		}
 		switch {
-		case errors.Is(err, errAborted):
-			return nil, stoppedError(errStopped{at: "a question"}, sess.Meta.ID)
+		case errors.Is(err, engine.ErrCancelled):
+			return nil, stoppedError(err, sess.Meta.ID)
 		case err != nil && ctx.Err() != nil:
 			return nil, stoppedError(context.Cause(ctx), sess.Meta.ID)
 		case err != nil:

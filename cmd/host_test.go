@@ -28,7 +28,7 @@ type fakePrompts struct {
 
 func (p *fakePrompts) ask(context.Context, tools.AskInput) (tools.Answer, error) {
 	if p.abort {
-		return tools.Answer{}, errAborted
+		return tools.Answer{}, &engine.CancelError{At: "a question"}
 	}
 	a := p.answers[min(p.asked, len(p.answers)-1)]
 	p.asked++
@@ -37,7 +37,7 @@ func (p *fakePrompts) ask(context.Context, tools.AskInput) (tools.Answer, error)
 
 func (p *fakePrompts) approve(context.Context, engine.PermissionRequest) (engine.Decision, error) {
 	if p.abort {
-		return engine.Decision{}, errAborted
+		return engine.Decision{Action: engine.Cancel}, &engine.CancelError{At: "the permission prompt"}
 	}
 	return p.decision, nil
 }
@@ -145,7 +145,7 @@ func TestHostStopsAtPrompts(t *testing.T) {
 			h, _ := testHost(t, tc.script, "sk-unused-secret")
 			h.prompts = &fakePrompts{abort: true}
 			res, cause, rec := runHost(t, h)
-			var stopped errStopped
+			var stopped *engine.CancelError
 			if res.Status != engine.StatusCancelled || !errors.As(cause, &stopped) {
 				t.Fatalf("got %s with cause %v, want cancelled by a person", res.Status, cause)
 			}
@@ -249,9 +249,9 @@ func TestStoppedMessages(t *testing.T) {
 		hint  string
 	}{
 		{errSignal{os.Interrupt}, "S1", exitCancelled, "interrupted (signal: interrupt); session S1 is saved", "resume with: llmrt run --resume S1"},
-		{errStopped{at: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
+		{&engine.CancelError{At: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
 		{context.DeadlineExceeded, "S1", exitFailed, "the run timed out after --timeout 2s; session S1 is saved", "resume with: llmrt run --resume S1"},
-		{errStopped{at: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
+		{&engine.CancelError{At: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
 	}
 	for _, tc := range cases {
 		code, msg, hint := classify(resultError(s, cancelled, tc.cause, tc.id))

@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
@@ -13,6 +12,11 @@ import (
 // prompter puts a run's questions to the person. The host calls it; it
 // is the only place prompts are drawn, so run and chat differ only in
 // where the forms appear.
+//
+// A person who stops the run at a prompt (Esc and Cancel, or Ctrl-C,
+// which a prompt in raw mode receives as a key) makes either method
+// return an *engine.CancelError, the one cancel error from the form to
+// the engine.
 type prompter interface {
 	// ask collects an answer to an ask_user_input payload; the host
 	// checks it and asks again when it does not answer every question.
@@ -20,11 +24,6 @@ type prompter interface {
 	// approve decides a call that needs permission.
 	approve(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error)
 }
-
-// errAborted is returned by a prompter when the person aborted the prompt
-// (Esc and Cancel, or Ctrl-C, which a prompt in raw mode receives as a
-// key).
-var errAborted = errors.New("prompt aborted")
 
 // formPrompts is the prompter of both commands: the ui package's forms,
 // drawn inline on the terminal for run (ui.Terminal) or on the chat
@@ -35,11 +34,7 @@ type formPrompts struct {
 }
 
 func (f formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
-	a, err := f.p.Ask(ctx, in)
-	if errors.Is(err, ui.ErrCancelled) {
-		return a, errAborted
-	}
-	return a, err
+	return f.p.Ask(ctx, in)
 }
 
 // approve asks whether a call may run. "Allow always" holds for the rest
@@ -48,10 +43,7 @@ func (f formPrompts) ask(ctx context.Context, in tools.AskInput) (tools.Answer, 
 // if it cannot be, a warning says it holds for this session only.
 func (f formPrompts) approve(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
 	r, err := f.p.Permit(ctx, req)
-	switch {
-	case errors.Is(err, ui.ErrCancelled):
-		return engine.Decision{Action: engine.Cancel}, errAborted
-	case err != nil:
+	if err != nil {
 		return engine.Decision{Action: engine.Cancel}, err
 	}
 	d := r.Decision

@@ -39,8 +39,8 @@ type Turn struct {
 // Prompter puts questions to the person. The chat screen and the inline
 // forms of `llmrt run` (Terminal) both implement it, so the host code
 // that wires approvals and answers is one for both commands. Both methods
-// block until the person answers or ctx ends; ErrCancelled means the
-// person chose to stop the run.
+// block until the person answers or ctx ends; an *engine.CancelError
+// means the person chose to stop the run.
 type Prompter interface {
 	Ask(ctx context.Context, in tools.AskInput) (tools.Answer, error)
 	Permit(ctx context.Context, req engine.PermissionRequest) (PermitResult, error)
