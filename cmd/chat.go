@@ -82,7 +82,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	}
 	status := c.status()
 	uopts := ui.Options{
-		Host: c, Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
+		Host: c, Commands: c.commands(), Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
 		Prompt: strings.TrimSpace(strings.Join(opts.args, " ")), Notes: c.startNotes(),
 	}
 	if sess != nil {

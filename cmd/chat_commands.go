@@ -14,40 +14,34 @@ import (
 	"github.com/llmrt/llmrt/ui"
 )
 
-// Command runs the slash commands that need the host. Replies are
-// Markdown for the transcript.
-func (c *chatHost) Command(ctx context.Context, name, arg string) (ui.Reply, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch name {
-	case "model":
-		return c.model(arg)
-	case "tools":
-		return c.tools(ctx)
-	case "skills":
-		return c.skills(), nil
-	case "sessions":
-		return c.sessions()
-	case "resume":
-		return c.resume(arg)
-	case "clear":
-		if err := c.reopen(nil); err != nil {
-			return ui.Reply{}, err
-		}
-		st := c.status()
-		return ui.Reply{History: []engine.Message{}, Status: &st, Text: "New session: the conversation is cleared."}, nil
-	case "usage":
-		u := c.conv.Usage()
-		return ui.Reply{Text: fmt.Sprintf("This session: %d input tokens (%d read from cache), %d output tokens (%d reasoning).",
-			u.InputTokens, u.CacheReadTokens, u.OutputTokens, u.ReasoningTokens)}, nil
-	case "permission":
-		return c.permission(arg)
-	case "compact":
-		return c.compact(ctx, arg)
-	case "context":
-		return c.context(ctx)
+// commands are the chat's handlers of the slash commands it implements
+// (ui.Commands declares them all). Each holds the host's lock from start
+// to end, as a turn does: one turn or command at a time.
+func (c *chatHost) commands() map[string]ui.CommandFunc {
+	handlers := map[string]func(context.Context, string) (ui.Reply, error){
+		"model":      c.modelCommand,
+		"tools":      c.toolsCommand,
+		"skills":     c.skillsCommand,
+		"sessions":   c.sessionsCommand,
+		"resume":     c.resumeCommand,
+		"clear":      c.clearCommand,
+		"usage":      c.usageCommand,
+		"permission": c.permissionCommand,
+		"compact":    c.compactCommand,
+		"context":    c.contextCommand,
 	}
-	return ui.Reply{}, fmt.Errorf("/%s is not a command; /help lists them", name)
+	out := make(map[string]ui.CommandFunc, len(handlers))
+	for name, h := range handlers {
+		out[name] = func(ctx context.Context, arg string) (ui.Reply, error) {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			r, err := h(ctx, arg)
+			// What the host had to say meanwhile is shown with the reply.
+			r.Warnings = append(r.Warnings, c.notes.take()...)
+			return r, err
+		}
+	}
+	return out
 }
 
 // reopen closes the conversation and opens sess, or a new one: the next
@@ -62,11 +56,17 @@ func (c *chatHost) reopen(sess *session.Session) error {
 	return nil
 }
 
-func (c *chatHost) model(arg string) (ui.Reply, error) {
+// request is the request of the next turn, over the conversation so far.
+func (c *chatHost) request() engine.Request {
+	req := c.h.request()
+	req.Messages = c.conv.Messages()
+	return req
+}
+
+func (c *chatHost) modelCommand(_ context.Context, arg string) (ui.Reply, error) {
 	s := c.h.s
 	if arg == "" {
-		return ui.Reply{Text: fmt.Sprintf("Model: `%s/%s`. Switch with `/model [provider/]name`; providers: %s.",
-			s.provider, s.model, strings.Join(catalog.Names(), ", "))}, nil
+		return ui.Reply{Report: ui.ModelReport{Provider: s.provider, Model: s.model, Providers: catalog.Names()}}, nil
 	}
 	provider, model := s.provider, arg
 	if p, m, ok := strings.Cut(arg, "/"); ok {
@@ -82,10 +82,10 @@ func (c *chatHost) model(arg string) (ui.Reply, error) {
 		c.rt = nil
 	}
 	st := c.status()
-	return ui.Reply{Status: &st, Text: fmt.Sprintf("Now using `%s/%s`.", provider, model)}, nil
+	return ui.Reply{Status: &st, Report: ui.ModelReport{Provider: provider, Model: model, Switched: true}}, nil
 }
 
-func (c *chatHost) tools(ctx context.Context) (ui.Reply, error) {
+func (c *chatHost) toolsCommand(ctx context.Context, _ string) (ui.Reply, error) {
 	rt, err := c.runtime()
 	if err != nil {
 		return ui.Reply{}, err
@@ -94,57 +94,42 @@ func (c *chatHost) tools(ctx context.Context) (ui.Reply, error) {
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	var b strings.Builder
-	b.WriteString("| tool | kind | source |\n|---|---|---|\n")
-	for _, t := range infos {
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, t.Kind, t.Source)
-	}
+	list := ui.ToolList{Tools: infos, Commands: commandsLine(c.h.s)}
 	for _, st := range mcpStatuses(c.h.s) {
-		fmt.Fprintf(&b, "\nMCP server %s: %s", st.Name, st)
+		list.Servers = append(list.Servers, st.report())
 	}
-	fmt.Fprintf(&b, "\n\nCommands: %s", commandsLine(c.h.s))
-	return ui.Reply{Text: b.String()}, nil
+	return ui.Reply{Report: list}, nil
 }
 
-func (c *chatHost) skills() ui.Reply {
-	cat := c.h.s.skills
-	if cat == nil || cat.Len() == 0 {
-		return ui.Reply{Text: "No skills found. `llmrt skills` lists where they are looked for."}
+func (c *chatHost) skillsCommand(context.Context, string) (ui.Reply, error) {
+	var list ui.SkillList
+	if cat := c.h.s.skills; cat != nil {
+		for _, s := range cat.Skills() {
+			list.Skills = append(list.Skills, ui.SkillInfo{Name: s.Name, Scope: string(s.Root.Scope), Description: s.Description})
+		}
 	}
-	var b strings.Builder
-	for _, s := range cat.Skills() {
-		fmt.Fprintf(&b, "- **%s** (%s): %s\n", s.Name, s.Root.Scope, oneLine(s.Description, 120))
-	}
-	return ui.Reply{Text: b.String()}
+	return ui.Reply{Report: list}, nil
 }
 
-func (c *chatHost) sessions() (ui.Reply, error) {
+func (c *chatHost) sessionsCommand(context.Context, string) (ui.Reply, error) {
 	if c.h.store == nil {
-		return ui.Reply{Text: "Sessions are not saved in this chat (--no-session)."}, nil
+		return ui.Reply{Report: ui.Notice("Sessions are not saved in this chat (--no-session).")}, nil
 	}
 	list, err := c.h.store.List()
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	if len(list) == 0 {
-		return ui.Reply{Text: "No saved sessions."}, nil
+	var r ui.SessionList
+	for _, s := range list {
+		r.Sessions = append(r.Sessions, ui.SessionInfo{ID: s.ID, Updated: s.Updated, Status: s.Status,
+			Model: strings.Trim(s.Provider+"/"+s.Model, "/"), Title: s.Title})
 	}
-	var b strings.Builder
-	b.WriteString("| id | updated | status | title |\n|---|---|---|---|\n")
-	for i, s := range list {
-		if i == 15 {
-			fmt.Fprintf(&b, "\n%d more: `llmrt sessions` lists them all.", len(list)-i)
-			break
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", s.ID, s.Updated.Local().Format("01-02 15:04"), orDash(s.Status), oneLine(s.Title, 40))
-	}
-	b.WriteString("\nOpen one with `/resume ID`.")
-	return ui.Reply{Text: b.String()}, nil
+	return ui.Reply{Report: r}, nil
 }
 
-func (c *chatHost) resume(id string) (ui.Reply, error) {
+func (c *chatHost) resumeCommand(ctx context.Context, id string) (ui.Reply, error) {
 	if id == "" {
-		return c.sessions()
+		return c.sessionsCommand(ctx, "")
 	}
 	if c.h.store == nil {
 		return ui.Reply{}, errors.New("sessions are not saved in this chat (--no-session)")
@@ -157,16 +142,28 @@ func (c *chatHost) resume(id string) (ui.Reply, error) {
 		return ui.Reply{}, err
 	}
 	st := c.status()
-	text := fmt.Sprintf("Resumed session %s.", id)
+	r := ui.Resumed{ID: id}
 	if m := sess.Meta; m.Provider != "" && (m.Provider != c.h.s.provider || m.Model != c.h.s.model) {
-		text += fmt.Sprintf(" It ran on `%s/%s`; this chat goes on with `%s/%s` (`/model` switches).", m.Provider, m.Model, c.h.s.provider, c.h.s.model)
+		r.RanOn, r.Now = m.Provider+"/"+m.Model, c.h.s.provider+"/"+c.h.s.model
 	}
-	return ui.Reply{History: sess.Messages, Status: &st, Text: text, Pending: len(sess.Pending) > 0}, nil
+	return ui.Reply{History: sess.Messages, Status: &st, Report: r, Pending: len(sess.Pending) > 0}, nil
 }
 
-func (c *chatHost) permission(arg string) (ui.Reply, error) {
+func (c *chatHost) clearCommand(context.Context, string) (ui.Reply, error) {
+	if err := c.reopen(nil); err != nil {
+		return ui.Reply{}, err
+	}
+	st := c.status()
+	return ui.Reply{History: []engine.Message{}, Status: &st, Report: ui.Notice("New session: the conversation is cleared.")}, nil
+}
+
+func (c *chatHost) usageCommand(context.Context, string) (ui.Reply, error) {
+	return ui.Reply{Report: ui.UsageReport{Usage: c.conv.Usage()}}, nil
+}
+
+func (c *chatHost) permissionCommand(_ context.Context, arg string) (ui.Reply, error) {
 	if arg == "" {
-		return ui.Reply{Text: fmt.Sprintf("Permission mode: `%s`. Change it with `/permission auto|ask|read`.", c.h.s.permission.Mode)}, nil
+		return ui.Reply{Report: ui.PermissionReport{Mode: string(c.h.s.permission.Mode)}}, nil
 	}
 	mode, err := engine.ParseMode(arg)
 	if err != nil {
@@ -176,10 +173,10 @@ func (c *chatHost) permission(arg string) (ui.Reply, error) {
 	written := string(mode) // a session started from now on records it
 	c.h.s.recorded.Permission = &written
 	st := c.status()
-	return ui.Reply{Status: &st, Text: fmt.Sprintf("Permission mode is now `%s`.", mode)}, nil
+	return ui.Reply{Status: &st, Report: ui.PermissionReport{Mode: string(mode), Changed: true}}, nil
 }
 
-func (c *chatHost) compact(ctx context.Context, focus string) (ui.Reply, error) {
+func (c *chatHost) compactCommand(ctx context.Context, focus string) (ui.Reply, error) {
 	rt, err := c.runtime()
 	if err != nil {
 		return ui.Reply{}, err
@@ -187,51 +184,34 @@ func (c *chatHost) compact(ctx context.Context, focus string) (ui.Reply, error) 
 	before, _ := rt.Context(ctx, c.request())
 	_, err = c.conv.Compact(ctx, rt, c.h.request(), focus, nil)
 	if errors.Is(err, engine.ErrNothingToCompact) {
-		return ui.Reply{Text: "Nothing to compact yet: the conversation is only its latest turn."}, nil
+		return ui.Reply{Report: ui.Notice("Nothing to compact yet: the conversation is only its latest turn.")}, nil
 	}
 	if err != nil {
 		return ui.Reply{}, fmt.Errorf("compact: %w", err)
 	}
 	after, _ := rt.Context(ctx, c.request())
 	st := c.status()
-	return ui.Reply{History: c.conv.Messages(), Status: &st, Text: fmt.Sprintf(
-		"Compacted: the conversation went from about %d to %d tokens; the model goes on from its summary.", before.Conversation, after.Conversation)}, nil
+	return ui.Reply{History: c.conv.Messages(), Status: &st, Report: ui.Compacted{Before: before.Conversation, After: after.Conversation}}, nil
 }
 
-func (c *chatHost) context(ctx context.Context) (ui.Reply, error) {
+func (c *chatHost) contextCommand(ctx context.Context, _ string) (ui.Reply, error) {
 	rt, err := c.runtime()
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	r, err := rt.Context(ctx, c.request())
+	parts, err := rt.Context(ctx, c.request())
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	pct := func(n int) string { return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(max(r.Window, 1))) }
-	var b strings.Builder
-	fmt.Fprintf(&b, "Context window of `%s`: %d tokens, about %d (%s) in use.\n\n", c.h.s.model, r.Window, r.Total, pct(r.Total))
-	b.WriteString("| part | tokens | share |\n|---|---:|---:|\n")
-	for _, row := range []struct {
-		name string
-		n    int
-	}{{"system prompt", r.System}, {"project instructions and skills", r.Instructions}, {"tool definitions", r.Tools}, {"conversation", r.Conversation}} {
-		fmt.Fprintf(&b, "| %s | %d | %s |\n", row.name, row.n, pct(row.n))
-	}
-	if set := c.h.s.projectDocs; set != nil && len(set.Files()) > 0 {
-		b.WriteString("\nInstruction files read:\n")
+	// The chat's requests leave engine.Compaction at its default, which
+	// compacts at 85% of the window.
+	r := ui.ContextReport{Model: c.h.s.model, Parts: parts, CompactAt: 0.85}
+	if set := c.h.s.projectDocs; set != nil {
 		for _, f := range set.Files() {
-			fmt.Fprintf(&b, "- `%s` (%d bytes)\n", f.Path, f.Bytes)
+			r.Files = append(r.Files, ui.InstructionFile{Path: f.Path, Bytes: f.Bytes})
 		}
 	}
-	b.WriteString("\nNear 85% of the window the conversation is compacted; `/compact [focus]` does it now.")
-	return ui.Reply{Text: b.String()}, nil
-}
-
-// request is the request of the next turn, over the conversation so far.
-func (c *chatHost) request() engine.Request {
-	req := c.h.request()
-	req.Messages = c.conv.Messages()
-	return req
+	return ui.Reply{Report: r}, nil
 }
 
 // listFiles lists up to limit files of the workspace, .gitignore honoured.

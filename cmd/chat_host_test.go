@@ -103,59 +103,6 @@ func TestChatTurnsShareTheSessionAndRules(t *testing.T) {
 	}
 }
 
-// TestChatCommands covers the slash commands the host runs.
-func TestChatCommands(t *testing.T) {
-	c, _ := newTestChat(t, twoTurnScript)
-	screen := &screenStub{permit: ui.PermitResult{Decision: engine.Decision{Action: engine.AllowOnce}}}
-	chatTurn(t, c, screen, "write a")
-	first := c.sessionID()
-	ctx := context.Background()
-	cmd := func(name, arg string) ui.Reply {
-		t.Helper()
-		r, err := c.Command(ctx, name, arg)
-		if err != nil {
-			t.Fatalf("/%s %s: %v", name, arg, err)
-		}
-		return r
-	}
-	if r := cmd("permission", "read"); r.Status == nil || r.Status.Permission != "read" || c.h.s.permission.Mode != engine.ModeRead {
-		t.Errorf("/permission read: %+v", r)
-	}
-	if _, err := c.Command(ctx, "permission", "bogus"); err == nil {
-		t.Error("/permission bogus should fail")
-	}
-	if r := cmd("usage", ""); !strings.Contains(r.Text, "220 input tokens") {
-		t.Errorf("/usage: %q", r.Text)
-	}
-	if r := cmd("context", ""); !strings.Contains(r.Text, "| conversation |") || !strings.Contains(r.Text, "tool definitions") {
-		t.Errorf("/context: %q", r.Text)
-	}
-	if r := cmd("compact", ""); !strings.Contains(r.Text, "Nothing to compact") {
-		t.Errorf("/compact of one turn: %q", r.Text)
-	}
-	if r := cmd("tools", ""); !strings.Contains(r.Text, "| read_file | read | builtin |") {
-		t.Errorf("/tools: %q", r.Text)
-	}
-	if r := cmd("sessions", ""); !strings.Contains(r.Text, first) {
-		t.Errorf("/sessions should list %s: %q", first, r.Text)
-	}
-	model := c.h.s.model
-	if r := cmd("model", "scripted/"+model); r.Status == nil || r.Status.Model != model || c.rt != nil {
-		t.Errorf("/model should switch and drop the runtime: %+v", r)
-	}
-	r := cmd("clear", "")
-	if r.History == nil || len(r.History) != 0 || c.sessionID() != "" || len(c.conv.Messages()) != 0 {
-		t.Errorf("/clear should start over: %+v", r)
-	}
-	r = cmd("resume", first)
-	if len(r.History) == 0 || c.sessionID() != first || r.History[len(r.History)-1].Role == engine.RoleUser {
-		t.Errorf("/resume %s: %+v", first, r)
-	}
-	if _, err := c.Command(ctx, "resume", "no-such-session"); err == nil {
-		t.Error("/resume of a missing session should fail")
-	}
-}
-
 // TestChatMentionsAttachFiles: @path attaches a workspace file; a mention
 // of something that is not a file stays text.
 func TestChatMentionsAttachFiles(t *testing.T) {

@@ -219,8 +219,8 @@ func (h *cmdHost) pendingAnswers(ctx context.Context, id string, pending []engin
 			}
 		}
 		switch {
-		case errors.Is(err, ui.ErrCancelled):
-			return nil, stoppedError(&host.Stopped{At: "a question", Err: err}, id)
+		case errors.Is(err, engine.ErrCancelled):
+			return nil, stoppedError(err, id)
 		case err != nil && ctx.Err() != nil:
 			return nil, stoppedError(context.Cause(ctx), id)
 		case err != nil:

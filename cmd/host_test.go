@@ -32,7 +32,7 @@ type fakePrompts struct {
 
 func (p *fakePrompts) Ask(context.Context, tools.AskInput) (tools.Answer, error) {
 	if p.abort {
-		return tools.Answer{}, ui.ErrCancelled
+		return tools.Answer{}, &engine.CancelError{At: "a question"}
 	}
 	a := p.answers[min(p.asked, len(p.answers)-1)]
 	p.asked++
@@ -41,7 +41,7 @@ func (p *fakePrompts) Ask(context.Context, tools.AskInput) (tools.Answer, error)
 
 func (p *fakePrompts) Permit(context.Context, engine.PermissionRequest) (ui.PermitResult, error) {
 	if p.abort {
-		return ui.PermitResult{}, ui.ErrCancelled
+		return ui.PermitResult{Decision: engine.Decision{Action: engine.Cancel}}, &engine.CancelError{At: "the permission prompt"}
 	}
 	return ui.PermitResult{Decision: p.decision}, nil
 }
@@ -150,7 +150,7 @@ func TestHostStopsAtPrompts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h, _ := testHost(t, tc.script, "sk-unused-secret")
 			res, id := runHost(t, h, &fakePrompts{abort: true})
-			var stopped *host.Stopped
+			var stopped *engine.CancelError
 			if res.Status != engine.StatusCancelled || !errors.As(res.Cause, &stopped) {
 				t.Fatalf("got %s with cause %v, want cancelled by a person", res.Status, res.Cause)
 			}
@@ -256,9 +256,9 @@ func TestStoppedMessages(t *testing.T) {
 		hint  string
 	}{
 		{errSignal{os.Interrupt}, "S1", exitCancelled, "interrupted (signal: interrupt); session S1 is saved", "resume with: llmrt run --resume S1"},
-		{&host.Stopped{At: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
+		{&engine.CancelError{At: "the permission prompt"}, "S1", exitCancelled, "the run was cancelled at the permission prompt; session S1 is saved", "resume with: llmrt run --resume S1"},
 		{context.DeadlineExceeded, "S1", exitFailed, "the run timed out after --timeout 2s; session S1 is saved", "resume with: llmrt run --resume S1"},
-		{&host.Stopped{At: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
+		{&engine.CancelError{At: "a question"}, "", exitCancelled, "the run was cancelled at a question", "this run was not saved, so it cannot be resumed"},
 	}
 	for _, tc := range cases {
 		code, msg, hint := classify(resultError(s, cancelled, tc.cause, tc.id))

@@ -86,11 +86,11 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 
 // String says how a server stands, for listings: "ready, 3 tools" or
 // "failed: why".
-func (st mcpStatus) String() string {
-	if st.Status == "ready" {
-		return fmt.Sprintf("ready, %d tools", len(st.Tools))
-	}
-	return st.Status + ": " + st.Error
+func (st mcpStatus) String() string { return st.report().String() }
+
+// report is the status as the chat's /tools shows it.
+func (st mcpStatus) report() ui.ServerStatus {
+	return ui.ServerStatus{Name: st.Name, State: st.Status, Tools: len(st.Tools), Err: st.Error}
 }
 
 // commandsLine says how the settings confine commands.

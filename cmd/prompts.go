@@ -13,8 +13,10 @@ import (
 // package's forms: drawn inline on the terminal for run (ui.Terminal), or
 // on the chat screen (the Prompter of a chat turn). It is the only place
 // prompts are drawn, so run and chat differ only in where the forms
-// appear. ui.ErrCancelled from a form means the person stopped the run;
-// the conversation turns it into its *host.Stopped cause.
+// appear. A person who stops the run at a form (Esc and Cancel, or
+// Ctrl-C, which a form in raw mode receives as a key) makes it return an
+// *engine.CancelError, which travels unchanged to the end of the run and
+// names where it stopped.
 type person struct {
 	forms ui.Prompter
 	h     *cmdHost

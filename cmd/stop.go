@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/engine"
-	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/catalog"
 )
@@ -55,13 +54,13 @@ func resultError(s *settings, res engine.Result, cause error, sessionID string) 
 // cancelling at a prompt. It says how, and how to resume.
 func stoppedError(cause error, sessionID string) error {
 	var sig errSignal
-	var at *host.Stopped
+	var at *engine.CancelError
 	msg := "the run was cancelled"
 	switch {
 	case errors.As(cause, &sig):
 		msg = fmt.Sprintf("interrupted (signal: %s)", sig.sig)
 	case errors.As(cause, &at):
-		msg = "the run was cancelled at " + at.At
+		msg = "the run was " + at.Error()
 	}
 	return withResume(&exitError{code: exitCancelled, err: errors.New(msg)}, sessionID)
 }

@@ -14,8 +14,13 @@ import (
 
 // Options configure the chat screen.
 type Options struct {
-	Host    Host
-	Palette Palette
+	Host Host
+	// Commands are the host's handlers of slash commands, by name
+	// (Command.Name): one for each command of Commands the host
+	// implements. A handler for a screen command or for a name that is
+	// no command is never called.
+	Commands map[string]CommandFunc
+	Palette  Palette
 	// Dark says the terminal's background is dark (Markdown styles).
 	Dark   bool
 	Status Status
@@ -35,6 +40,7 @@ type Options struct {
 // Model is the chat screen's Bubble Tea model.
 type Model struct {
 	host Host
+	cmds commandSet
 	// base is the program's context: turns and host calls derive theirs
 	// from it, since Bubble Tea hands commands no context of their own.
 	base   context.Context
@@ -72,6 +78,7 @@ type Model struct {
 func New(ctx context.Context, opts Options) *Model {
 	m := &Model{
 		host:      opts.Host,
+		cmds:      commandSet{handlers: opts.Commands},
 		base:      ctx,
 		look:      look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
 		width:     80,

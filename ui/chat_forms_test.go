@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,8 +85,8 @@ func TestChatQuestionCancelStopsTheTurn(t *testing.T) {
 	d.until("the question", func() bool { return d.m.form() != nil })
 	d.key("ctrl+c")
 	d.idle()
-	if err, ok := (<-got).(error); !ok || err != ErrCancelled {
-		t.Fatalf("Ctrl-C at a question should give the host ErrCancelled, got %v", err)
+	if err, ok := (<-got).(error); !ok || !isCancel(err, "cancelled at a question") {
+		t.Fatalf("Ctrl-C at a question: got %v, want the cancel error naming the question", err)
 	}
 }
 
@@ -130,6 +131,31 @@ func TestChatPermissionPromptWithDiff(t *testing.T) {
 		if r.Decision.Action != engine.Deny || r.Decision.Reason != "not that file" {
 			t.Fatalf("deny with a reason: got %+v", r)
 		}
+	}
+}
+
+// TestChatPermissionCancelStopsTheTurn: "Cancel the run" at the chat's
+// permission prompt gives the host the Cancel decision with the cancel
+// error, as the inline prompt of llmrt run does.
+func TestChatPermissionCancelStopsTheTurn(t *testing.T) {
+	got := make(chan error, 1)
+	turn := func(ctx context.Context, tu Turn) error {
+		req := diffRequest(mainDiff)
+		r, err := tu.Prompts.Permit(ctx, req)
+		if r.Decision.Action != engine.Cancel {
+			err = fmt.Errorf("decision %q with %v", r.Decision.Action, err)
+		}
+		got <- err
+		return nil
+	}
+	d := newDriver(t, &fakeHost{turn: turn}, 80, 24)
+	d.typeText("fix main")
+	d.key("enter")
+	d.until("the prompt", func() bool { return d.m.form() != nil })
+	d.key("5")
+	d.idle()
+	if err := <-got; !isCancel(err, "cancelled at the permission prompt") {
+		t.Fatalf("Cancel the run: got %v, want the cancel error naming the permission prompt", err)
 	}
 }
 

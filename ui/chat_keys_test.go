@@ -64,7 +64,7 @@ func TestHistoryAndMultiLineInput(t *testing.T) {
 }
 
 func TestSlashCommandsComplete(t *testing.T) {
-	h := &fakeHost{replies: map[string]Reply{"tools": {Text: "| tool |\n|---|\n| read_file |"}}}
+	h := &fakeHost{replies: map[string]Reply{"tools": {Report: ToolList{Tools: []engine.ToolInfo{{Name: "read_file", Kind: "read", Source: "builtin"}}}}}}
 	d := newDriver(t, h, 80, 24)
 	d.typeText("/to")
 	if !strings.Contains(d.screen(), "/tools") {
@@ -84,11 +84,38 @@ func TestSlashCommandsComplete(t *testing.T) {
 	if !strings.Contains(d.screen(), "unknown command /nope") {
 		t.Fatalf("an unknown command is named:\n%s", d.screen())
 	}
+	// A command the host has no handler for is neither offered nor run.
+	d.m.in.reset("")
+	d.typeText("/comp")
+	if d.m.in.menu.open() {
+		t.Fatalf("/compact has no handler here and should not be offered:\n%s", d.screen())
+	}
+	d.key("enter")
+	if !strings.Contains(d.screen(), "/comp is not") && !strings.Contains(d.screen(), "unknown command /comp") {
+		t.Fatalf("a partial name is unknown:\n%s", d.screen())
+	}
+	d.m.in.reset("")
+	d.typeText("/compact")
+	d.key("enter")
+	if !strings.Contains(d.screen(), "/compact is not available in this chat") || len(h.asked) != 1 {
+		t.Fatalf("an unimplemented command says so and runs nothing (asked %q):\n%s", h.asked, d.screen())
+	}
+}
+
+// everyCommand is a host that implements every command.
+func everyCommand() *fakeHost {
+	h := &fakeHost{replies: map[string]Reply{}}
+	for _, c := range Commands() {
+		if !c.Screen {
+			h.replies[c.Name] = Reply{}
+		}
+	}
+	return h
 }
 
 func TestHelp(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
-		d := newDriver(t, &fakeHost{}, size[0], size[1])
+		d := newDriver(t, everyCommand(), size[0], size[1])
 		d.typeText("/help")
 		d.key("enter")
 		scr := d.screen()

@@ -1,41 +1,87 @@
 package ui
 
 import (
-	"fmt"
+	"context"
+	"slices"
 	"strings"
 )
 
-// command is a slash command the editor completes.
-type command struct {
-	name, args, desc string
-	// local commands are handled by the screen; the others by the Host.
-	local bool
+// Command is a slash command of the chat screen. The list of them
+// (Commands) is the one declaration /help, Tab completion and dispatch
+// all come from: the screen runs its own commands, and a host gives the
+// handlers of the others it implements in Options.Commands, keyed by
+// Name. A command no handler implements is left out of /help and the
+// completions, and typing it says it is not available.
+type Command struct {
+	// Name is the command without its slash.
+	Name string
+	// Args shows what argument it takes ("[id]"); "" for none.
+	Args string
+	// Desc says in a few words what it does.
+	Desc string
+	// Screen commands are run by the screen itself; a host gives no
+	// handler for them.
+	Screen bool
 }
 
-var commands = []command{
-	{name: "help", desc: "keys and commands", local: true},
-	{name: "model", args: "[provider/]name", desc: "show or switch the model"},
-	{name: "tools", desc: "the tools the model can use"},
-	{name: "skills", desc: "the skills the model can load"},
-	{name: "sessions", desc: "saved sessions"},
-	{name: "resume", args: "[id]", desc: "reopen a saved session"},
-	{name: "clear", desc: "start a new session"},
-	{name: "usage", desc: "tokens used in this session"},
-	{name: "permission", args: "[auto|ask|read]", desc: "show or change the permission mode"},
-	{name: "compact", args: "[focus]", desc: "summarise the conversation to free context"},
-	{name: "context", desc: "what fills the model's context window"},
-	{name: "edit", desc: "edit the prompt in $EDITOR (Ctrl+G)", local: true},
-	{name: "exit", desc: "quit (Ctrl+D)", local: true},
+// CommandFunc runs a slash command for the chat screen: arg is the rest
+// of the line after the name, trimmed. It runs on a goroutine of its own
+// while the screen shows it busy; ctx ends when the person presses Esc.
+type CommandFunc func(ctx context.Context, arg string) (Reply, error)
+
+var commands = []Command{
+	{Name: "help", Desc: "keys and commands", Screen: true},
+	{Name: "model", Args: "[provider/]name", Desc: "show or switch the model"},
+	{Name: "tools", Desc: "the tools the model can use"},
+	{Name: "skills", Desc: "the skills the model can load"},
+	{Name: "sessions", Desc: "saved sessions"},
+	{Name: "resume", Args: "[id]", Desc: "reopen a saved session"},
+	{Name: "clear", Desc: "start a new session"},
+	{Name: "usage", Desc: "tokens used in this session"},
+	{Name: "permission", Args: "[auto|ask|read]", Desc: "show or change the permission mode"},
+	{Name: "compact", Args: "[focus]", Desc: "summarise the conversation to free context"},
+	{Name: "context", Desc: "what fills the model's context window"},
+	{Name: "edit", Desc: "edit the prompt in $EDITOR (Ctrl+G)", Screen: true},
+	{Name: "exit", Desc: "quit (Ctrl+D)", Screen: true},
 }
 
-// lookupCommand finds a command by name.
-func lookupCommand(name string) (command, bool) {
+// Commands returns every slash command of the chat screen, in the order
+// /help lists them.
+func Commands() []Command { return slices.Clone(commands) }
+
+// usage is how /help shows the command: its name and its argument.
+func (c Command) usage() string { return strings.TrimSpace("/" + c.Name + " " + c.Args) }
+
+// commandSet is the screen's commands: those it runs itself and those
+// its host gave handlers for.
+type commandSet struct {
+	handlers map[string]CommandFunc
+}
+
+// find looks a command up by name. ok is false for a name that is no
+// command; run is nil for a screen command and for one the host does not
+// implement.
+func (s commandSet) find(name string) (c Command, run CommandFunc, ok bool) {
+	i := slices.IndexFunc(commands, func(c Command) bool { return c.Name == name })
+	if i < 0 {
+		return Command{}, nil, false
+	}
+	c = commands[i]
+	if c.Screen {
+		return c, nil, true
+	}
+	return c, s.handlers[name], true
+}
+
+// available lists the commands that can run here, in declaration order.
+func (s commandSet) available() []Command {
+	var out []Command
 	for _, c := range commands {
-		if c.name == name {
-			return c, true
+		if c.Screen || s.handlers[c.Name] != nil {
+			out = append(out, c)
 		}
 	}
-	return command{}, false
+	return out
 }
 
 // parseCommand splits "/name arg..." into name and arg; ok is false when
@@ -49,33 +95,17 @@ func parseCommand(text string) (name, arg string, ok bool) {
 	return name, strings.TrimSpace(arg), name != ""
 }
 
-// helpText is what /help shows.
-func helpText() string {
-	var b strings.Builder
-	b.WriteString("**Keys**\n\n")
-	for _, k := range [][2]string{
-		{"Enter", "send"},
-		{"Alt+Enter, Shift+Enter, Ctrl+J", "new line"},
-		{"Up, Down", "earlier prompts (on the first or last line)"},
-		{"Tab", "complete a /command or an @file"},
-		{"Esc, Ctrl+C", "stop the running turn"},
-		{"Ctrl+C", "clear the prompt; twice on an empty prompt quits"},
-		{"Ctrl+D", "quit, on an empty prompt"},
-		{"PgUp, PgDn, mouse wheel", "scroll"},
-		{"Ctrl+O", "show or hide tool arguments and results"},
-		{"Ctrl+R", "show or hide the model's reasoning"},
-		{"Ctrl+G", "edit the prompt in $EDITOR"},
-	} {
-		fmt.Fprintf(&b, "- `%s` %s\n", k[0], k[1])
-	}
-	b.WriteString("\n**Commands**\n\n")
-	for _, c := range commands {
-		name := "/" + c.name
-		if c.args != "" {
-			name += " " + c.args
-		}
-		fmt.Fprintf(&b, "- `%s` %s\n", name, c.desc)
-	}
-	b.WriteString("\nMention a file with `@path` to attach it to the prompt.")
-	return b.String()
+// keys are the screen's keys, as /help lists them.
+var keys = [][2]string{
+	{"Enter", "send"},
+	{"Alt+Enter, Shift+Enter, Ctrl+J", "new line"},
+	{"Up, Down", "earlier prompts (on the first or last line)"},
+	{"Tab", "complete a /command or an @file"},
+	{"Esc, Ctrl+C", "stop the running turn"},
+	{"Ctrl+C", "clear the prompt; twice on an empty prompt quits"},
+	{"Ctrl+D", "quit, on an empty prompt"},
+	{"PgUp, PgDn, mouse wheel", "scroll"},
+	{"Ctrl+O", "show or hide tool arguments and results"},
+	{"Ctrl+R", "show or hide the model's reasoning"},
+	{"Ctrl+G", "edit the prompt in $EDITOR"},
 }

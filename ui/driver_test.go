@@ -33,11 +33,19 @@ func (h *fakeHost) Turn(ctx context.Context, t Turn) error {
 	return fn(ctx, t)
 }
 
-func (h *fakeHost) Command(ctx context.Context, name, arg string) (Reply, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.asked = append(h.asked, name+" "+arg)
-	return h.replies[name], nil
+// commands are handlers of the commands in replies, each recording
+// that it ran and answering with its reply.
+func (h *fakeHost) commands() map[string]CommandFunc {
+	out := map[string]CommandFunc{}
+	for name, r := range h.replies {
+		out[name] = func(ctx context.Context, arg string) (Reply, error) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			h.asked = append(h.asked, name+" "+arg)
+			return r, nil
+		}
+	}
+	return out
 }
 
 func (h *fakeHost) Files(ctx context.Context, prefix string) []string {
@@ -62,6 +70,9 @@ type driver struct {
 func newDriver(t *testing.T, h Host, width, height int, opts ...func(*Options)) *driver {
 	t.Helper()
 	o := Options{Host: h, Palette: NewPalette(false, true), Status: Status{Provider: "openai", Model: "gpt-5", Permission: "ask", Sandbox: "workspace-write", Session: "20261124-120000-abc123"}}
+	if fh, ok := h.(*fakeHost); ok {
+		o.Commands = fh.commands()
+	}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/llmrt/llmrt/engine"
 )
 
 // openForm is a question or permission request on screen, with where its
@@ -24,7 +26,7 @@ func newAskEntry(r askRequest, p Palette) *openForm {
 		answer: func() []string {
 			a := askReply{answer: f.Answer()}
 			if f.Cancelled() {
-				a.err = ErrCancelled
+				a.err = stopped(f)
 			}
 			r.reply <- a
 			return f.Summary()
@@ -37,7 +39,11 @@ func newPermitEntry(r permitRequest, p Palette) *openForm {
 	f := NewPermitForm(r.req, p)
 	return &openForm{form: f,
 		answer: func() []string {
-			r.reply <- permitReply{res: f.Result()}
+			a := permitReply{res: f.Result()}
+			if a.res.Decision.Action == engine.Cancel {
+				a.err = stopped(f)
+			}
+			r.reply <- a
 			return []string{f.Summary()}
 		},
 		abandon: func() { r.reply <- permitReply{err: context.Canceled} },

@@ -7,9 +7,10 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// Host is the program around the chat screen: it keeps the conversation,
-// runs each turn and the slash commands that need more than the screen.
-// The screen calls it from commands, never from Update, so a slow call
+// Host is the program around the chat screen: it keeps the conversation
+// and runs each turn. The slash commands that need more than the screen
+// are handlers the host gives in Options.Commands. The screen calls the
+// host and the handlers from commands, never from Update, so a slow call
 // never freezes the screen.
 type Host interface {
 	// Turn runs one turn of the conversation: the person's prompt is
@@ -18,9 +19,6 @@ type Host interface {
 	// whose questions are still waiting (a resumed paused run). The error
 	// is for what kept the turn from running at all.
 	Turn(ctx context.Context, t Turn) error
-	// Command runs a slash command the screen does not handle itself
-	// (name without the slash; arg is the rest of the line).
-	Command(ctx context.Context, name, arg string) (Reply, error)
 	// Files lists workspace files whose path starts with prefix, for
 	// completing @ mentions; a few dozen at most.
 	Files(ctx context.Context, prefix string) []string
@@ -39,8 +37,8 @@ type Turn struct {
 // Prompter puts questions to the person. The chat screen and the inline
 // forms of `llmrt run` (Terminal) both implement it, so the host code
 // that wires approvals and answers is one for both commands. Both methods
-// block until the person answers or ctx ends; ErrCancelled means the
-// person chose to stop the run.
+// block until the person answers or ctx ends; an *engine.CancelError
+// means the person chose to stop the run.
 type Prompter interface {
 	Ask(ctx context.Context, in tools.AskInput) (tools.Answer, error)
 	Permit(ctx context.Context, req engine.PermissionRequest) (PermitResult, error)
@@ -48,8 +46,9 @@ type Prompter interface {
 
 // Reply is what a slash command run by the host changes on the screen.
 type Reply struct {
-	// Text is shown in the transcript as a note (Markdown).
-	Text string
+	// Report is shown in the transcript, drawn by the screen; nil shows
+	// nothing.
+	Report Report
 	// History, when not nil, replaces the transcript with this
 	// conversation (/resume, /clear).
 	History []engine.Message
@@ -58,6 +57,9 @@ type Reply struct {
 	// Pending says the conversation has questions waiting: the screen
 	// starts a turn at once so the host can ask them.
 	Pending bool
+	// Warnings are what the host found while running the command (a
+	// session line it could not read), shown as warnings.
+	Warnings []string
 }
 
 // Status are the facts the status line shows.

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,9 +14,15 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// ErrCancelled is returned by Ask and Permit when the person cancelled at
-// the prompt (Ctrl-C, or Esc and "Cancel").
-var ErrCancelled = errors.New("cancelled at the prompt")
+// stopped is the error of a person who stopped the run at a form (Ctrl-C,
+// or Esc and "Cancel"): the one cancel error, engine.CancelError, naming
+// the form.
+func stopped(f form) error {
+	if _, ok := f.(*PermitForm); ok {
+		return &engine.CancelError{At: "the permission prompt"}
+	}
+	return &engine.CancelError{At: "a question"}
+}
 
 // Terminal is where an inline prompt is drawn and read: In is a terminal
 // (stdin, or /dev/tty when stdin is piped), Out is normally stderr.
@@ -30,22 +35,22 @@ type Terminal struct {
 // Ask puts the questions of in to the person at t and returns the answer.
 // Terminal is the Prompter of `llmrt run`.
 // The form is drawn inline, below what is on the screen, and leaves one
-// summary line per question behind. It returns ErrCancelled when the
-// person cancels and the context's error when ctx ends first.
+// summary line per question behind. It returns an *engine.CancelError
+// when the person cancels and the context's error when ctx ends first.
 func (t Terminal) Ask(ctx context.Context, in tools.AskInput) (tools.Answer, error) {
 	f := NewAskForm(in, t.Palette)
 	if err := runInline(ctx, t, f); err != nil {
 		return tools.Answer{}, err
 	}
 	if f.Cancelled() {
-		return tools.Answer{}, ErrCancelled
+		return tools.Answer{}, stopped(f)
 	}
 	return f.Answer(), nil
 }
 
 // Permit asks the person at t whether the call req may run, inline like
 // Ask, and leaves the summary line behind. Cancelling (Ctrl-C or "Cancel
-// the run") returns the Cancel decision with ErrCancelled.
+// the run") returns the Cancel decision with an *engine.CancelError.
 func (t Terminal) Permit(ctx context.Context, req engine.PermissionRequest) (PermitResult, error) {
 	f := NewPermitForm(req, t.Palette)
 	if err := runInline(ctx, t, f); err != nil {
@@ -53,7 +58,7 @@ func (t Terminal) Permit(ctx context.Context, req engine.PermissionRequest) (Per
 	}
 	r := f.Result()
 	if r.Decision.Action == engine.Cancel {
-		return r, ErrCancelled
+		return r, stopped(f)
 	}
 	return r, nil
 }

@@ -74,19 +74,28 @@ func TestInlineAsk(t *testing.T) {
 }
 
 // TestInlineCancel: Ctrl-C at a question, and "Cancel the run" at a
-// permission prompt, return ErrCancelled.
+// permission prompt, return the one cancel error, naming the prompt.
 func TestInlineCancel(t *testing.T) {
 	term, w, out := inlineTerm(t)
 	typeAfter(t, out, w, "Which language", "\x03")
-	if _, err := term.Ask(context.Background(), singleInput()); !errors.Is(err, ErrCancelled) {
-		t.Errorf("Ctrl-C at a question: got %v, want ErrCancelled", err)
+	_, err := term.Ask(context.Background(), singleInput())
+	if want := "cancelled at a question"; !isCancel(err, want) {
+		t.Errorf("Ctrl-C at a question: got %v, want %q", err, want)
 	}
 	term, w, out = inlineTerm(t)
 	typeAfter(t, out, w, "Allow shell_cmd", "5")
 	r, err := term.Permit(context.Background(), shellRequest("ls"))
-	if !errors.Is(err, ErrCancelled) || r.Decision.Action != engine.Cancel {
-		t.Errorf("Cancel the run: got %+v, %v, want Cancel and ErrCancelled", r, err)
+	if want := "cancelled at the permission prompt"; !isCancel(err, want) || r.Decision.Action != engine.Cancel {
+		t.Errorf("Cancel the run: got %+v, %v, want Cancel and %q", r, err, want)
 	}
+}
+
+// isCancel reports whether err is the cancel error with message want, and
+// is seen as a cancellation by errors.Is.
+func isCancel(err error, want string) bool {
+	var stop *engine.CancelError
+	return errors.As(err, &stop) && err.Error() == want &&
+		errors.Is(err, engine.ErrCancelled) && errors.Is(err, context.Canceled)
 }
 
 // TestInlinePermit: a choice made with a number key comes back whole.

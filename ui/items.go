@@ -76,12 +76,11 @@ const (
 	noteInfo noteKind = iota
 	noteWarn
 	noteError
-	noteMarkdown // a host reply: rendered as Markdown
-	noteChoice   // what the person chose at a form: shown as the form says it
+	noteChoice // what the person chose at a form: shown as the form says it
 )
 
-// noteItem is a line from llmrt itself: a warning, an error, the output
-// of a slash command.
+// noteItem is a line from llmrt itself: a warning, an error, what was
+// chosen at a form.
 type noteItem struct {
 	kind noteKind
 	text string
@@ -94,8 +93,6 @@ func (n *noteItem) lines(l *look, width int) []string {
 	}
 	var out []string
 	switch n.kind {
-	case noteMarkdown:
-		out = strings.Split(l.md.render(n.text, width), "\n")
 	case noteChoice:
 		for _, s := range strings.Split(ansi.Wrap(n.text, max(width, 10), ""), "\n") {
 			out = append(out, l.pal.Dim.Render(s))

@@ -102,7 +102,7 @@ func (m *Model) ctrlC() tea.Cmd {
 func (m *Model) refreshMenu() tea.Cmd {
 	v := m.in.value()
 	if strings.HasPrefix(v, "/") {
-		m.in.menu = commandMenu(v)
+		m.in.menu = commandMenu(m.cmds.available(), v)
 		return nil
 	}
 	q, ok := m.in.mention()
@@ -137,7 +137,7 @@ func (m *Model) acceptOnEnter() tea.Cmd {
 	mn := m.in.menu
 	it := mn.items[mn.sel]
 	if mn.kind == menuCommand {
-		if c, ok := lookupCommand(strings.TrimPrefix(it.insert, "/")); ok && c.args == "" {
+		if c, _, ok := m.cmds.find(strings.TrimPrefix(it.insert, "/")); ok && c.Args == "" {
 			m.in.menu = menu{}
 			return m.submit(it.insert)
 		}
@@ -164,38 +164,51 @@ func (m *Model) submit(text string) tea.Cmd {
 	return m.startTurn(text)
 }
 
-// command runs a slash command.
+// command runs a slash command: the screen's own here, the host's
+// through its handler on a command's goroutine.
 func (m *Model) command(name, arg string) tea.Cmd {
-	c, ok := lookupCommand(name)
-	if !ok {
+	c, run, ok := m.cmds.find(name)
+	switch {
+	case !ok:
 		m.hint = "unknown command /" + name + ": /help lists them"
 		return nil
-	}
-	switch {
-	case c.name == "exit":
-		return tea.Quit
-	case c.name == "help":
-		m.in.reset("/help")
-		m.tr.add(&noteItem{kind: noteMarkdown, text: helpText()})
+	case c.Screen:
+		return m.screenCommand(c)
+	case run == nil:
+		m.hint = "/" + name + " is not available in this chat: /help lists what is"
 		return nil
-	case c.name == "edit":
-		m.in.reset("")
-		return m.openEditor()
 	case m.busy:
 		m.hint = "/" + name + " has to wait until the turn is over (Esc stops it)"
 		return nil
 	}
-	m.in.reset("/" + strings.TrimSpace(name+" "+arg))
-	m.tr.add(&userItem{text: "/" + strings.TrimSpace(name+" "+arg)})
+	line := "/" + strings.TrimSpace(name+" "+arg)
+	m.in.reset(line)
+	m.tr.add(&userItem{text: line})
 	ctx, cancel := context.WithCancel(m.base)
 	m.cancel, m.busy, m.cancelling = cancel, true, false
 	m.state, m.since = "/"+name, time.Now()
-	host := m.host
-	run := func() tea.Msg {
-		r, err := host.Command(ctx, name, arg)
+	do := func() tea.Msg {
+		r, err := run(ctx, arg)
 		return replyMsg{reply: r, err: err}
 	}
-	return tea.Batch(run, m.tick())
+	return tea.Batch(do, m.tick())
+}
+
+// screenCommand runs a command the screen handles itself.
+func (m *Model) screenCommand(c Command) tea.Cmd {
+	switch c.Name {
+	case "exit":
+		return tea.Quit
+	case "help":
+		m.in.reset("/help")
+		m.tr.add(&reportItem{r: help{cmds: m.cmds.available()}})
+		return nil
+	case "edit":
+		m.in.reset("")
+		return m.openEditor()
+	}
+	m.hint = "/" + c.Name + " is not available in this chat"
+	return nil
 }
 
 // applyReply shows what a host command changed.
@@ -205,20 +218,24 @@ func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 	case errors.Is(msg.err, context.Canceled):
 		m.tr.add(&noteItem{text: "cancelled"})
 		return nil
-	case msg.err != nil:
-		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
-		return nil
 	}
 	r := msg.reply
 	if r.History != nil {
 		m.tr = newTranscript()
 		m.showHistory(r.History)
 	}
+	for _, w := range r.Warnings {
+		m.tr.add(&noteItem{kind: noteWarn, text: w})
+	}
+	if msg.err != nil {
+		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
+		return nil
+	}
 	if r.Status != nil {
 		m.status = *r.Status
 	}
-	if r.Text != "" {
-		m.tr.add(&noteItem{kind: noteMarkdown, text: r.Text})
+	if r.Report != nil {
+		m.tr.add(&reportItem{r: r.Report})
 	}
 	if r.Pending {
 		return m.startTurn("")

@@ -57,19 +57,19 @@ func (m *menu) view(p Palette, width int) []string {
 	return out
 }
 
-// commandMenu lists the slash commands starting with what was typed.
-func commandMenu(typed string) menu {
+// commandMenu lists the commands starting with what was typed.
+func commandMenu(cmds []Command, typed string) menu {
 	if !strings.HasPrefix(typed, "/") || strings.ContainsAny(typed, " \n") {
 		return menu{}
 	}
 	m := menu{kind: menuCommand, query: typed}
-	for _, c := range commands {
-		if strings.HasPrefix("/"+c.name, typed) {
-			desc := c.desc
-			if c.args != "" {
-				desc = c.args + " · " + desc
+	for _, c := range cmds {
+		if strings.HasPrefix("/"+c.Name, typed) {
+			desc := c.Desc
+			if c.Args != "" {
+				desc = c.Args + " · " + desc
 			}
-			m.items = append(m.items, menuItem{label: "/" + c.name, insert: "/" + c.name, desc: desc})
+			m.items = append(m.items, menuItem{label: "/" + c.Name, insert: "/" + c.Name, desc: desc})
 		}
 	}
 	return m

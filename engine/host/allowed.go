@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/llmrt/llmrt/engine"
@@ -61,8 +62,9 @@ func (c *Conversation) approver(ap engine.Approver, stop context.CancelCauseFunc
 }
 
 // StopOnCancel wraps an Approver for a run or call whose context stop
-// cancels: an error from ap, or a Cancel decision, stops it with a
-// *Stopped cause naming the permission prompt. A nil ap stays nil.
+// cancels: a Cancel decision stops it with the *engine.CancelError the
+// approver returned, or one naming the permission prompt; any other error
+// is a Cancel too. A nil ap stays nil.
 func StopOnCancel(ap engine.Approver, stop context.CancelCauseFunc) engine.Approver {
 	if ap == nil {
 		return nil
@@ -70,25 +72,34 @@ func StopOnCancel(ap engine.Approver, stop context.CancelCauseFunc) engine.Appro
 	return engine.ApproverFunc(func(ctx context.Context, req engine.PermissionRequest) (engine.Decision, error) {
 		d, err := ap.Approve(ctx, req)
 		if err != nil || d.Action == engine.Cancel {
-			stop(&Stopped{At: "the permission prompt", Err: err})
+			stop(cancelError(err, "the permission prompt"))
 			return engine.Decision{Action: engine.Cancel}, nil
 		}
 		return d, nil
 	})
 }
 
-// asker wraps the turn's Asker: an error while the turn goes on stops it
-// with a *Stopped cause.
+// asker wraps the turn's Asker: a person who stops at a question stops
+// the turn with their *engine.CancelError as its cause.
 func asker(as engine.Asker, stop context.CancelCauseFunc) engine.Asker {
 	if as == nil {
 		return nil
 	}
 	return engine.AskerFunc(func(ctx context.Context, q engine.Question) (tools.Answer, error) {
 		a, err := as.Ask(ctx, q)
-		if err != nil && ctx.Err() == nil {
-			stop(&Stopped{At: "a question", Err: err})
-			return a, context.Canceled
+		if errors.Is(err, engine.ErrCancelled) && ctx.Err() == nil {
+			stop(cancelError(err, "a question"))
 		}
 		return a, err
 	})
+}
+
+// cancelError is the *engine.CancelError in err, or a new one at the
+// prompt named at.
+func cancelError(err error, at string) error {
+	var ce *engine.CancelError
+	if errors.As(err, &ce) {
+		return ce
+	}
+	return &engine.CancelError{At: at}
 }

@@ -111,22 +111,10 @@ type Turn struct {
 // Outcome is how a turn ended.
 type Outcome struct {
 	engine.Result
-	// Cause is why the turn's context ended (a *Stopped, a deadline, the
-	// caller's cancellation cause); nil when it did not.
+	// Cause is why the turn's context ended (an *engine.CancelError, a
+	// deadline, the caller's cancellation cause); nil when it did not.
 	Cause error
 }
-
-// Stopped is the cause of a turn a person stopped at a prompt.
-type Stopped struct {
-	// At names the prompt: "the permission prompt", "a question".
-	At  string
-	Err error
-}
-
-func (e *Stopped) Error() string { return "cancelled at " + e.At }
-
-// Unwrap returns what the prompt reported, if anything.
-func (e *Stopped) Unwrap() error { return e.Err }
 
 // ErrNothingToRun is returned by a turn that adds nothing to an empty
 // conversation. A turn that adds nothing to one with messages goes on

@@ -200,17 +200,18 @@ func TestAnswersAreHeldUntilProgress(t *testing.T) {
 	}
 }
 
-// TestAPersonStopsATurn: an approver that fails, or cancels, stops the
-// turn with a *host.Stopped cause naming the prompt.
+// TestAPersonStopsATurn: an approver that cancels (with the one cancel
+// error, any other error, or the Cancel decision) stops the turn with an
+// *engine.CancelError cause naming the prompt.
 func TestAPersonStopsATurn(t *testing.T) {
-	for _, ap := range []*countingApprover{{e: errors.New("the form was closed")}, {d: engine.Decision{Action: engine.Cancel}}} {
+	for _, ap := range []*countingApprover{{e: &engine.CancelError{At: "the permission prompt"}}, {e: errors.New("the form was closed")}, {d: engine.Decision{Action: engine.Cancel}}} {
 		f := newFixture(t, twoWrites)
 		c, err := host.Open(host.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		out, err := c.Turn(context.Background(), host.Turn{Runtime: f.rt, Request: f.request(engine.ModeAsk), Prompt: prompt("write"), Approver: ap})
-		var st *host.Stopped
+		var st *engine.CancelError
 		if err != nil || out.Status != engine.StatusCancelled || !errors.As(out.Cause, &st) || st.At != "the permission prompt" {
 			t.Errorf("approver %+v: got %v %s cause %v, want cancelled at the permission prompt", ap, err, out.Status, out.Cause)
 		}
@@ -228,15 +229,17 @@ func (f askerFunc) Ask(ctx context.Context, q engine.Question) (tools.Answer, er
 	return f(ctx, q)
 }
 
-// TestAQuestionStopsATurn: an asker that fails stops the turn at a
-// question.
+// TestAQuestionStopsATurn: a person who cancels a question stops the
+// turn there.
 func TestAQuestionStopsATurn(t *testing.T) {
 	f := newFixture(t, askThenFail)
 	c, _ := host.Open(host.Options{})
 	defer c.Close()
 	out, err := c.Turn(context.Background(), host.Turn{Runtime: f.rt, Request: f.request(engine.ModeAuto), Prompt: prompt("greet"),
-		Asker: askerFunc(func(context.Context, engine.Question) (tools.Answer, error) { return tools.Answer{}, errors.New("esc") })})
-	var st *host.Stopped
+		Asker: askerFunc(func(context.Context, engine.Question) (tools.Answer, error) {
+			return tools.Answer{}, &engine.CancelError{At: "a question"}
+		})})
+	var st *engine.CancelError
 	if err != nil || out.Status != engine.StatusCancelled || !errors.As(out.Cause, &st) || st.At != "a question" {
 		t.Errorf("got %v %s cause %v, want cancelled at a question", err, out.Status, out.Cause)
 	}

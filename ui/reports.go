@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// Report is what a slash command shows in the transcript: one of the
+// types of this file, filled with data by the host and drawn by the
+// screen at its width with its palette, so a host never formats text for
+// the screen.
+type Report interface {
+	// draw returns the report's lines, width cells wide at most.
+	draw(l *look, width int) []string
+}
+
+// Notice is a plain sentence: a command's outcome that needs no more
+// ("the conversation is cleared").
+type Notice string
+
+// ToolList is the tool surface a run would offer the model (/tools).
+type ToolList struct {
+	Tools []engine.ToolInfo
+	// Servers are the MCP servers and how each is doing.
+	Servers []ServerStatus
+	// Commands says how shell commands are confined (the sandbox).
+	Commands string
+}
+
+// ServerStatus is one MCP server's state.
+type ServerStatus struct {
+	Name string
+	// State is "starting", "ready" or "failed".
+	State string
+	// Tools is how many tools a ready server offers.
+	Tools int
+	// Err is why a failed server failed.
+	Err string
+}
+
+// String says how the server is doing: "ready, 4 tools", "failed: why".
+func (s ServerStatus) String() string {
+	switch s.State {
+	case "ready":
+		return "ready, " + itoa(s.Tools) + " tools"
+	case "failed":
+		return "failed: " + s.Err
+	}
+	return s.State
+}
+
+// SkillList is the skills the model can load (/skills).
+type SkillList struct {
+	Skills []SkillInfo
+}
+
+// SkillInfo is one skill of a SkillList.
+type SkillInfo struct {
+	Name string
+	// Scope is where the skill was found: "project", "user", ...
+	Scope       string
+	Description string
+}
+
+// SessionList is the saved sessions, newest first (/sessions).
+type SessionList struct {
+	Sessions []SessionInfo
+}
+
+// SessionInfo is one saved session of a SessionList.
+type SessionInfo struct {
+	ID      string
+	Updated time.Time
+	// Status is how its last run ended; "" when it has not.
+	Status string
+	// Model is "provider/model".
+	Model string
+	Title string
+}
+
+// UsageReport is the tokens used in the session so far (/usage).
+type UsageReport struct {
+	Usage engine.Usage
+}
+
+// ContextReport is what fills the model's context window (/context).
+type ContextReport struct {
+	// Model is the model whose window it is.
+	Model string
+	Parts engine.ContextReport
+	// Files are the project instruction files read into the prompt.
+	Files []InstructionFile
+	// CompactAt is the share of the window at which the conversation is
+	// compacted (0.85); zero when it is not.
+	CompactAt float64
+}
+
+// InstructionFile is one project instruction file of a ContextReport.
+type InstructionFile struct {
+	Path  string
+	Bytes int
+}
+
+// ModelReport is the model the chat uses (/model): the one just switched
+// to, or the current one and the providers to switch to.
+type ModelReport struct {
+	Provider, Model string
+	// Switched says the chat now uses this model.
+	Switched bool
+	// Providers are the provider names /model accepts.
+	Providers []string
+}
+
+// PermissionReport is the permission mode (/permission): the one just
+// set, or the current one.
+type PermissionReport struct {
+	Mode string
+	// Changed says the mode was just set.
+	Changed bool
+}
+
+// Resumed says a saved session was reopened (/resume).
+type Resumed struct {
+	ID string
+	// RanOn is the "provider/model" the session ran on when it is not the
+	// one the chat goes on with, Now; both are "" when they are the same.
+	RanOn, Now string
+}
+
+// Compacted says the conversation was summarised (/compact): its size in
+// tokens before and after.
+type Compacted struct {
+	Before, After int
+}
