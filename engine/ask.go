@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/llmrt/llmrt/tools"
 )
@@ -60,8 +61,8 @@ func (r *run) askUser(ctx context.Context, p *plan) (tools.Result, error) {
 	if err != nil { // validated already; kept for safety
 		return tools.Errorf("invalid ask_user_input arguments: %v", err), nil
 	}
-	r.askMu.Lock()
-	defer r.askMu.Unlock()
+	r.answers.asking.Lock()
+	defer r.answers.asking.Unlock()
 	q := Question{CallID: p.call.ID, Input: in}
 	var reply chan QuestionReply
 	if r.req.Asker == nil {
@@ -104,5 +105,35 @@ func (r *run) noteAnswer(p *plan) {
 	if p.answered == nil || p.outcome == nil || p.outcome.IsError {
 		return
 	}
-	r.answered, r.postNoted, r.verified = p.answered, false, false
+	r.answers.ids, r.answers.noted = p.answered, false
+	r.tally.unverify()
+}
+
+// answers is a run's state around a person's answers to ask_user_input.
+// ids holds the question ids of the latest answer, given before this run
+// (the host answered a paused call) or inline: the post-answer state, in
+// which one note at most is sent for an unverified finish and asking the
+// same question again is refused once; noted reports that this was done.
+// Only the loop goroutine touches ids and noted. asking is held while a
+// question is put to a person, so the loop and running tools put them one
+// at a time.
+type answers struct {
+	asking sync.Mutex
+	ids    map[string]bool
+	noted  bool
+}
+
+// reasks reports a first attempt, after the user answered, to ask one of
+// the same questions again.
+func (a *answers) reasks(args map[string]any) bool {
+	if a.ids == nil || a.noted {
+		return false
+	}
+	qs, _ := args["questions"].([]any)
+	for _, q := range qs {
+		if m, ok := q.(map[string]any); ok && a.ids[argString(m["id"])] {
+			return true
+		}
+	}
+	return false
 }

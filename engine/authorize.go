@@ -4,107 +4,150 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
+
+	"github.com/llmrt/llmrt/engine/policy"
 )
 
-// denyRule returns the outcome for a call a deny rule matches, or nil.
-// Deny rules apply to every tool; they win over allow rules. A deny rule
-// with a command pattern forbids a line when any command in it matches.
-func (r *run) denyRule(p *plan) *ToolOutcome {
-	var c *callView // built at the first deny rule: most runs have none
-	for _, rule := range r.rules {
-		if rule.Action != RuleDeny {
-			continue
-		}
-		if c == nil {
-			c = newCallView(p.tool.Name, p.args)
-		}
-		if rule.denies(c) {
-			return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
-				Content: fmt.Sprintf("permission denied: the rule deny %s forbids this call; do not retry it, find another way or report it", rule)}
-		}
-	}
-	return nil
+// permState is a run's permission state: the rules as they stand (the
+// request's, plus what a person allowed always during the run) and the
+// allow_once rules spent. The loop and calls made by running tools share
+// it, so decisions are taken one at a time under mu, held while a person
+// is asked: a person is never asked two things at once, and an
+// allow-always answer holds for the next decision.
+type permState struct {
+	mu    sync.Mutex
+	rules []Rule
+	spent map[int]bool // allow_once rules used up, by index in rules
 }
 
-// authorize decides a mutating call under the run's permission policy, in
-// this order: deny rules, read mode, allow rules, auto mode, then a person.
-// A command line is allowed by rules only when every command it runs is
-// allowed; an allow_once rule is used up by the call it allowed.
-func (r *run) authorize(ctx context.Context, p *plan) (bool, *ToolOutcome) {
-	if o := r.denyRule(p); o != nil {
-		return false, o
-	}
-	name := p.tool.Name
-	if r.req.Permission.Mode == ModeRead {
-		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
-			Content: fmt.Sprintf("permission denied: this run is read-only, so %s (which changes things) is not allowed; work with read tools or report what you would change", name)}
-	}
-	usedUp := func(i int) bool { return r.rules[i].Action == RuleAllowOnce && r.usedOnce[i] }
-	if ok, used := allowedBy(r.rules, usedUp, newCallView(name, p.args)); ok {
-		for _, i := range used {
-			if r.rules[i].Action == RuleAllowOnce {
-				r.usedOnce[i] = true
-			}
+// decide applies the policy of perm, with the rules as they stand, to a
+// call and spends the allow_once rules that allow it. mu is held.
+func (s *permState) decide(perm Permission, c policy.Call) policy.Verdict {
+	pol := policy.Policy{Mode: perm.Mode, Rules: s.rules, AllowSandboxed: perm.AllowSandboxed,
+		Spent: func(i int) bool { return s.spent[i] }}
+	v := pol.Decide(c)
+	for _, i := range v.Spent {
+		if s.spent == nil {
+			s.spent = make(map[int]bool)
 		}
-		return true, nil
+		s.spent[i] = true
 	}
-	if r.req.Permission.Mode == ModeAuto || r.req.Permission.AllowSandboxed && p.tool.Sandboxed {
-		if rule, part, ok := r.uncheckable(p); ok {
-			return r.askUnchecked(ctx, p, rule, part)
-		}
-		return true, nil
-	}
-	return r.ask(ctx, p)
+	return v
 }
 
-// uncheckable finds a deny rule with a command pattern that cannot be
-// checked against the call's command line, and the part that defeats it:
-// a program known only when the line runs ($X, $(...), a glob, a shell
-// reading its commands from stdin) or a line that does not parse. Such a
-// line may run what the rule forbids, so it does not run unasked.
-func (r *run) uncheckable(p *plan) (Rule, string, bool) {
-	var c *callView
-	for _, rule := range r.rules {
-		if _, ok := rule.Params["command"]; !ok || rule.Action != RuleDeny {
-			continue
-		}
-		if c == nil {
-			if c = newCallView(p.tool.Name, p.args); !c.hasCommand {
-				return Rule{}, "", false
-			}
-		}
-		if !rule.matchesExcept(c, "command") {
-			continue
-		}
-		if part, ok := c.commands().opaque(); ok {
-			return rule, part, true
+// allow adds a rule a person allowed always. mu is held.
+func (s *permState) allow(r Rule) { s.rules = append(s.rules, r) }
+
+// inherited are the rules a sub-run starts with: these as they stand now,
+// with what a person allowed always during this run, but without
+// allow_once rules, which belong to the call they allow.
+func (s *permState) inherited() []Rule {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Rule, 0, len(s.rules))
+	for _, r := range s.rules {
+		if r.Action != RuleAllowOnce {
+			out = append(out, r)
 		}
 	}
-	return Rule{}, "", false
+	return out
+}
+
+// adopt takes the rules a person added to a finished sub-run, which
+// started with the first n of its rules.
+func (s *permState) adopt(child *permState, n int) {
+	child.mu.Lock()
+	added := append([]Rule(nil), child.rules[n:]...)
+	child.mu.Unlock()
+	s.mu.Lock()
+	s.rules = append(s.rules, added...)
+	s.mu.Unlock()
+}
+
+// authorize decides a call under the run's permission policy (deny rules
+// for every call; read mode, allow rules, auto mode and then a person for
+// mutating ones) and returns the outcome of a refused call, or nil. The
+// caller holds perm.mu.
+func (r *run) authorize(ctx context.Context, p *plan) *ToolOutcome {
+	v := r.perm.decide(r.req.Permission, policy.Call{Tool: p.tool.Name, Args: p.args,
+		Mutating: p.tool.Kind.Mutating(), Sandboxed: p.tool.Sandboxed})
+	switch v.Outcome {
+	case policy.Allowed:
+		return nil
+	case policy.Denied:
+		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+			Content: fmt.Sprintf("permission denied: the rule deny %s forbids this call; do not retry it, find another way or report it", v.Rule)}
+	case policy.ReadOnly:
+		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+			Content: fmt.Sprintf("permission denied: this run is read-only, so %s (which changes things) is not allowed; work with read tools or report what you would change", p.tool.Name)}
+	case policy.Unchecked:
+		return r.askUnchecked(ctx, p, v.Rule, v.Opaque)
+	}
+	return r.askPerson(ctx, p)
+}
+
+// canApprove reports whether a person can be asked about a call.
+func (r *run) canApprove() bool {
+	return r.req.Permission.Approver != nil || r.req.Permission.ReplyViaEvents
 }
 
 // askUnchecked puts a call that a deny rule cannot be checked against to
 // a person, or refuses it, saying why, when no one can be asked.
-func (r *run) askUnchecked(ctx context.Context, p *plan, rule Rule, part string) (bool, *ToolOutcome) {
-	perm := r.req.Permission
-	if perm.Approver != nil || perm.ReplyViaEvents {
-		return r.ask(ctx, p)
+func (r *run) askUnchecked(ctx context.Context, p *plan, rule Rule, part string) *ToolOutcome {
+	if r.canApprove() {
+		return r.askPerson(ctx, p)
 	}
-	return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+	return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 		Content: fmt.Sprintf("permission denied: the rule deny %s cannot be checked against this command, because %s; write the command out plainly (no variables, command substitutions or globs in place of a program, no script fed to a shell)", rule, part)}
 }
 
-// ask puts an undecided call to the Approver, to the Stream consumer, or,
-// with no one to ask, denies it with a warning naming the rule that would
-// allow it.
-func (r *run) ask(ctx context.Context, p *plan) (bool, *ToolOutcome) {
-	suggested := SuggestRule(p.tool.Name, p.args)
-	perm := r.req.Permission
-	if perm.Approver == nil && !perm.ReplyViaEvents {
+// askPerson puts an undecided call to the Approver, to the Stream
+// consumer, or, with no one to ask, denies it with a warning naming the
+// rule that would allow it. It returns the outcome of a refused call, or
+// nil.
+func (r *run) askPerson(ctx context.Context, p *plan) *ToolOutcome {
+	suggested := policy.Suggest(p.tool.Name, p.args)
+	if !r.canApprove() {
 		r.warnRule("permission_denied", fmt.Sprintf("denied %s: it needs approval and no one is available to approve it; the rule %s would allow it", p.tool.Name, suggested), suggested.String())
-		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 			Content: fmt.Sprintf("permission denied: %s needs a person's approval and none is available in this run. Do not retry it; tell the user that allowing %s would let it run, or find another way.", p.tool.Name, suggested)}
 	}
+	d, err := r.approval(ctx, p, suggested)
+	if err != nil {
+		if ctx.Err() != nil {
+			return &ToolOutcome{IsError: true, Code: OutcomeCancelled, Content: "cancelled while waiting for approval"}
+		}
+		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied, Content: fmt.Sprintf("permission denied: approval failed: %v", err)}
+	}
+	switch d.Action {
+	case AllowOnce:
+		return nil
+	case AllowAlways:
+		rule := suggested
+		if d.Rule != "" {
+			if parsed, perr := policy.ParseRule(policy.Allow, d.Rule); perr == nil {
+				rule = parsed
+			}
+		}
+		r.perm.allow(rule)
+		return nil
+	case Cancel:
+		r.cancel()
+		return &ToolOutcome{IsError: true, Code: OutcomeCancelled, Content: "cancelled by the user"}
+	default:
+		msg := "permission denied: the user declined this call"
+		if d.Reason != "" {
+			msg += "; their reason: " + d.Reason
+		}
+		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied, Content: msg + ". Do not retry it unchanged."}
+	}
+}
+
+// approval emits the permission request for a call and waits for the
+// Approver's decision, or for one sent on the event's Reply channel.
+func (r *run) approval(ctx context.Context, p *plan, suggested Rule) (Decision, error) {
+	perm := r.req.Permission
 	req := PermissionRequest{Tool: p.tool.Name, Kind: p.tool.Kind, Arguments: p.call.Arguments, Suggested: suggested.String()}
 	if p.tool.Preview != nil {
 		req.Preview = p.tool.Preview(json.RawMessage(p.call.Arguments))
@@ -115,43 +158,13 @@ func (r *run) ask(ctx context.Context, p *plan) (bool, *ToolOutcome) {
 		req.Reply = reply
 	}
 	r.out.emit(Event{Type: EventPermissionRequest, Call: r.callInfo(p, true), Permission: &req})
-	var d Decision
-	var err error
 	if perm.Approver != nil {
-		d, err = perm.Approver.Approve(ctx, req)
-	} else {
-		select {
-		case d = <-reply:
-		case <-ctx.Done():
-			err = ctx.Err()
-		}
+		return perm.Approver.Approve(ctx, req)
 	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return false, &ToolOutcome{IsError: true, Code: OutcomeCancelled, Content: "cancelled while waiting for approval"}
-		}
-		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied, Content: fmt.Sprintf("permission denied: approval failed: %v", err)}
-	}
-	switch d.Action {
-	case AllowOnce:
-		return true, nil
-	case AllowAlways:
-		rule := suggested
-		if d.Rule != "" {
-			if parsed, perr := ParseRule(RuleAllow, d.Rule); perr == nil {
-				rule = parsed
-			}
-		}
-		r.rules = append(r.rules, rule)
-		return true, nil
-	case Cancel:
-		r.cancel()
-		return false, &ToolOutcome{IsError: true, Code: OutcomeCancelled, Content: "cancelled by the user"}
-	default:
-		msg := "permission denied: the user declined this call"
-		if d.Reason != "" {
-			msg += "; their reason: " + d.Reason
-		}
-		return false, &ToolOutcome{IsError: true, Code: OutcomePermissionDenied, Content: msg + ". Do not retry it unchanged."}
+	select {
+	case d := <-reply:
+		return d, nil
+	case <-ctx.Done():
+		return Decision{}, ctx.Err()
 	}
 }

@@ -88,18 +88,11 @@ func (c *Caller) CallTool(ctx context.Context, name string, args json.RawMessage
 	}
 	p := r.plan(i, call, c.CallID())
 	r.exec(ctx, p)
-	r.noteInner(p)
-	return *p.outcome
-}
-
-// noteInner records what a call made by a running tool proves, as
-// executeBatch does for the loop's own calls: a successful write inside a
-// program is evidence of work like a direct one. Running tools of one
-// batch call concurrently, hence the lock.
-func (r *run) noteInner(p *plan) {
-	r.addMu.Lock()
-	defer r.addMu.Unlock()
+	// A successful write inside a program is evidence of work like a
+	// direct one; the tallies take it under their own lock, since running
+	// tools of one batch call concurrently.
 	r.noteEvidence(p)
+	return *p.outcome
 }
 
 // toolResult is CallTool in the form of tools.Caller, which tools that do

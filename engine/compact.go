@@ -48,7 +48,7 @@ func (r *run) maybeCompact(ctx context.Context) {
 		th = 0.85
 	}
 	window := r.contextWindow()
-	next := r.nextRequestTokens()
+	next := r.conv.nextTokens(r.tools.specs)
 	if r.req.ContextWindow == 0 && next > window/2 {
 		if _, known := ContextWindow(r.req.Model); !known {
 			// Said once the assumption starts to matter, not on every small run.
@@ -69,10 +69,10 @@ func (r *run) maybeCompact(ctx context.Context) {
 // focus, when set, tells the summary what matters most.
 func (r *run) compact(ctx context.Context, focus string, keep int) error {
 	lead := 0
-	for lead < len(r.msgs) && r.msgs[lead].Role == providers.RoleSystem {
+	for lead < len(r.conv.msgs) && r.conv.msgs[lead].Role == providers.RoleSystem {
 		lead++
 	}
-	body := r.msgs[lead:]
+	body := r.conv.msgs[lead:]
 	k := keepFrom(body, keep, r.contextWindow()/2)
 	u := latestUser(body)
 	old := make([]Message, 0, k)
@@ -84,12 +84,12 @@ func (r *run) compact(ctx context.Context, focus string, keep int) error {
 	if len(old) == 0 || (len(old) == 1 && isSummary(&old[0])) {
 		return ErrNothingToCompact
 	}
-	before := r.nextRequestTokens()
+	before := r.conv.nextTokens(r.tools.specs)
 	summary, err := r.summarise(ctx, old, focus)
 	if err != nil {
 		return err
 	}
-	msgs := append([]Message(nil), r.msgs[:lead]...)
+	msgs := append([]Message(nil), r.conv.msgs[:lead]...)
 	// The summary is user text, never the model's own words: an assistant
 	// message would be merged into the kept assistant turn that follows it
 	// (ahead of its thinking blocks), or end the request as a prefill.
@@ -112,19 +112,12 @@ func (r *run) compact(ctx context.Context, focus string, keep int) error {
 		}
 	}
 	msgs = append(msgs, body[k:]...)
-	r.msgs = msgs
-	r.wire = make([]Message, 0, len(msgs)-lead+16)
-	r.wire = append(r.wire, r.systemMessage())
-	r.wire = append(r.wire, msgs[lead:]...)
-	r.ctx = contextUsage{}
-	after := r.nextRequestTokens()
+	r.conv.replace(msgs, lead, r.systemMessage())
+	after := r.conv.nextTokens(r.tools.specs)
 	w := Warning{Code: WarningContextCompacted, Message: fmt.Sprintf(
 		"the conversation was compacted to fit the model's context window of %d tokens: about %d tokens before, %d after (%d older messages summarised)",
 		r.contextWindow(), before, after, len(old))}
-	if !r.seenWarn[w] {
-		r.seenWarn[w] = true
-		r.warnings = append(r.warnings, w)
-	}
+	r.tally.addWarning(w)
 	r.out.emit(Event{Type: EventWarning, Warning: &w, Compacted: append([]Message(nil), msgs...)})
 	return nil
 }
@@ -199,7 +192,7 @@ func (r *run) summarise(ctx context.Context, old []Message, focus string) (strin
 	acc.Provider = r.provider.Name()
 	err := r.req.Retry.Stream(ctx, r.provider, preq, acc.Add, nil)
 	reply := acc.Reply()
-	r.usage = r.usage.Add(reply.Usage)
+	r.tally.addUsage(reply.Usage)
 	if err != nil {
 		return "", err
 	}
@@ -255,14 +248,14 @@ const (
 // never in a loop. The window was smaller than estimated, so it keeps
 // less than maybeCompact does.
 func (r *run) compactRefused(ctx context.Context) bool {
-	if r.refused != refusedNone || r.req.Compaction.Disabled {
+	if r.guard.refused != refusedNone || r.req.Compaction.Disabled {
 		return false
 	}
-	r.refused = refusedStuck
-	if err := r.compact(ctx, "", min(r.contextWindow(), r.nextRequestTokens())/4); err != nil {
+	r.guard.refused = refusedStuck
+	if err := r.compact(ctx, "", min(r.contextWindow(), r.conv.nextTokens(r.tools.specs))/4); err != nil {
 		return false
 	}
-	r.refused = refusedCompacted
+	r.guard.refused = refusedCompacted
 	return true
 }
 
@@ -273,7 +266,7 @@ func (r *run) tooLongAdvice() string {
 	switch {
 	case r.req.Compaction.Disabled:
 		return fmt.Sprintf("the conversation is too long for %s and compaction is off: turn it on, %s", r.req.Model, todo)
-	case r.refused == refusedCompacted:
+	case r.guard.refused == refusedCompacted:
 		return fmt.Sprintf("the conversation is too long for %s even after compaction: %s", r.req.Model, todo)
 	}
 	return fmt.Sprintf("the conversation is too long for %s and could not be compacted further: %s", r.req.Model, todo)

@@ -99,29 +99,6 @@ func estimateSpecs(specs []providers.ToolSpec) int {
 	return bytes / 4
 }
 
-// contextUsage is what the run knows of the size of its next request: the
-// input tokens the provider counted for the last call, which covered
-// wire[:counted], plus an estimate of what was appended since.
-type contextUsage struct {
-	known   int // provider-counted input tokens of the last call
-	counted int // len(wire) that count covered; 0 means nothing is known
-}
-
-// nextRequestTokens estimates the size of the next model call.
-func (r *run) nextRequestTokens() int {
-	if r.ctx.counted == 0 || r.ctx.counted > len(r.wire) {
-		return estimateTokens(r.wire) + estimateSpecs(r.tools.specs)
-	}
-	return r.ctx.known + estimateTokens(r.wire[r.ctx.counted:])
-}
-
-// noteCounted records the provider's count of the request just sent.
-func (r *run) noteCounted(sent int, u Usage) {
-	if u.InputTokens > 0 {
-		r.ctx = contextUsage{known: u.InputTokens, counted: sent}
-	}
-}
-
 // contextWindow is the window the run works within.
 func (r *run) contextWindow() int {
 	if r.req.ContextWindow > 0 {

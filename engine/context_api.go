@@ -35,10 +35,10 @@ func (rt *Runtime) Context(ctx context.Context, req Request) (ContextReport, err
 	_, canAsk := r.tools.get(AskUserTool)
 	rep := ContextReport{
 		Window:       r.contextWindow(),
-		System:       len(r.system+contract(canAsk)) / 4,
+		System:       len(r.conv.system+contract(canAsk)) / 4,
 		Instructions: len(r.tools.instructions) / 4,
 		Tools:        estimateSpecs(r.tools.specs),
-		Conversation: estimateTokens(r.wire[1:]),
+		Conversation: estimateTokens(r.conv.wire[1:]),
 	}
 	rep.Total = rep.System + rep.Instructions + rep.Tools + rep.Conversation
 	return rep, nil
@@ -66,8 +66,9 @@ func (rt *Runtime) Compact(ctx context.Context, req Request, focus string, obser
 	// Asked for by a person, compaction keeps less than it does near the
 	// limit: the point is a small context, not just a fitting one.
 	if err := r.compact(runCtx, focus, r.contextWindow()/10); err != nil {
-		return Result{Messages: r.msgs, Usage: r.usage}, err
+		return Result{Messages: r.conv.msgs, Usage: r.tally.used()}, err
 	}
-	return Result{Status: StatusCompleted, RunID: r.out.runID, Messages: r.msgs, Usage: r.usage,
-		Warnings: r.warnings, Diagnostics: r.diags}, nil
+	usage, warnings, diags := r.tally.report()
+	return Result{Status: StatusCompleted, RunID: r.out.runID, Messages: r.conv.msgs, Usage: usage,
+		Warnings: warnings, Diagnostics: diags}, nil
 }

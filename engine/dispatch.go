@@ -25,19 +25,12 @@ func (r *run) exec(ctx context.Context, p *plan) {
 // a time; a person is never asked two things at once, and an allow-always
 // answer holds for the next decision.
 func (r *run) admit(ctx context.Context, p *plan) bool {
-	r.permMu.Lock()
-	defer r.permMu.Unlock()
-	var o *ToolOutcome
-	switch {
-	case !p.tool.Kind.Mutating():
-		o = r.denyRule(p)
-	case ctx.Err() != nil:
-		// invoke reports the cancellation
-	default:
-		if ok, refused := r.authorize(ctx, p); !ok {
-			o = refused
-		}
+	r.perm.mu.Lock()
+	defer r.perm.mu.Unlock()
+	if ctx.Err() != nil && p.tool.Kind.Mutating() {
+		return true // invoke reports the cancellation
 	}
+	o := r.authorize(ctx, p)
 	if o == nil {
 		return true
 	}

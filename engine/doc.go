@@ -33,6 +33,16 @@
 // (Permission.ReplyViaEvents, Request.AskViaEvents); with neither, a
 // question pauses the run as a host-owned tool call.
 //
+// Which calls a run may make is decided by package policy (engine/policy):
+// the permission modes, the allow, allow_once and deny rules and the
+// analysis of shell lines those rules are matched against. Mode, Rule,
+// RuleAction and their constants here are aliases of its types, and
+// ParseMode, ParseRule and SuggestRule call it. The loop owns what
+// surrounds a decision: the rules a person adds during a run ("allow
+// always"), the allow_once rules it has spent, putting a question to the
+// Approver or the event consumer, and telling the model and the host what
+// was refused and why.
+//
 // Where the next pieces plug in:
 //
 //   - MCP servers and skills are ToolSources in Config.Sources. The Runtime

@@ -63,7 +63,7 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 			pending = append(pending, p.call)
 			continue
 		}
-		r.push(p.message())
+		r.conv.push(p.message())
 		r.noteAnswer(p)
 		r.noteEvidence(p)
 	}
@@ -89,9 +89,9 @@ func (r *run) plan(i int, c ToolCall, parent string) *plan {
 		return p
 	}
 	p.args = args
-	if t.Name == AskUserTool && t.Execute == nil && parent == "" && r.reasks(args) {
-		r.postNoted = true
-		r.note = notePostAnswer
+	if t.Name == AskUserTool && t.Execute == nil && parent == "" && r.answers.reasks(args) {
+		r.answers.noted = true
+		r.guard.note = notePostAnswer
 		p.outcome = &ToolOutcome{IsError: true, Code: OutcomeNotRun,
 			Content: "not asked: the user has already answered this question; the answer is in the earlier tool result"}
 		r.emitOutcome(p)
@@ -102,21 +102,6 @@ func (r *run) plan(i int, c ToolCall, parent string) *plan {
 		p.pending, p.ask = false, true
 	}
 	return p
-}
-
-// reasks reports a first attempt, after the user answered, to ask one of
-// the same questions again.
-func (r *run) reasks(args map[string]any) bool {
-	if r.answered == nil || r.postNoted {
-		return false
-	}
-	qs, _ := args["questions"].([]any)
-	for _, q := range qs {
-		if m, ok := q.(map[string]any); ok && r.answered[argString(m["id"])] {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *run) toolNames() string {
@@ -241,10 +226,7 @@ func (r *run) noteEvidence(p *plan) {
 	case tools.KindNone, tools.KindInteraction:
 		return
 	}
-	r.verified = true
-	if p.tool.Kind.Mutating() {
-		r.evidence = true
-	}
+	r.tally.prove(p.tool.Kind)
 }
 
 // capResult keeps a result within max bytes, keeping its head and tail and
@@ -289,4 +271,14 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// argString is an argument's text: a string as it is, anything else as
+// JSON.
+func argString(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }

@@ -21,24 +21,24 @@ func BenchAccounting(b *testing.B, n int) {
 		if i%2 == 1 {
 			role = providers.RoleAssistant
 		}
-		r.wire = append(r.wire, providers.TextMessage(role, strings.Repeat("word ", 200)))
+		r.conv.wire = append(r.conv.wire, providers.TextMessage(role, strings.Repeat("word ", 200)))
 	}
 	ctx := context.Background()
 	for _, c := range []struct {
 		name string
-		ctx  contextUsage
+		size requestSize
 	}{
-		{"counted", contextUsage{known: 50_000, counted: n - 2}},
-		{"uncounted", contextUsage{}},
+		{"counted", requestSize{known: 50_000, counted: n - 2}},
+		{"uncounted", requestSize{}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			r.ctx = c.ctx
+			r.conv.size = c.size
 			b.ReportAllocs()
 			for b.Loop() {
 				r.maybeCompact(ctx)
 			}
-			if len(r.warnings) > 0 || len(r.diags) > 0 || r.nextRequestTokens() < 50_000 {
-				b.Fatalf("the benchmark should stay inside a known window: %v %v", r.warnings, r.diags)
+			if _, warnings, diags := r.tally.report(); len(warnings) > 0 || len(diags) > 0 || r.conv.nextTokens(r.tools.specs) < 50_000 {
+				b.Fatalf("the benchmark should stay inside a known window: %v %v", warnings, diags)
 			}
 		})
 	}

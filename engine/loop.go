@@ -15,33 +15,33 @@ import (
 func (r *run) loop(ctx context.Context) Result {
 	defer r.cancel()
 	r.out.emit(Event{Type: EventRunStart, Provider: r.req.Provider, Model: r.req.Model})
-	for _, d := range r.diags {
+	_, _, diags := r.tally.report()
+	for _, d := range diags {
 		r.warnDiagnostic(d)
 	}
 	for {
 		if ctx.Err() != nil {
 			return r.cancelled(ctx)
 		}
-		if b := r.req.TokenBudget; b > 0 && r.usage.Total() > b {
-			return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", r.usage.Total(), b)
+		if used, over := r.overBudget(); over {
+			return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", used, r.req.TokenBudget)
 		}
-		if r.iter >= r.req.MaxIterations {
+		if r.guard.iter >= r.req.MaxIterations {
 			return r.end(StatusMaxIterations, "", &RunError{Code: CodeMaxIterations,
 				Message: fmt.Sprintf("stopped after %d model calls without finishing: that is the iteration limit of this run", r.req.MaxIterations)}, nil)
 		}
-		r.iter++
+		r.guard.iter++
 		r.refreshTools(ctx)
 		r.maybeCompact(ctx)
-		sent := len(r.wire)
-		preq := r.providerRequest()
-		r.note = ""
+		sent := len(r.conv.wire)
+		preq := r.providerRequest(r.guard.takeNote())
 		reply, err := r.callModel(ctx, preq)
 		if ctx.Err() != nil {
 			return r.cancelled(ctx)
 		}
 		if err != nil && tooLong(err) {
 			if r.compactRefused(ctx) {
-				r.iter--
+				r.guard.iter--
 				continue
 			}
 			return r.fail(CodeProviderError, err, "%v; %s", err, r.tooLongAdvice())
@@ -49,32 +49,38 @@ func (r *run) loop(ctx context.Context) Result {
 		if err != nil {
 			return r.fail(CodeProviderError, err, "%v", err)
 		}
-		r.refused = refusedNone
-		r.noteCounted(sent, reply.Usage)
+		r.guard.refused = refusedNone
+		r.conv.counted(sent, reply.Usage)
 		if res, done := r.step(ctx, reply); done {
 			return res
 		}
 	}
 }
 
+// overBudget reports whether the run's tokens, also returned, passed its
+// budget.
+func (r *run) overBudget() (int, bool) {
+	used := r.tally.used().Total()
+	return used, r.req.TokenBudget > 0 && used > r.req.TokenBudget
+}
+
 // step handles one reply; done reports a terminal state.
 func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
 	if reply.Empty() {
 		if reply.Stop == providers.StopLength {
-			r.note = noteTruncated
+			r.guard.note = noteTruncated
 			return Result{}, false
 		}
-		r.empties++
-		if r.empties > r.req.EmptyRetryLimit {
-			return r.fail(CodeEmptyResponse, nil, "the model returned %d empty replies in a row", r.empties), true
+		if n := r.guard.empty(); n > r.req.EmptyRetryLimit {
+			return r.fail(CodeEmptyResponse, nil, "the model returned %d empty replies in a row", n), true
 		}
-		r.note = noteEmpty
+		r.guard.note = noteEmpty
 		return Result{}, false
 	}
-	r.empties = 0
+	r.guard.empties = 0
 	msg := reply.Message
-	r.uniqueCallIDs(msg.ToolCalls)
-	r.push(msg)
+	r.conv.uniqueCallIDs(msg.ToolCalls)
+	r.conv.push(msg)
 	r.out.emit(Event{Type: EventAssistantMessage, Message: &msg})
 	if len(msg.ToolCalls) == 0 {
 		return r.textReply(reply)
@@ -82,24 +88,11 @@ func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
 	return r.callsReply(ctx, msg.ToolCalls)
 }
 
-// uniqueCallIDs renames a call whose id is empty or already used in the
-// conversation (some APIs reuse ids across turns), so every result pairs
-// with exactly one call. Adapters map ids to the wire on replay, so the
-// rename is invisible to the model.
-func (r *run) uniqueCallIDs(calls []ToolCall) {
-	for i := range calls {
-		if calls[i].ID == "" || r.callIDs[calls[i].ID] {
-			calls[i].ID = providers.NewCallID()
-		}
-		r.callIDs[calls[i].ID] = true
-	}
-}
-
 // textReply applies the finish policy to a reply without tool calls.
 func (r *run) textReply(reply providers.Reply) (Result, bool) {
 	text := reply.Message.Text()
 	if reply.Stop == providers.StopLength {
-		r.note = noteTruncated
+		r.guard.note = noteTruncated
 		return Result{}, false
 	}
 	if r.req.Finish == FinishText {
@@ -108,18 +101,19 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 	// After the user answered a question, an unverified text finish gets
 	// one note at most; the next finishing attempt is accepted, so a plain
 	// reply to the answer cannot loop.
-	if r.answered != nil && !r.verified {
-		if !r.postNoted {
-			r.postNoted = true
-			r.note = notePostAnswer
+	evidence, verified := r.tally.proof()
+	if r.answers.ids != nil && !verified {
+		if !r.answers.noted {
+			r.answers.noted = true
+			r.guard.note = notePostAnswer
 			return Result{}, false
 		}
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
-	if r.evidence {
+	if evidence {
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
-	r.note = noteNarration
+	r.guard.note = noteNarration
 	return Result{}, false
 }
 
@@ -129,33 +123,25 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 		if isControl(c.Name) {
 			if len(calls) > 1 {
 				r.skipCalls(calls, OutcomeNotRun, "not run: final_answer and blocked must be the only tool call in a reply")
-				r.note = noteViolation
+				r.guard.note = noteViolation
 				return Result{}, false
 			}
 			return r.controlCall(c)
 		}
 	}
-	key := batchKey(calls)
-	for _, k := range r.recent {
-		if k == key {
-			r.repeats++
-			if r.repeats >= 2 {
-				r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made")
-				return r.fail(CodeRepeatedToolCalls, nil, "the model repeated the same tool calls (%s) after being told not to", callNames(calls)), true
-			}
-			r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made in this run; its earlier result stands")
-			r.note = noteRepeat
-			return Result{}, false
+	if n, ok := r.guard.repeated(batchKey(calls)); ok {
+		if n >= 2 {
+			r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made")
+			return r.fail(CodeRepeatedToolCalls, nil, "the model repeated the same tool calls (%s) after being told not to", callNames(calls)), true
 		}
-	}
-	r.recent = append(r.recent, key)
-	if len(r.recent) > 4 {
-		r.recent = r.recent[1:]
+		r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made in this run; its earlier result stands")
+		r.guard.note = noteRepeat
+		return Result{}, false
 	}
 	// Over budget: the calls of this reply do not run either.
-	if b := r.req.TokenBudget; b > 0 && r.usage.Total() > b {
+	if used, over := r.overBudget(); over {
 		r.skipCalls(calls, OutcomeNotRun, "not run: the run's token budget is spent")
-		return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", r.usage.Total(), b), true
+		return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", used, r.req.TokenBudget), true
 	}
 	pending := r.executeBatch(ctx, calls)
 	if ctx.Err() != nil {
@@ -211,7 +197,7 @@ func (r *run) record(index int, c ToolCall, o ToolOutcome) {
 	}
 	m := toolMessage(c, o)
 	r.out.emit(Event{Type: t, Call: &CallInfo{Index: index, ID: c.ID, Name: c.Name}, Outcome: &o, Message: &m})
-	r.push(m)
+	r.conv.push(m)
 }
 
 // toolMessage is the tool message that carries an outcome to the model.

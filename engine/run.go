@@ -2,11 +2,8 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/llmrt/llmrt/internal/stream"
@@ -14,9 +11,12 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// run is the state of one Complete or Stream call. Only the loop goroutine
-// touches it, except through the emitter, which tool goroutines share, and
-// the permission state, which calls made by running tools share (permMu).
+// run is the state of one Complete or Stream call: what it was given and
+// works with, then its parts, one job each. Only the loop goroutine
+// touches the transcript and the guards; the tallies, the permission
+// state and the answers' question lock are shared with running tools
+// (inner calls of run_code, sub-runs) and carry their own locks, as the
+// emitter does.
 type run struct {
 	rt       *Runtime
 	req      Request
@@ -27,91 +27,11 @@ type run struct {
 	cancel   context.CancelFunc
 	looping  bool // a loop run, not a call outside the loop
 
-	msgs     []Message
-	wire     []Message // what the model sees: one merged system message, then msgs after the host's leading system ones
-	usage    Usage
-	iter     int
-	warnings []Warning
-	seenWarn map[Warning]bool
-	diags    []Diagnostic
-	seenDiag map[Diagnostic]bool
-	system   string // the host's leading system text
-	note     string // recovery note for the next call only
-
-	// evidence, verified and usage also take what running tools add to
-	// the run (inner calls of run_code, sub-runs), under addMu.
-	evidence  bool // a successful mutating tool result in this run
-	verified  bool // any successful tool result in this run
-	addMu     sync.Mutex
-	empties   int // consecutive empty replies
-	recent    []string
-	repeats   int
-	permMu    sync.Mutex // guards rules and usedOnce; serialises decisions
-	rules     []Rule
-	usedOnce  map[int]bool
-	askMu     sync.Mutex      // puts questions to a person one at a time
-	answered  map[string]bool // question ids of the latest answer, before this run or inline
-	postNoted bool
-	callIDs   map[string]bool // every tool call id in the conversation
-	ctx       contextUsage    // what is known of the next request's size
-	refused   refusal         // what was done about a too-long refusal of this model call
-}
-
-// emitter serialises events from the loop and tool goroutines to the sink.
-// Once the sink refuses an event the run is cancelled and nothing more is
-// delivered.
-type emitter struct {
-	mu       sync.Mutex
-	sink     func(Event) bool
-	cancel   context.CancelFunc
-	runID    string
-	parentID string
-	iter     int
-	stopped  bool
-	// silent says no one sees the events as they are emitted (Complete
-	// without an observer), so streamed answer text is shown to no one
-	// and a restart cannot contradict it.
-	silent bool
-}
-
-func (e *emitter) emit(ev Event) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.stopped {
-		return
-	}
-	ev.RunID, ev.ParentID, ev.Iteration = e.runID, e.parentID, e.iter
-	ev.Time = time.Now()
-	if !e.sink(ev) {
-		e.stopped = true
-		e.cancel()
-	}
-}
-
-func (e *emitter) setIter(n int) {
-	e.mu.Lock()
-	e.iter = n
-	e.mu.Unlock()
-}
-
-// forward delivers an event of a sub-run as it is, keeping its run id,
-// parent id and iteration.
-func (e *emitter) forward(ev Event) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.stopped {
-		return
-	}
-	if !e.sink(ev) {
-		e.stopped = true
-		e.cancel()
-	}
-}
-
-func newRunID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "run_" + hex.EncodeToString(b[:])
+	conv    transcript // the conversation, as stored and as the model sees it
+	guard   guards     // the loop's bounds and its next recovery note
+	tally   tallies    // usage, evidence, warnings and diagnostics
+	perm    permState  // the rules as they stand; decisions one at a time
+	answers answers    // a person's answers to ask_user_input
 }
 
 // newRun prepares a run; errors are misuse (invalid_request).
@@ -142,23 +62,14 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	ctx, cancel := context.WithCancel(ctx)
 	r := &run{
 		rt: rt, req: req, provider: p, ws: ws, tools: ts, cancel: cancel, looping: needModel,
-		msgs:     append([]Message(nil), req.Messages...),
-		rules:    append([]Rule(nil), req.Permission.Rules...),
-		usedOnce: make(map[int]bool),
-		seenWarn: make(map[Warning]bool),
-		seenDiag: make(map[Diagnostic]bool),
-		answered: answered,
-		callIDs:  make(map[string]bool),
-	}
-	for _, m := range r.msgs {
-		for _, c := range m.ToolCalls {
-			r.callIDs[c.ID] = true
-		}
+		conv:    newTranscript(req.Messages),
+		perm:    permState{rules: append([]Rule(nil), req.Permission.Rules...)},
+		answers: answers{ids: answered},
 	}
 	r.diagnose(req.Diagnostics)
 	r.diagnose(ts.diags)
 	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}
-	r.initWire()
+	r.conv.setSystem(r.systemMessage())
 	return r, ctx, nil
 }
 
@@ -169,67 +80,36 @@ func (r *run) warn(code, msg string) { r.warnRule(code, msg, "") }
 // for warnings consumers act on each time; Result.Warnings lists it once.
 func (r *run) warnEvery(code, msg string) {
 	w := Warning{Code: code, Message: msg}
-	if !r.seenWarn[w] {
-		r.seenWarn[w] = true
-		r.warnings = append(r.warnings, w)
-	}
+	r.tally.addWarning(w)
 	r.out.emit(Event{Type: EventWarning, Warning: &w})
 }
 
+// warnRule records a warning that may name the rule it is about once,
+// and emits it the first time.
 func (r *run) warnRule(code, msg, rule string) {
 	w := Warning{Code: code, Message: msg, Rule: rule}
-	if r.seenWarn[w] {
-		return
+	if r.tally.addWarning(w) {
+		r.out.emit(Event{Type: EventWarning, Warning: &w})
 	}
-	r.seenWarn[w] = true
-	r.warnings = append(r.warnings, w)
-	r.out.emit(Event{Type: EventWarning, Warning: &w})
-}
-
-// initWire builds the conversation as the model sees it: the host's
-// leading system text merged with the loop contract into one system
-// message, then the rest. It is kept in step with msgs by push, so
-// preparing a call costs the same at message 5 and message 500.
-func (r *run) initWire() {
-	lead := 0
-	for lead < len(r.msgs) && r.msgs[lead].Role == providers.RoleSystem {
-		r.system += r.msgs[lead].Text() + "\n\n"
-		lead++
-	}
-	r.wire = make([]Message, 0, len(r.msgs)-lead+16)
-	r.wire = append(r.wire, r.systemMessage())
-	r.wire = append(r.wire, r.msgs[lead:]...)
 }
 
 // systemMessage is the managed system prompt: the host's system text, the
 // loop contract and the tool sources' instructions.
 func (r *run) systemMessage() Message {
 	_, canAsk := r.tools.get(AskUserTool)
-	text := r.system + contract(canAsk)
+	text := r.conv.system + contract(canAsk)
 	if r.tools.instructions != "" {
 		text += "\n\n" + r.tools.instructions
 	}
 	return providers.TextMessage(providers.RoleSystem, text)
 }
 
-// push appends a message to the conversation.
-func (r *run) push(m Message) {
-	r.msgs = append(r.msgs, m)
-	r.wire = append(r.wire, m)
-}
-
-// providerRequest assembles the next model call; a pending recovery note
-// rides as a trailing system message on this call only. The note goes
-// into wire's spare capacity without extending wire, so the next push
-// overwrites it and it is never part of the conversation.
-func (r *run) providerRequest() *providers.Request {
-	msgs := r.wire
-	if r.note != "" {
-		msgs = append(msgs, providers.TextMessage(providers.RoleSystem, r.note))
-	}
+// providerRequest assembles the next model call, carrying note, a
+// recovery note, on this call only.
+func (r *run) providerRequest(note string) *providers.Request {
 	return &providers.Request{
 		Model:           r.req.Model,
-		Messages:        msgs,
+		Messages:        r.conv.withNote(note),
 		Tools:           r.tools.specs,
 		Temperature:     r.req.Temperature,
 		MaxTokens:       r.req.MaxTokens,
@@ -244,12 +124,12 @@ func (r *run) providerRequest() *providers.Request {
 // WarningStreamRestarted); once answer text is out to a consumer, a cut is
 // final. A silent run has no consumer to contradict, so it always restarts.
 func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers.Reply, error) {
-	r.out.setIter(r.iter)
+	r.out.setIter(r.guard.iter)
 	r.out.emit(Event{Type: EventModelStart, Provider: r.req.Provider, Model: r.req.Model})
 	// Reasoning state is stamped with the adapter's own name, which is what
 	// it checks on replay, not the key the host registered it under.
 	acc := stream.Accumulator{Provider: r.provider.Name()}
-	var answers map[int]*answerScanner
+	var scanners map[int]*answerScanner
 	names := make(map[int]string)
 	answered := false // answer text of this call was emitted
 	onChunk := func(c providers.Chunk) {
@@ -268,13 +148,13 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 			}
 			r.out.emit(Event{Type: EventToolCallDelta, Delta: d.Arguments, Call: &CallInfo{Index: d.Index, ID: d.ID, Name: d.Name}})
 			if names[d.Index] == FinalAnswerTool && d.Arguments != "" {
-				if answers == nil {
-					answers = make(map[int]*answerScanner)
+				if scanners == nil {
+					scanners = make(map[int]*answerScanner)
 				}
-				sc := answers[d.Index]
+				sc := scanners[d.Index]
 				if sc == nil {
 					sc = &answerScanner{}
-					answers[d.Index] = sc
+					scanners[d.Index] = sc
 				}
 				if text := sc.Feed(d.Arguments); text != "" {
 					answered = true
@@ -283,7 +163,7 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 			}
 		case providers.ChunkWarning:
 			if c.Warning.Code == providers.WarnStreamRestarted {
-				answers, names = nil, make(map[int]string)
+				scanners, names = nil, make(map[int]string)
 				r.warnEvery(WarningStreamRestarted, c.Warning.Message)
 				return
 			}
@@ -301,9 +181,8 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 	committed := func() bool { return answered && !r.out.silent }
 	err := r.req.Retry.StreamCommitted(ctx, r.provider, preq, onChunk, onRetry, committed)
 	reply := acc.Reply()
-	r.usage = r.usage.Add(reply.Usage)
+	u := r.tally.addUsage(reply.Usage)
 	if reply.Usage != (Usage{}) {
-		u := r.usage
 		r.out.emit(Event{Type: EventUsage, Usage: &u})
 	}
 	return reply, err
@@ -311,17 +190,18 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 
 // end builds the Result and emits the terminal event.
 func (r *run) end(status Status, output string, rerr *RunError, pending []ToolCall) Result {
+	usage, warnings, diags := r.tally.report()
 	res := Result{
 		RunID:        r.out.runID,
 		Status:       status,
 		Output:       output,
-		Messages:     r.msgs,
+		Messages:     r.conv.msgs,
 		PendingCalls: pending,
 		Error:        rerr,
-		Usage:        r.usage,
-		Iterations:   r.iter,
-		Warnings:     r.warnings,
-		Diagnostics:  r.diags,
+		Usage:        usage,
+		Iterations:   r.guard.iter,
+		Warnings:     warnings,
+		Diagnostics:  diags,
 	}
 	t := EventFailed
 	switch status {

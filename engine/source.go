@@ -100,17 +100,13 @@ func (r *run) refreshTools(ctx context.Context) {
 	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
 	r.rt.finishRunCode(r.tools)
 	r.diagnose(r.tools.diags)
-	r.wire[0] = r.systemMessage()
+	r.conv.setSystem(r.systemMessage())
 }
 
-// diagnose records diagnostics once each, for Result.Diagnostics.
+// diagnose records diagnostics once each, for Result.Diagnostics, and
+// shows the new ones of a loop run that has started.
 func (r *run) diagnose(ds []Diagnostic) {
-	for _, d := range ds {
-		if r.seenDiag[d] {
-			continue
-		}
-		r.seenDiag[d] = true
-		r.diags = append(r.diags, d)
+	for _, d := range r.tally.addDiagnostics(ds) {
 		if r.out != nil && r.looping {
 			r.warnDiagnostic(d)
 		}

@@ -102,14 +102,8 @@ func (r *run) spawn(ctx context.Context, c *Caller, a spawnArgs) tools.Result {
 // while it ran (allow always holds for the parent too). Concurrent
 // sub-runs of one batch adopt under the run's locks.
 func (r *run) adopt(child *run, inherited int) {
-	r.addMu.Lock()
-	r.usage = r.usage.Add(child.usage)
-	r.evidence = r.evidence || child.evidence
-	r.verified = r.verified || child.verified
-	r.addMu.Unlock()
-	r.permMu.Lock()
-	r.rules = append(r.rules, child.rules[inherited:]...)
-	r.permMu.Unlock()
+	r.tally.adopt(&child.tally)
+	r.perm.adopt(&child.perm, inherited)
 }
 
 // childRequest is the parent's request narrowed to a: the parent's own
@@ -127,7 +121,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.Messages = append(child.Messages, providers.TextMessage(providers.RoleUser, a.Task))
 	child.ParentID = r.out.runID
 	child.Diagnostics = nil
-	child.Permission.Rules = r.inheritedRules()
+	child.Permission.Rules = r.perm.inherited()
 	r.onePersonAtATime(&child)
 	if a.Tools != nil {
 		var builtins []string
@@ -150,9 +144,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 		}
 	}
 	if b := r.req.TokenBudget; b > 0 {
-		r.addMu.Lock()
-		left := b - r.usage.Total()
-		r.addMu.Unlock()
+		left := b - r.tally.used().Total()
 		if left <= 0 {
 			return child, errResult("refused: the token budget of %d is spent", b)
 		}
@@ -168,33 +160,18 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 func (r *run) onePersonAtATime(child *Request) {
 	if ap := child.Permission.Approver; ap != nil {
 		child.Permission.Approver = ApproverFunc(func(ctx context.Context, req PermissionRequest) (Decision, error) {
-			r.permMu.Lock()
-			defer r.permMu.Unlock()
+			r.perm.mu.Lock()
+			defer r.perm.mu.Unlock()
 			return ap.Approve(ctx, req)
 		})
 	}
 	if as := child.Asker; as != nil {
 		child.Asker = AskerFunc(func(ctx context.Context, q Question) (tools.Answer, error) {
-			r.permMu.Lock()
-			defer r.permMu.Unlock()
+			r.perm.mu.Lock()
+			defer r.perm.mu.Unlock()
 			return as.Ask(ctx, q)
 		})
 	}
-}
-
-// inheritedRules are the rules a sub-run starts with: the parent's as
-// they stand now, with what a person allowed always during this run, but
-// without allow_once rules, which belong to the call they allow.
-func (r *run) inheritedRules() []Rule {
-	r.permMu.Lock()
-	defer r.permMu.Unlock()
-	out := make([]Rule, 0, len(r.rules))
-	for _, rule := range r.rules {
-		if rule.Action != RuleAllowOnce {
-			out = append(out, rule)
-		}
-	}
-	return out
 }
 
 func errResult(format string, args ...any) *tools.Result {

@@ -1,40 +1,49 @@
-package engine
+package policy
 
 import (
 	"encoding/json"
 	"fmt"
 	"path"
 	"sort"
-
-	"github.com/llmrt/llmrt/tools"
 )
 
-// CheckRules reports permission rules that cannot match any tool of a
-// surface (as ResolveTools returns it): a tool name or pattern no tool
-// has, or a parameter none of the named tools takes. Such a rule is almost
-// always a typo that would otherwise pass silently; hosts show these
-// diagnostics as warnings.
-func CheckRules(rules []Rule, surface []ToolInfo) []tools.Diagnostic {
-	var out []tools.Diagnostic
+// Tool is a tool as Check sees it: its name and the JSON Schema of its
+// arguments (a json.RawMessage, or a value that marshals to one).
+type Tool struct {
+	Name   string
+	Schema any
+}
+
+// Problem is a rule that cannot match any tool of a surface, and why.
+type Problem struct {
+	Rule    Rule
+	Message string
+}
+
+// Check reports rules that cannot match any tool of a surface: a tool
+// name or pattern no tool has, or a parameter none of the named tools
+// takes. Such a rule is almost always a typo that would otherwise pass
+// silently.
+func Check(rules []Rule, surface []Tool) []Problem {
+	var out []Problem
 	for _, r := range rules {
-		var matched []ToolInfo
+		var matched []Tool
 		for _, t := range surface {
 			if ok, _ := path.Match(r.Tool, t.Name); ok {
 				matched = append(matched, t)
 			}
 		}
-		source := fmt.Sprintf("rule %s %s", r.Action, r)
 		if len(matched) == 0 {
 			msg := fmt.Sprintf("no tool of this run matches %q, so the rule never applies", r.Tool)
 			if near := nearestTool(r.Tool, surface); near != "" {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}
-			out = append(out, tools.Diagnostic{Source: source, Message: msg})
+			out = append(out, Problem{Rule: r, Message: msg})
 			continue
 		}
 		for _, p := range sortedKeys(r.Params) {
 			if !anyTakes(matched, p) {
-				out = append(out, tools.Diagnostic{Source: source,
+				out = append(out, Problem{Rule: r,
 					Message: fmt.Sprintf("%s takes no parameter %q, so the rule never applies", r.Tool, p)})
 			}
 		}
@@ -44,7 +53,7 @@ func CheckRules(rules []Rule, surface []ToolInfo) []tools.Diagnostic {
 
 // anyTakes reports whether one of ts has the parameter p. A tool whose
 // schema lists no properties may take anything.
-func anyTakes(ts []ToolInfo, p string) bool {
+func anyTakes(ts []Tool, p string) bool {
 	for _, t := range ts {
 		props, known := schemaProperties(t.Schema)
 		if !known || props[p] {
@@ -78,7 +87,7 @@ func schemaProperties(schema any) (map[string]bool, bool) {
 
 // nearestTool returns the tool name closest to name when it is close
 // enough to be a likely typo.
-func nearestTool(name string, surface []ToolInfo) string {
+func nearestTool(name string, surface []Tool) string {
 	best, bestDist := "", 3
 	for _, t := range surface {
 		if d := editDistance(name, t.Name); d < bestDist {

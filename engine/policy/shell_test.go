@@ -1,23 +1,25 @@
-package engine
+package policy
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
 
-// ruleVerdict decides a call by rules alone, as authorize does: deny when
-// a deny rule matches, allow when allow rules cover it, otherwise ask.
+// ruleVerdict decides a call by rules alone, as Decide does for a
+// mutating call in ask mode: deny when a deny rule matches, allow when
+// allow rules cover it, otherwise ask.
 func ruleVerdict(rules []Rule, tool string, args map[string]any) string {
-	c := newCallView(tool, args)
-	for _, r := range rules {
-		if r.Action == RuleDeny && r.denies(c) {
-			return "deny"
-		}
-	}
-	if ok, _ := allowedBy(rules, nil, c); ok {
+	switch o := (Policy{Mode: ModeAsk, Rules: rules}).Decide(Call{Tool: tool, Args: args, Mutating: true}).Outcome; o {
+	case Denied:
+		return "deny"
+	case Allowed:
 		return "allow"
+	case Undecided:
+		return "ask"
+	default:
+		return fmt.Sprintf("outcome %d", o)
 	}
-	return "ask"
 }
 
 func parseRules(t *testing.T, specs string) []Rule {
@@ -25,7 +27,7 @@ func parseRules(t *testing.T, specs string) []Rule {
 	var rules []Rule
 	for _, spec := range strings.Split(specs, " | ") {
 		action, text, _ := strings.Cut(spec, " ")
-		r, err := ParseRule(RuleAction(action), text)
+		r, err := ParseRule(Action(action), text)
 		if err != nil {
 			t.Fatalf("rule %q: %v", spec, err)
 		}
@@ -261,13 +263,13 @@ func TestSuggestCommandRule(t *testing.T) {
 		if tc.args != nil {
 			args["args"] = tc.args
 		}
-		got := SuggestRule("shell_cmd", args)
+		got := Suggest("shell_cmd", args)
 		if got.Params["command"] != tc.want {
-			t.Errorf("SuggestRule(%q %v): got %s, want command=%s", tc.cmd, tc.args, got, tc.want)
+			t.Errorf("Suggest(%q %v): got %s, want command=%s", tc.cmd, tc.args, got, tc.want)
 		}
 		// The suggestion allows the call it was made for.
 		if ok, _ := allowedBy([]Rule{got}, nil, newCallView("shell_cmd", args)); !ok {
-			t.Errorf("SuggestRule(%q %v) = %s does not allow the call", tc.cmd, tc.args, got)
+			t.Errorf("Suggest(%q %v) = %s does not allow the call", tc.cmd, tc.args, got)
 		}
 	}
 }

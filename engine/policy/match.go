@@ -1,4 +1,4 @@
-package engine
+package policy
 
 import (
 	"path"
@@ -101,7 +101,7 @@ func (r Rule) denies(c *callView) bool {
 func allowedBy(rules []Rule, skip func(int) bool, c *callView) (bool, []int) {
 	var patterns []int
 	for i, r := range rules {
-		if r.Action == RuleDeny || (skip != nil && skip(i)) {
+		if r.Action == Deny || (skip != nil && skip(i)) {
 			continue
 		}
 		glob, hasGlob := r.Params["command"]

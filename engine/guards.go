@@ -1,0 +1,51 @@
+package engine
+
+// guards are the loop's bounds on a model that does not make progress
+// (docs/design.md, "Bounds"), and the recovery note its next call
+// carries. Only the loop goroutine touches them.
+type guards struct {
+	iter    int    // model calls made, toward Request.MaxIterations
+	note    string // recovery note for the next call only
+	empties int    // consecutive empty replies
+	// recent holds the keys of the last batches of calls (batchKey), and
+	// repeats counts the batches that repeated one of them.
+	recent  []string
+	repeats int
+	// refused is what was done about a too-long refusal of this model
+	// call.
+	refused refusal
+}
+
+// recentBatches is how many earlier batches a batch is compared with.
+const recentBatches = 4
+
+// takeNote returns the recovery note for the call about to be made and
+// clears it: a note rides on one call only.
+func (g *guards) takeNote() string {
+	n := g.note
+	g.note = ""
+	return n
+}
+
+// empty counts an empty reply and returns how many came in a row.
+func (g *guards) empty() int {
+	g.empties++
+	return g.empties
+}
+
+// repeated reports whether a batch of calls repeats one of the recent
+// batches, and how many repeats the run has had counting this one; a
+// batch that is new joins the recent ones.
+func (g *guards) repeated(key string) (int, bool) {
+	for _, k := range g.recent {
+		if k == key {
+			g.repeats++
+			return g.repeats, true
+		}
+	}
+	g.recent = append(g.recent, key)
+	if len(g.recent) > recentBatches {
+		g.recent = g.recent[1:]
+	}
+	return g.repeats, false
+}

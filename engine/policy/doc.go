@@ -1,0 +1,22 @@
+// Package policy decides which tool calls a run may make: it owns the
+// permission modes, the allow, allow_once and deny rules (their text form,
+// ParseRule, and how they match a call), the analysis of shell command
+// lines that lets a rule for one command hold against every command a
+// line runs, the rule Suggest proposes for a call a person approves, and
+// Check, which finds rules that can never apply to a run's tools.
+//
+// A Policy is a mode and rules; Decide turns a Call into a Verdict:
+// allowed, denied by a rule, refused by read mode, or left to a person.
+// The package keeps no state and talks to no one. The engine's loop owns
+// everything around a decision: the rules a person adds during a run,
+// which allow_once rules are spent, asking the person (Approver or an
+// event) and reporting the outcome to the model and the host.
+//
+// A shell line is parsed as bash (mvdan.cc/sh) into the simple commands it
+// runs, wherever they sit: after ;, && and ||, in pipes, subshells,
+// $(...), functions and loops, `sh -c` strings, here-documents fed to a
+// shell, and behind wrappers such as env, sudo, timeout and xargs. A line
+// that does not parse, writes a file with a redirection or runs a program
+// known only at run time is never allowed by a command pattern, except
+// one that is the exact line.
+package policy
