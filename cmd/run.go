@@ -152,7 +152,7 @@ func (s *settings) request() engine.Request {
 		Temperature: s.temperature, MaxTokens: s.maxTokens, ReasoningEffort: s.effort,
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,
-		Diagnostics: s.engineDiagnostics(), ContextWindow: s.contextWindow,
+		Diagnostics: s.engineDiagnostics(), ContextWindow: s.contextWindow, MaxResultBytes: deref(s.cfg.MaxResultBytes),
 	}
 }
 

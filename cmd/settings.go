@@ -262,7 +262,7 @@ func (s *settings) switchModel(provider, model string) error {
 func (s *settings) applyRun() error {
 	c := s.cfg
 	s.maxIter, s.maxTokens, s.budget = deref(c.MaxIterations), deref(c.MaxTokens), deref(c.Budget)
-	for key, v := range map[string]int{"max_iterations": s.maxIter, "max_tokens": s.maxTokens, "budget": s.budget} {
+	for key, v := range map[string]int{"max_iterations": s.maxIter, "max_tokens": s.maxTokens, "budget": s.budget, "max_result_bytes": deref(c.MaxResultBytes)} {
 		if v < 0 {
 			return usageErrorf("%s: %d must not be negative", c.Where(key), v)
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/session"
@@ -89,5 +91,40 @@ func writeConfig(t *testing.T, dir, content string) {
 	}
 	if err := os.WriteFile(config.ProjectPath(dir), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMaxResultBytes: the option reaches the engine's request from a
+// config file or the flag, and a negative value is refused naming where
+// it was set.
+func TestMaxResultBytes(t *testing.T) {
+	f, _, _ := testFactory(t, false, false)
+	dir := t.TempDir()
+	writeConfig(t, dir, `{"max_result_bytes": 4096}`)
+	for _, tc := range []struct {
+		flags []string
+		want  int
+		err   string
+	}{
+		{nil, 4096, ""},
+		{[]string{"--max-result-bytes", "100"}, 100, ""},
+		{[]string{"--max-result-bytes", "-1"}, 0, "--max-result-bytes: -1 must not be negative"},
+	} {
+		var flags config.Layer
+		fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+		config.RegisterFlags(fs, &flags)
+		if err := fs.Parse(append([]string{"--cwd", dir, "--provider", "scripted", "--model", "m.json"}, tc.flags...)); err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.resolveSettings(context.Background(), flags, true, nil)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%v: got %v, want %q", tc.flags, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || s.request().MaxResultBytes != tc.want {
+			t.Errorf("%v: got %v and %d, want %d", tc.flags, err, s.request().MaxResultBytes, tc.want)
+		}
 	}
 }
