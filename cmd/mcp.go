@@ -21,21 +21,44 @@ func newMCPCmd(f *Factory) *cobra.Command {
 		Use:   "mcp",
 		Short: "Manage MCP servers",
 		Long: `List, show, add and remove the MCP servers llmrt starts. Servers are read from
-the user config, the project's .mcp.json, the project's .llmrt/config.json and
---mcp-config files, a later one winning for a name. add and remove change the
-project's .mcp.json, or the user config with --scope user.`,
+the user config, the project's .mcp.json, the project's .llmrt/config.json, your
+own servers for this project (the local scope) and --mcp-config files, a later
+one winning for a name. A project's servers start only once you trust the
+folder (llmrt trust).
+
+add and remove change one scope: local (the default: yours, for this project,
+kept in llmrt's state and never in the repository), project (.mcp.json, shared
+with everyone who clones it) or user (all your projects).`,
 	}
 	cmd.AddCommand(newMCPListCmd(f), newMCPGetCmd(f), newMCPAddCmd(f), newMCPRemoveCmd(f))
 	return cmd
 }
 
-func mcpServers(f *Factory) ([]mcp.Server, []string, error) {
+// mcpServers lists the configured servers of the current folder; listing
+// starts nothing, so a project's servers are listed trusted or not.
+func mcpServers(f *Factory) (list []mcp.Server, diags []string, trusted bool, err error) {
 	dir, err := workDir("")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	list, diags := loadMCPServers(f.Getenv, dir, nil)
-	return list, diags, nil
+	list, _, diags = loadMCPServers(f.Getenv, dir, nil, true)
+	store := config.TrustStore{Path: config.TrustPath(f.Getenv)}
+	trusted, _, _ = store.Check(config.NewFolder(dir, userConfigIfInside(f.Getenv, dir)...))
+	return list, diags, trusted, nil
+}
+
+// mcpScope names the scope of a server's file: local, project, user, or
+// the file itself for a --mcp-config.
+func mcpScope(f *Factory, dir, origin string) string {
+	switch origin {
+	case config.LocalPath(f.Getenv, dir):
+		return "local"
+	case config.UserPath(f.Getenv):
+		return "user"
+	case filepath.Join(dir, ".mcp.json"), config.ProjectPath(dir):
+		return "project"
+	}
+	return origin
 }
 
 func newMCPListCmd(f *Factory) *cobra.Command {
@@ -44,10 +67,11 @@ func newMCPListCmd(f *Factory) *cobra.Command {
 		Short: "List the configured MCP servers",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			list, diags, err := mcpServers(f)
+			list, diags, trusted, err := mcpServers(f)
 			if err != nil {
 				return err
 			}
+			dir, _ := workDir("")
 			for _, d := range diags {
 				fmt.Fprintln(f.IO.ErrOut, "llmrt: warning:", d)
 			}
@@ -56,7 +80,7 @@ func newMCPListCmd(f *Factory) *cobra.Command {
 				return err
 			}
 			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tTRANSPORT\tTARGET\tSOURCE")
+			fmt.Fprintln(tw, "NAME\tSCOPE\tTRANSPORT\tTARGET\tSOURCE")
 			for _, s := range list {
 				t, _ := s.Transport()
 				target := s.URL
@@ -66,7 +90,11 @@ func newMCPListCmd(f *Factory) *cobra.Command {
 				if !s.IsEnabled() {
 					t += " (disabled)"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, t, oneLine(target, 60), s.Origin)
+				scope := mcpScope(f, dir, s.Origin)
+				if scope == "project" && !trusted {
+					scope += " (not trusted)"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, scope, t, oneLine(plainText(target), 60), s.Origin)
 			}
 			return tw.Flush()
 		},
@@ -79,7 +107,7 @@ func newMCPGetCmd(f *Factory) *cobra.Command {
 		Short: "Show one MCP server's configuration",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			list, _, err := mcpServers(f)
+			list, _, _, err := mcpServers(f)
 			if err != nil {
 				return err
 			}
@@ -105,19 +133,24 @@ func newMCPGetCmd(f *Factory) *cobra.Command {
 	}
 }
 
-// mcpConfigPath is the file add and remove change.
+// mcpConfigPath is the file add and remove change for a scope.
 func mcpConfigPath(f *Factory, scope string) (string, error) {
+	dir, err := workDir("")
+	if err != nil {
+		return "", err
+	}
 	switch scope {
-	case "", "project", "local":
-		dir, err := workDir("")
-		if err != nil {
-			return "", err
+	case "", "local":
+		if p := config.LocalPath(f.Getenv, dir); p != "" {
+			return p, nil
 		}
+		return "", withHint(usageErrorf("no state directory for the local scope"), "set HOME or XDG_STATE_HOME, or pass --scope project")
+	case "project":
 		return filepath.Join(dir, ".mcp.json"), nil
 	case "user":
 		return config.UserPath(f.Getenv), nil
 	}
-	return "", fmt.Errorf("--scope %q: use project or user", scope)
+	return "", usageErrorf("--scope %q: use local, project or user", scope)
 }
 
 // rawMCPServer returns a server's entry as its config file holds it
@@ -144,8 +177,8 @@ func rawMCPServer(path, name string) (json.RawMessage, error) {
 }
 
 // editMCPFile changes the mcpServers object of a config file, keeping its
-// other keys.
-func editMCPFile(path string, edit func(servers map[string]json.RawMessage) error) error {
+// other keys; private makes a new file readable by the user alone.
+func editMCPFile(path string, private bool, edit func(servers map[string]json.RawMessage) error) error {
 	top := map[string]json.RawMessage{}
 	data, err := config.ReadRegular(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -174,10 +207,16 @@ func editMCPFile(path string, edit func(servers map[string]json.RawMessage) erro
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	// A private file (the local scope, in llmrt's state) may hold tokens:
+	// it is made the user's alone. A file that exists keeps its mode.
+	dirMode, mode := os.FileMode(0o755), os.FileMode(0o644)
+	if private {
+		dirMode, mode = 0o700, 0o600
+	}
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(out, '\n'), 0o644)
+	return os.WriteFile(path, append(out, '\n'), mode)
 }
 
 func newMCPAddCmd(f *Factory) *cobra.Command {
@@ -185,10 +224,11 @@ func newMCPAddCmd(f *Factory) *cobra.Command {
 	var envs, headers []string
 	cmd := &cobra.Command{
 		Use:   "add NAME [--env K=V] [--header 'H: V'] -- COMMAND ARGS... | add NAME --url URL",
-		Short: "Add an MCP server to the project (.mcp.json) or user config",
+		Short: "Add an MCP server for you in this project (local), the project (.mcp.json) or all your projects (user)",
 		Example: `  llmrt mcp add everything -- npx -y @modelcontextprotocol/server-everything
   llmrt mcp add docs --url https://example.com/mcp --header "Authorization: Bearer ${DOCS_TOKEN}"
-  llmrt mcp add fs --scope user -- npx -y @modelcontextprotocol/server-filesystem ~/notes`,
+  llmrt mcp add fs --scope user -- npx -y @modelcontextprotocol/server-filesystem ~/notes
+  llmrt mcp add shared --scope project -- npx -y @modelcontextprotocol/server-everything`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name, rest := args[0], args[1:]
@@ -247,7 +287,7 @@ func newMCPAddCmd(f *Factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
+			if err := editMCPFile(path, scope == "local" || scope == "", func(m map[string]json.RawMessage) error {
 				if _, ok := m[name]; ok {
 					return fmt.Errorf("MCP server %s already exists in %s; remove it first (llmrt mcp remove %s)", name, path, name)
 				}
@@ -260,7 +300,7 @@ func newMCPAddCmd(f *Factory) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&scope, "scope", "s", "project", "where to save it: project (.mcp.json) or user")
+	cmd.Flags().StringVarP(&scope, "scope", "s", "local", "where to save it: local (yours, this project; kept out of the repository), project (.mcp.json) or user")
 	cmd.Flags().StringVar(&url, "url", "", "the URL of a remote (streamable HTTP or SSE) server")
 	cmd.Flags().StringVarP(&transport, "transport", "t", "", "stdio, http or sse (default: stdio for a command, http for a URL)")
 	cmd.Flags().StringArrayVarP(&envs, "env", "e", nil, "an environment variable for the server, KEY=VALUE; repeatable")
@@ -272,9 +312,9 @@ func newMCPRemoveCmd(f *Factory) *cobra.Command {
 	var scope string
 	cmd := &cobra.Command{
 		Use:   "remove NAME",
-		Short: "Remove an MCP server from the project (.mcp.json) or user config",
-		Long: `Remove an MCP server from the project's .mcp.json or the user config: from
-the one that has it, or from the one --scope names.`,
+		Short: "Remove an MCP server from its scope (local, project or user)",
+		Long: `Remove an MCP server from the scope that has it (local, the project's
+.mcp.json, or the user config), or from the one --scope names.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path, err := mcpConfigPath(f, scope)
@@ -286,7 +326,7 @@ the one that has it, or from the one --scope names.`,
 					return err
 				}
 			}
-			if err := editMCPFile(path, func(m map[string]json.RawMessage) error {
+			if err := editMCPFile(path, false, func(m map[string]json.RawMessage) error {
 				if _, ok := m[args[0]]; !ok {
 					return fmt.Errorf("no MCP server named %q in %s", args[0], path)
 				}
@@ -299,26 +339,29 @@ the one that has it, or from the one --scope names.`,
 			return err
 		},
 	}
-	cmd.Flags().StringVarP(&scope, "scope", "s", "project", "project (.mcp.json) or user (default: the one that has it)")
+	cmd.Flags().StringVarP(&scope, "scope", "s", "local", "local, project (.mcp.json) or user (default: the one that has it)")
 	return cmd
 }
 
-// mcpScopeOf returns the file, project or user, that holds a server; the
-// project's when neither does (remove then says so), and an error naming
-// both when both do.
+// mcpScopeOf returns the file, local, project or user, that holds a
+// server; the local one when none does (remove then says so), and an
+// error naming them when several do.
 func mcpScopeOf(f *Factory, name string) (string, error) {
-	project, err := mcpConfigPath(f, "project")
-	if err != nil {
-		return "", err
+	var holders []string
+	for _, scope := range []string{"local", "project", "user"} {
+		p, err := mcpConfigPath(f, scope)
+		if err != nil {
+			continue
+		}
+		if _, err := rawMCPServer(p, name); err == nil {
+			holders = append(holders, p)
+		}
 	}
-	user, _ := mcpConfigPath(f, "user")
-	_, inProject := rawMCPServer(project, name)
-	_, inUser := rawMCPServer(user, name)
-	switch {
-	case inProject == nil && inUser == nil:
-		return "", fmt.Errorf("MCP server %q is in both %s and %s; pass --scope project or --scope user", name, project, user)
-	case inUser == nil:
-		return user, nil
+	switch len(holders) {
+	case 0:
+		return mcpConfigPath(f, "local")
+	case 1:
+		return holders[0], nil
 	}
-	return project, nil
+	return "", usageErrorf("MCP server %q is in %s; pass --scope local, project or user", name, strings.Join(holders, " and "))
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/llmrt/llmrt/cmd/config"
@@ -14,37 +15,64 @@ import (
 	"github.com/llmrt/llmrt/ui"
 )
 
-// mcpFiles returns the MCP config files of a run, lowest precedence first:
-// the user config, the project's .mcp.json, the project config, then every
-// --mcp-config.
-func mcpFiles(getenv func(string) string, workDir string, extra []string) []string {
-	files := []string{
-		config.UserPath(getenv),
-		filepath.Join(workDir, ".mcp.json"),
-		filepath.Join(workDir, ".llmrt", "config.json"),
-	}
-	return append(files, extra...)
+// mcpFile is one file MCP servers are read from.
+type mcpFile struct {
+	path string
+	// project marks a file of the workspace, whose servers start only
+	// once the user trusts it (config.Folder).
+	project bool
+	// named is a --mcp-config file, which must exist.
+	named bool
 }
 
-// loadMCPServers reads and merges the configured MCP servers. Problems
-// with a file are returned as diagnostics; a missing --mcp-config file is
-// one too.
-func loadMCPServers(getenv func(string) string, workDir string, extra []string) ([]mcp.Server, []string) {
-	var lists [][]mcp.Server
-	var diags []string
-	files := mcpFiles(getenv, workDir, extra)
-	for i, f := range files {
-		list, err := loadMCPFile(f)
-		if err != nil {
+// mcpFiles returns the MCP config files of a run, lowest precedence first:
+// the user config, the project's .mcp.json, the project config, the
+// user's own servers for this project (the local scope), then every
+// --mcp-config.
+func mcpFiles(getenv func(string) string, workDir string, extra []string) []mcpFile {
+	user := config.UserPath(getenv)
+	files := []mcpFile{
+		{path: user, project: config.Inside(workDir, user)},
+		{path: filepath.Join(workDir, ".mcp.json"), project: true},
+		{path: config.ProjectPath(workDir), project: true},
+	}
+	if local := config.LocalPath(getenv, workDir); local != "" {
+		files = append(files, mcpFile{path: local})
+	}
+	for _, p := range extra {
+		files = append(files, mcpFile{path: p, project: config.Inside(workDir, p), named: true})
+	}
+	return files
+}
+
+// loadMCPServers reads and merges the configured MCP servers. The
+// project's servers are returned apart, as skipped, unless trusted.
+// Problems with a file are returned as diagnostics; a missing
+// --mcp-config file is one too.
+func loadMCPServers(getenv func(string) string, workDir string, extra []string, trusted bool) (servers, skipped []mcp.Server, diags []string) {
+	var lists, untrusted [][]mcp.Server
+	for _, f := range mcpFiles(getenv, workDir, extra) {
+		list, err := loadMCPFile(f.path)
+		switch {
+		case err != nil:
 			diags = append(diags, err.Error())
 			continue
+		case list == nil && f.named:
+			diags = append(diags, fmt.Sprintf("--mcp-config %s: no such file", f.path))
 		}
-		if list == nil && i >= 3 {
-			diags = append(diags, fmt.Sprintf("--mcp-config %s: no such file", f))
+		if f.project && !trusted {
+			untrusted = append(untrusted, list)
+			continue
 		}
 		lists = append(lists, list)
 	}
-	return mcp.Merge(lists...), diags
+	servers = mcp.Merge(lists...)
+	for _, s := range mcp.Merge(untrusted...) {
+		if !slices.ContainsFunc(servers, func(t mcp.Server) bool { return t.Name == s.Name }) {
+			skipped = append(skipped, s)
+		}
+	}
+	return servers, skipped, diags
 }
 
 // loadMCPFile reads the servers of one config file; a missing file has
@@ -64,8 +92,9 @@ func loadMCPFile(path string) ([]mcp.Server, error) {
 // loadMCP sets the run's MCP source when servers are configured; a run
 // without any has none and starts nothing.
 func (s *settings) loadMCP(getenv func(string) string, extra []string) {
-	servers, diags := loadMCPServers(getenv, s.workDir, extra)
+	servers, skipped, diags := loadMCPServers(getenv, s.workDir, extra, s.trusted)
 	s.diagnostics = append(s.diagnostics, diags...)
+	s.untrustedServers = skipped
 	var enabled []mcp.Server
 	for _, sv := range servers {
 		if sv.IsEnabled() {
@@ -145,12 +174,14 @@ type mcpStatus struct {
 
 // mcpStatuses reports the state of a run's MCP servers, nil without any.
 func mcpStatuses(s *settings) []mcpStatus {
-	if s.mcp == nil {
-		return nil
-	}
 	var out []mcpStatus
-	for _, st := range s.mcp.Statuses() {
-		out = append(out, mcpStatus{Name: st.Name, Status: st.State, Error: st.Err, Tools: st.Tools})
+	if s.mcp != nil {
+		for _, st := range s.mcp.Statuses() {
+			out = append(out, mcpStatus{Name: st.Name, Status: st.State, Error: st.Err, Tools: st.Tools})
+		}
+	}
+	for _, sv := range s.untrustedServers {
+		out = append(out, mcpStatus{Name: sv.Name, Status: "not started", Error: "folder not trusted (llmrt trust)"})
 	}
 	return out
 }

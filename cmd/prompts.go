@@ -62,9 +62,7 @@ func (p person) Approve(ctx context.Context, req engine.PermissionRequest) (engi
 		d.Rule = req.Suggested
 	}
 	if r.Project {
-		if err := config.AddProjectAllow(p.h.s.workDir, d.Rule); err != nil {
-			p.h.warnf("the rule %s holds for this session only: %v", d.Rule, err)
-		}
+		p.h.saveProjectRule(d.Rule)
 	}
 	return d, nil
 }
@@ -90,5 +88,22 @@ func (p person) ask(ctx context.Context, in tools.AskInput) (tools.Answer, error
 			return a, ctx.Err()
 		}
 		p.h.tell(false, err.Error()+"; answer again")
+	}
+}
+
+// saveProjectRule saves a rule a person allowed for the project to its
+// config file. A trusted folder stays trusted with the file as llmrt wrote
+// it; an untrusted one applies the rule once the person trusts it.
+func (h *cmdHost) saveProjectRule(rule string) {
+	if err := config.AddProjectAllow(h.s.workDir, rule); err != nil {
+		h.warnf("the rule %s holds for this session only: %v", rule, err)
+		return
+	}
+	if !h.s.trusted {
+		h.warnf("the rule %s is saved to %s; later runs apply it once you trust this folder (llmrt trust)", rule, config.ProjectPath(h.s.workDir))
+		return
+	}
+	if err := h.s.trustStore.Trust(h.s.folder.Refresh()); err != nil {
+		h.warnf("the rule %s is saved, but the folder could not be trusted with it: %v", rule, err)
 	}
 }

@@ -40,6 +40,7 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 		newToolsCmd(f, nil),
 		newSkillsCmd(f, nil),
 		newMCPCmd(f),
+		newTrustCmd(f),
 		newSessionsCmd(f),
 		newVersionCmd(f),
 	)

@@ -61,6 +61,13 @@ type settings struct {
 	// command line and a resumed session gave, so that resuming it
 	// behaves like the run it continues.
 	recorded config.Layer
+	// folder is the working directory's project files; trusted says they
+	// apply (see decideTrust), and untrustedServers are the MCP servers
+	// they would have started.
+	folder           config.Folder
+	trustStore       config.TrustStore
+	trusted          bool
+	untrustedServers []mcp.Server
 }
 
 // resolveSettings merges the command line's layer (flags) with the
@@ -85,12 +92,24 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 		sessionLayer = resumedLayer(*resumed)
 		o.Session, o.SessionID = &sessionLayer, resumed.ID
 	}
+	given := config.Merge(sessionLayer, flags)
+	s := &settings{workDir: dir, recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
+	userConfig := userConfigIfInside(f.Getenv, dir)
+	o.UserInWorkspace = len(userConfig) > 0
+	s.folder = config.NewFolder(dir, append(userConfig, given.MCPConfigs...)...)
+	if w := exposedWorkspace(s.folder.Dir, f.Getenv); w != "" {
+		s.diagnostics = append(s.diagnostics, w)
+	}
+	if s.trusted, err = f.decideTrust(ctx, s, o, given.MCPConfigs, needModel); err != nil {
+		return nil, err
+	}
+	o.Trusted = s.trusted
 	cfg, err := config.Load(o)
 	if err != nil {
 		return nil, err
 	}
-	s := &settings{cfg: cfg, workDir: dir, diagnostics: append([]string(nil), cfg.Diagnostics...),
-		recorded: config.Merge(sessionLayer.Recorded(), flags.Recorded())}
+	s.cfg = cfg
+	s.diagnostics = append(s.diagnostics, cfg.Diagnostics...)
 	s.quiet, s.verbose, s.strict, s.tracePath = isTrue(cfg.Quiet), isTrue(cfg.Verbose), isTrue(cfg.Strict), deref(cfg.Trace)
 	s.provider, s.model = deref(cfg.Provider), deref(cfg.Model)
 	if needModel {

@@ -90,7 +90,7 @@ func loadLayers(t *testing.T, dir string, project, flags config.Layer) *config.C
 	home := t.TempDir()
 	c, err := config.Load(config.Options{Dir: dir, Getenv: func(k string) string {
 		return map[string]string{"XDG_CONFIG_HOME": home}[k]
-	}, Flags: &flags})
+	}, Flags: &flags, Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}

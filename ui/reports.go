@@ -31,21 +31,22 @@ type ToolList struct {
 // ServerStatus is one MCP server's state.
 type ServerStatus struct {
 	Name string
-	// State is "starting", "ready" or "failed".
+	// State is "starting", "ready", "failed" or "not started".
 	State string
 	// Tools is how many tools a ready server offers.
 	Tools int
-	// Err is why a failed server failed.
+	// Err is why a failed server failed, or why one was not started.
 	Err string
 }
 
-// String says how the server is doing: "ready, 4 tools", "failed: why".
+// String says how the server is doing: "ready, 4 tools", "failed: why",
+// "not started: why".
 func (s ServerStatus) String() string {
-	switch s.State {
-	case "ready":
+	switch {
+	case s.State == "ready":
 		return "ready, " + itoa(s.Tools) + " tools"
-	case "failed":
-		return "failed: " + s.Err
+	case s.Err != "":
+		return s.State + ": " + s.Err
 	}
 	return s.State
 }

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/joho/godotenv"
 )
@@ -29,6 +30,9 @@ type Config struct {
 	Files []string
 	// Diagnostics are problems that did not stop loading.
 	Diagnostics []string
+	// Skipped says what an untrusted project's files would have changed
+	// and were not allowed to: one line per file.
+	Skipped []string
 	// from says which layer set each option, by config key.
 	from map[string]Source
 	// dotenv holds .env values; the process environment wins over them.
@@ -48,6 +52,15 @@ type Options struct {
 	SessionID string
 	// Flags are the options the command line gave.
 	Flags *Layer
+	// Trusted says the user trusts the project's files as they are (see
+	// Folder). Until then its .env is not read and its config file sets
+	// nothing that loosens policy. Where keys are sent (base URLs,
+	// providers) is never taken from a project's config file.
+	Trusted bool
+	// UserInWorkspace says the user config lies inside the working
+	// directory, where the commands llmrt runs can change it; it is then
+	// read as a project file.
+	UserInWorkspace bool
 }
 
 // Origin is the kind of layer a value came from, lowest first.
@@ -117,6 +130,10 @@ func Load(o Options) (*Config, error) {
 	envPath := filepath.Join(o.Dir, ".env")
 	data, err := ReadRegular(envPath)
 	switch {
+	case err == nil && !o.Trusted:
+		if vals, err := godotenv.Parse(bytes.NewReader(data)); err == nil && len(vals) > 0 {
+			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: not read (%s)", envPath, strings.Join(sortedKeys(vals), ", ")))
+		}
 	case err == nil:
 		vals, err := godotenv.Parse(bytes.NewReader(data))
 		if err != nil {
@@ -139,6 +156,17 @@ func Load(o Options) (*Config, error) {
 		}
 		c.Files = append(c.Files, f.path)
 		c.Diagnostics = append(c.Diagnostics, diags...)
+		if f.origin == Project || o.UserInWorkspace {
+			var untrusted, never []string
+			l, untrusted, never = l.forProject(o.Trusted)
+			if len(untrusted) > 0 {
+				c.Skipped = append(c.Skipped, fmt.Sprintf("%s: %s not applied", f.path, strings.Join(untrusted, ", ")))
+			}
+			if len(never) > 0 {
+				c.Diagnostics = append(c.Diagnostics, fmt.Sprintf("config %s: %s ignored: a project does not choose where your keys are sent; set %s in %s",
+					f.path, strings.Join(never, ", "), strings.Join(never, ", "), UserPath(o.Getenv)))
+			}
+		}
 		c.apply(&l, Source{Origin: f.origin, Path: f.path})
 	}
 	env, err := FromEnv(c.Getenv)
@@ -219,6 +247,15 @@ func (c *Config) Dotenv() []string {
 	out := make([]string, 0, len(c.dotenv))
 	for k, v := range c.dotenv {
 		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
 	}
 	sort.Strings(out)
 	return out

@@ -27,7 +27,7 @@ func TestLayering(t *testing.T) {
 	writeFile(t, filepath.Join(home, "llmrt", "config.json"), `{"provider":"anthropic","model":"user-model","max_iterations":10,"allow":["read_file"]}`)
 	writeFile(t, filepath.Join(dir, ".llmrt", "config.json"), `{"model":"project-model","allow":["shell_cmd(command=go test *)"]}`)
 	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_API_KEY=from-dotenv\nXAI_API_KEY=xai-dotenv\n")
-	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": home, "OPENAI_API_KEY": "from-env"})})
+	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": home, "OPENAI_API_KEY": "from-env"}), Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestNewerKeysAreKnown(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".llmrt", "config.json"),
 		`{"mcpServers":{"gh":{"command":"x"}},"skills_dirs":["s"],"context_window":128000,"shell_env":{"pass":["GITHUB_TOKEN"]}}`)
-	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": t.TempDir()})})
+	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": t.TempDir()}), Trusted: true})
 	if err != nil || len(c.Diagnostics) != 0 {
 		t.Errorf("got %v %v, want no diagnostics", err, c.Diagnostics)
 	}
@@ -104,7 +104,7 @@ func TestNewerKeysAreKnown(t *testing.T) {
 func TestBadDotEnv(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, ".env"), "OPENAI_API_KEY='unterminated\n")
-	_, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": t.TempDir()})})
+	_, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": t.TempDir()}), Trusted: true})
 	var fe *FileError
 	if !errors.As(err, &fe) || !strings.HasSuffix(fe.Path, ".env") {
 		t.Fatalf("got %v, want an error naming .env", err)

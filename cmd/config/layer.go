@@ -18,21 +18,24 @@ import (
 //   - help: the flag's help line.
 //   - scope: "session" for an option a session records so that resuming
 //     it behaves as the run it continues; "noconfig" for one a config
-//     file may not set; "path" for paths a flag makes absolute.
+//     file may not set; "path" for paths a flag makes absolute; "trust"
+//     for one that loosens policy, which a project's config file sets
+//     only once the user trusts the project; "noproject" for where keys
+//     are sent, which a project's config file never sets.
 //
 // Pointer fields tell "unset" from a zero value, so a higher layer
 // overrides only what it sets; lists add up across layers.
 type Layer struct {
 	Provider *string `json:"provider,omitempty" flag:"provider" env:"LLMRT_PROVIDER" help:"provider: openai, anthropic, google, azure, xai, openai-compatible, ollama, scripted (env LLMRT_PROVIDER)"`
 	Model    *string `json:"model,omitempty" flag:"model" env:"LLMRT_MODEL" help:"model name; the deployment for azure, the script path for scripted (env LLMRT_MODEL)"`
-	BaseURL  *string `json:"base_url,omitempty" flag:"base-url" env:"LLMRT_BASE_URL" help:"base URL of the provider's API (env LLMRT_BASE_URL)"`
+	BaseURL  *string `json:"base_url,omitempty" flag:"base-url" env:"LLMRT_BASE_URL" scope:"noproject" help:"base URL of the provider's API (env LLMRT_BASE_URL)"`
 
 	System     *string `json:"system,omitempty" flag:"system" help:"system prompt"`
 	SystemFile *string `json:"system_file,omitempty" flag:"system-file" help:"read the system prompt from a file"`
 
 	Tools      *string  `json:"tools,omitempty" flag:"tools" scope:"session" help:"built-in tools: all, none, read-only, or a comma list"`
-	Permission *string  `json:"permission,omitempty" flag:"permission" scope:"session" help:"permission mode: auto, ask (default) or read"`
-	Allow      []string `json:"allow,omitempty" flag:"allow" scope:"session" help:"allow calls matching a rule, e.g. 'write_file(path=out/**)'; repeatable"`
+	Permission *string  `json:"permission,omitempty" flag:"permission" scope:"session,trust" help:"permission mode: auto, ask (default) or read"`
+	Allow      []string `json:"allow,omitempty" flag:"allow" scope:"session,trust" help:"allow calls matching a rule, e.g. 'write_file(path=out/**)'; repeatable"`
 	Deny       []string `json:"deny,omitempty" flag:"deny" scope:"session" help:"deny calls matching a rule, e.g. 'shell_cmd(command=rm *)'; repeatable"`
 
 	MaxIterations   *int      `json:"max_iterations,omitempty" flag:"max-iterations" scope:"session" help:"most model calls in one run (default 24)"`
@@ -48,18 +51,18 @@ type Layer struct {
 	// the built-in table does not know or gets wrong.
 	ContextWindow *int `json:"context_window,omitempty"`
 
-	AllowPrivateWeb *bool `json:"web_fetch_allow_private,omitempty"`
+	AllowPrivateWeb *bool `json:"web_fetch_allow_private,omitempty" scope:"trust"`
 	// Sandbox is off, read-only or workspace-write; SandboxWritable adds
 	// writable paths (relative ones to the working directory);
 	// SandboxedCommands "auto" lets ask mode run confined commands without
 	// asking.
-	Sandbox           *string  `json:"sandbox,omitempty" flag:"sandbox" scope:"session" help:"confine commands: off, read-only or workspace-write (default where the OS supports it)"`
-	SandboxNetwork    *bool    `json:"sandbox_network,omitempty" flag:"sandbox-network" scope:"session" help:"let sandboxed commands reach the network"`
-	SandboxWritable   []string `json:"sandbox_writable,omitempty"`
-	SandboxedCommands *string  `json:"sandboxed_commands,omitempty"`
+	Sandbox           *string  `json:"sandbox,omitempty" flag:"sandbox" scope:"session,trust" help:"confine commands: off, read-only or workspace-write (default where the OS supports it)"`
+	SandboxNetwork    *bool    `json:"sandbox_network,omitempty" flag:"sandbox-network" scope:"session,trust" help:"let sandboxed commands reach the network"`
+	SandboxWritable   []string `json:"sandbox_writable,omitempty" scope:"trust"`
+	SandboxedCommands *string  `json:"sandboxed_commands,omitempty" scope:"trust"`
 	// ShellEnv shapes the environment of the commands the model runs; a
 	// layer that sets it replaces the lower layers' setting whole.
-	ShellEnv *ShellEnv `json:"shell_env,omitempty"`
+	ShellEnv *ShellEnv `json:"shell_env,omitempty" scope:"trust"`
 
 	// SkillsDirs are extra skill roots (relative ones in a config file to
 	// the working directory), searched before the standard ones.
@@ -68,7 +71,7 @@ type Layer struct {
 	// them, and a session keeps them so its tools come back.
 	MCPConfigs []string `json:"mcp_config,omitempty" flag:"mcp-config" scope:"session,noconfig,path" help:"also load MCP servers from this file (mcpServers or servers shape; wins over the others); repeatable"`
 
-	Providers map[string]Backend `json:"providers,omitempty"`
+	Providers map[string]Backend `json:"providers,omitempty" scope:"noproject"`
 
 	// Options of the command line only.
 	Cwd                   *string `json:"-" flag:"cwd" help:"working directory, the root the file tools are confined to"`
@@ -78,6 +81,7 @@ type Layer struct {
 	Quiet                 *bool   `json:"-" flag:"quiet" short:"q" help:"print nothing but the answer and errors"`
 	Verbose               *bool   `json:"-" flag:"verbose" help:"show progress on stderr even when it is not a terminal"`
 	NoProjectInstructions *bool   `json:"-" flag:"no-project-instructions" help:"do not put AGENTS.md/CLAUDE.md files in the system prompt"`
+	Trust                 *bool   `json:"-" flag:"trust" help:"trust this folder's project files (MCP servers, .env, settings) for this run, without asking"`
 }
 
 // ShellEnv is the shell_env config key: which variables the commands a

@@ -15,17 +15,19 @@ import (
 
 // option is one field of Layer as its tags describe it.
 type option struct {
-	index    int
-	name     string // the Go field name
-	key      string // the config key; "" for a command-line option
-	flag     string
-	short    string
-	noopt    string
-	env      string
-	help     string
-	session  bool // recorded by sessions
-	noconfig bool // not a config file key
-	path     bool // a flag's paths are made absolute
+	index     int
+	name      string // the Go field name
+	key       string // the config key; "" for a command-line option
+	flag      string
+	short     string
+	noopt     string
+	env       string
+	help      string
+	session   bool // recorded by sessions
+	noconfig  bool // not a config file key
+	path      bool // a flag's paths are made absolute
+	trust     bool // a project sets it only once trusted
+	noproject bool // a project never sets it
 }
 
 // options lists Layer's fields once.
@@ -47,6 +49,10 @@ var options = sync.OnceValue(func() []option {
 				o.noconfig = true
 			case "path":
 				o.path = true
+			case "trust":
+				o.trust = true
+			case "noproject":
+				o.noproject = true
 			}
 		}
 		out = append(out, o)
@@ -225,6 +231,29 @@ func (l Layer) Recorded() Layer {
 		}
 	}
 	return out
+}
+
+// forProject returns what a project's config file may set of l: never
+// where keys are sent (noproject), and what loosens policy (trust) only
+// when trusted. dropped names the keys left out of each kind.
+func (l Layer) forProject(trusted bool) (kept Layer, untrusted, never []string) {
+	kept = l
+	v, src := reflect.ValueOf(&kept).Elem(), reflect.ValueOf(l)
+	for _, o := range options() {
+		if !isSet(src.Field(o.index)) {
+			continue
+		}
+		switch {
+		case o.noproject:
+			never = append(never, o.key)
+		case o.trust && !trusted:
+			untrusted = append(untrusted, o.key)
+		default:
+			continue
+		}
+		v.Field(o.index).SetZero()
+	}
+	return kept, untrusted, never
 }
 
 // FromEnv returns the environment's layer: the options with an env

@@ -67,7 +67,7 @@ func TestAddProjectAllowIsRead(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": home})})
+	c, err := Load(Options{Dir: dir, Getenv: env(map[string]string{"XDG_CONFIG_HOME": home}), Trusted: true})
 	if err != nil {
 		t.Fatal(err)
 	}
