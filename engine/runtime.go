@@ -32,7 +32,10 @@ type Config struct {
 	Sources []ToolSource
 	// Defaults fill zero fields of each request.
 	Defaults Defaults
-	// RunCode bounds run_code programs (time, steps, output).
+	// RunCode configures run_code: the bounds of its programs (time,
+	// steps, output), the runtime that runs them (Starlark unless
+	// RunCode.Runtime is another language's) and globals of the host's
+	// that every program sees beside the tools' functions.
 	RunCode runcode.Options
 	// SpawnDepth is how deep spawn_agent sub-runs may nest: zero means
 	// DefaultSpawnDepth, negative forbids sub-runs.
@@ -76,8 +79,8 @@ type Runtime struct {
 }
 
 // New returns a Runtime for cfg. A nil adapter or source, a provider name
-// given twice, and a default provider that is not configured are errors
-// matching ErrInvalidRequest.
+// given twice, a default provider that is not configured and a run_code
+// global that is not an identifier are errors matching ErrInvalidRequest.
 func New(cfg Config) (*Runtime, error) {
 	byName := make(map[string]providers.Provider, len(cfg.Adapters)+len(cfg.Providers))
 	for i, p := range cfg.Adapters {
@@ -103,6 +106,9 @@ func New(cfg Config) (*Runtime, error) {
 		if src == nil {
 			return nil, configError("tool source %d is nil", i)
 		}
+	}
+	if err := cfg.RunCode.Validate(); err != nil {
+		return nil, configError("%v", err)
 	}
 	def := cfg.Defaults.Provider
 	if def == "" && len(byName) == 1 {

@@ -61,6 +61,43 @@ func toJSON(v starlark.Value) (any, error) {
 	return nil, fmt.Errorf("a %s cannot be sent as JSON", v.Type())
 }
 
+// kwargsJSON turns the keyword arguments of a call of the function name
+// into a JSON object; positional arguments are refused with an example
+// of a call.
+func kwargsJSON(name string, pos starlark.Tuple, kwargs []starlark.Tuple, example string) (json.RawMessage, error) {
+	if len(pos) > 0 {
+		return nil, fmt.Errorf("%s: pass arguments by name, e.g. %s", name, example)
+	}
+	m := make(map[string]any, len(kwargs))
+	for _, kv := range kwargs {
+		v, err := toJSON(kv[1])
+		if err != nil {
+			return nil, fmt.Errorf("%s: argument %s: %v", name, kv[0], err)
+		}
+		m[string(kv[0].(starlark.String))] = v
+	}
+	raw, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return raw, nil
+}
+
+// fromGo converts Go data to Starlark through its JSON encoding.
+func fromGo(v any) (starlark.Value, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, err
+	}
+	return fromJSON(x), nil
+}
+
 // fromJSONText parses a tool result: JSON becomes Starlark data, anything
 // else stays a string.
 func fromJSONText(s string) starlark.Value {

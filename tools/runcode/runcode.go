@@ -3,15 +3,10 @@ package runcode
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
+	"maps"
+	"slices"
 	"time"
-
-	starjson "go.starlark.net/lib/json"
-	"go.starlark.net/resolve"
-	"go.starlark.net/starlark"
-	"go.starlark.net/syntax"
 
 	"github.com/llmrt/llmrt/tools"
 )
@@ -26,7 +21,8 @@ const (
 	defaultOutput  = 30_000
 )
 
-// Options bound programs. The zero value is the default configuration.
+// Options configure run_code. The zero value is the default
+// configuration: Starlark programs with no globals of the host's.
 type Options struct {
 	// DefaultTimeout applies when a call gives no timeout_ms; zero means
 	// 30s. Calls may ask for up to 300s.
@@ -37,17 +33,49 @@ type Options struct {
 	// MaxOutputBytes bounds the stdout kept (head and tail); zero means
 	// 30,000 bytes.
 	MaxOutputBytes int
+	// Runtime runs the programs; nil means Starlark, bounded by MaxSteps
+	// and MaxOutputBytes. A Runtime of the host's bounds its programs'
+	// steps and output itself.
+	Runtime Runtime
+	// Globals are values and functions (Func) every program sees by
+	// name beside the tools' functions; a tool's function wins over a
+	// global of the same name. Each name must be an identifier.
+	Globals map[string]any
 }
 
-const schema = `{
+// Validate reports options no program could use: a global whose name is
+// not an identifier.
+func (o Options) Validate() error {
+	for name := range o.Globals {
+		if name == "" || Identifier(name) != name {
+			return fmt.Errorf("run_code global %q: a name must be an identifier (letters, digits and _, not starting with a digit)", name)
+		}
+	}
+	return nil
+}
+
+func (o Options) runtime() Runtime {
+	if o.Runtime != nil {
+		return o.Runtime
+	}
+	return Starlark{MaxSteps: o.MaxSteps, MaxOutputBytes: o.MaxOutputBytes}
+}
+
+// schemaFormat is run_code's schema, given the description of its code.
+const schemaFormat = `{
   "type": "object",
   "properties": {
-    "code": {"type": "string", "minLength": 1, "description": "The Starlark program"},
+    "code": {"type": "string", "minLength": 1, "description": %s},
     "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 300000, "description": "Stop the program after this many milliseconds (default 30000)"}
   },
   "required": ["code"],
   "additionalProperties": false
 }`
+
+func schema(language string) json.RawMessage {
+	desc, _ := json.Marshal("The " + language + " program")
+	return json.RawMessage(fmt.Sprintf(schemaFormat, desc))
+}
 
 type args struct {
 	Code      string `json:"code"`
@@ -59,31 +87,39 @@ type result struct {
 	Stdout     string `json:"stdout"`
 	Stderr     string `json:"stderr"`
 	ReturnCode int    `json:"return_code"`
+	Value      any    `json:"value,omitempty"`
 	Error      string `json:"error,omitempty"`
 }
 
-// function is one tool as the program sees it.
-type function struct {
-	name string // Starlark identifier
-	tool tools.Tool
+// timeLimit is the cause of a program's context ending at its time
+// limit. It matches context.DeadlineExceeded.
+type timeLimit time.Duration
+
+func (t timeLimit) Error() string {
+	return fmt.Sprintf("time limit of %s reached", time.Duration(t))
 }
 
-// Tool returns run_code for a run whose other tools are surface. Tools
-// without an executor (host-owned), control tools and run_code itself are
-// left out; every other tool becomes a function, and the description lists
-// them with their parameters.
+func (t timeLimit) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// Tool returns run_code for a run whose other tools are surface, running
+// programs with opts.Runtime (Starlark when nil). Tools without an
+// executor (host-owned), control tools and run_code itself are left out;
+// every other tool becomes a function, and the runtime describes them.
 //
 // Its kind is read: a program changes nothing by itself. Every effect it
 // has is a call of another tool, which the run checks and counts as
 // evidence on its own, so a program may run under permission mode read
 // (where its writes are refused) and ask mode asks about its writes, not
-// about the program.
+// about the program. The host's globals (opts.Globals) are the exception
+// the host chose: they run as its own code.
 func Tool(surface []tools.Tool, opts Options) tools.Tool {
+	rt := opts.runtime()
 	fns := functions(surface)
+	env := Env{Functions: fns, Globals: visibleGlobals(opts.Globals, fns), Timeout: cmpOr(opts.DefaultTimeout, defaultTimeout)}
 	return tools.Tool{
 		Name:        Name,
-		Description: describe(fns, opts),
-		Schema:      json.RawMessage(schema),
+		Description: rt.Describe(env),
+		Schema:      schema(rt.Language()),
 		Kind:        tools.KindRead,
 		Source:      tools.SourceBuiltin,
 		Execute: func(ctx context.Context, raw json.RawMessage) (tools.Result, error) {
@@ -91,14 +127,16 @@ func Tool(surface []tools.Tool, opts Options) tools.Tool {
 			if err := json.Unmarshal(raw, &a); err != nil {
 				return tools.Errorf("invalid arguments: %v", err), nil
 			}
-			return execute(ctx, fns, a, opts), nil
+			return execute(ctx, rt, env, a)
 		},
 	}
 }
 
-func functions(surface []tools.Tool) []function {
-	var fns []function
-	seen := map[string]bool{"failed": true, "json": true, "print": true}
+// functions are the tools of surface a program may call, one per
+// identifier: the first tool wins when two names map to one identifier.
+func functions(surface []tools.Tool) []Function {
+	var fns []Function
+	seen := map[string]bool{}
 	for _, t := range surface {
 		if t.Execute == nil || t.Name == Name || t.Source == tools.SourceControl {
 			continue
@@ -108,13 +146,29 @@ func functions(surface []tools.Tool) []function {
 			continue
 		}
 		seen[id] = true
-		fns = append(fns, function{name: id, tool: t})
+		fns = append(fns, Function{Name: id, Tool: t.Name, Description: t.Description, Schema: t.Schema})
 	}
 	return fns
 }
 
-// Identifier turns a tool name into the Starlark function name: characters
-// outside [A-Za-z0-9_] become _, and a leading digit gets a _ prefix.
+// visibleGlobals are the globals no function's name hides, or nil.
+func visibleGlobals(globals map[string]any, fns []Function) map[string]any {
+	var out map[string]any
+	for name, v := range globals {
+		if slices.ContainsFunc(fns, func(f Function) bool { return f.Name == name }) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(globals))
+		}
+		out[name] = v
+	}
+	return out
+}
+
+// Identifier turns a tool name into its function's name in a program
+// (Function.Name): characters outside [A-Za-z0-9_] become _, and a leading
+// digit gets a _ prefix.
 func Identifier(name string) string {
 	b := []byte(name)
 	for i, c := range b {
@@ -128,153 +182,39 @@ func Identifier(name string) string {
 	return string(b)
 }
 
-var fileOptions = &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true, Recursion: true}
-
-func execute(ctx context.Context, fns []function, a args, opts Options) tools.Result {
-	call := tools.CallerFrom(ctx)
-	if call == nil {
-		return tools.Errorf("run_code can only run inside an agent run, where its functions can call the run's tools")
+// execute runs one program under its time limit and turns what it did
+// into the JSON the model sees.
+func execute(ctx context.Context, rt Runtime, env Env, a args) (tools.Result, error) {
+	if tools.CallerFrom(ctx) == nil {
+		return tools.Errorf("run_code can only run inside an agent run, where its functions can call the run's tools"), nil
 	}
-	timeout := cmpOr(opts.DefaultTimeout, defaultTimeout)
 	if a.TimeoutMS > 0 {
-		timeout = min(time.Duration(a.TimeoutMS)*time.Millisecond, maxTimeout)
+		env.Timeout = min(time.Duration(a.TimeoutMS)*time.Millisecond, maxTimeout)
 	}
-	pctx, cancel := context.WithTimeout(ctx, timeout)
+	// Each program gets its own copies, so a runtime that changes them
+	// changes nothing for the next program.
+	env.Functions, env.Globals = slices.Clone(env.Functions), maps.Clone(env.Globals)
+	pctx, cancel := context.WithTimeoutCause(ctx, env.Timeout, timeLimit(env.Timeout))
 	defer cancel()
 
-	out := &capped{max: cmpOr(opts.MaxOutputBytes, defaultOutput)}
-	thread := &starlark.Thread{Name: Name, Print: func(_ *starlark.Thread, msg string) {
-		out.WriteString(msg)
-		out.WriteString("\n")
-	}}
-	thread.SetMaxExecutionSteps(cmpOr(opts.MaxSteps, defaultSteps))
-	stop := context.AfterFunc(pctx, func() {
-		if ctx.Err() != nil {
-			thread.Cancel("the run was cancelled")
-		} else {
-			thread.Cancel(fmt.Sprintf("time limit of %s reached", timeout))
-		}
-	})
-	defer stop()
-
-	_, err := starlark.ExecFileOptions(fileOptions, thread, "program", a.Code, predeclared(pctx, fns, call))
-	res := result{Stdout: out.String()}
+	res, err := rt.Run(pctx, a.Code, env)
 	if err != nil {
-		res.ReturnCode = 1
-		res.Error, res.Stderr = describeError(err)
+		return tools.Result{}, fmt.Errorf("%s runtime: %w", rt.Language(), err)
 	}
-	b, _ := json.Marshal(res)
-	return tools.Result{Content: string(b), Failed: err != nil}
-}
-
-func predeclared(ctx context.Context, fns []function, call tools.Caller) starlark.StringDict {
-	env := starlark.StringDict{
-		"json":   starjson.Module,
-		"failed": starlark.NewBuiltin("failed", builtinFailed),
+	out := result{Stdout: res.Stdout, Stderr: res.Stderr, Value: res.Value}
+	if res.Err != nil {
+		out.ReturnCode, out.Error = 1, res.Err.Error()
 	}
-	for _, f := range fns {
-		f := f
-		env[f.name] = starlark.NewBuiltin(f.name, func(thread *starlark.Thread, b *starlark.Builtin, pos starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-			if len(pos) > 0 {
-				return nil, fmt.Errorf("%s: pass arguments by name, e.g. %s", f.name, example(f))
-			}
-			m := make(map[string]any, len(kwargs))
-			for _, kv := range kwargs {
-				v, err := toJSON(kv[1])
-				if err != nil {
-					return nil, fmt.Errorf("%s: argument %s: %v", f.name, kv[0], err)
-				}
-				m[string(kv[0].(starlark.String))] = v
-			}
-			raw, err := json.Marshal(m)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", f.name, err)
-			}
-			r := call(ctx, f.tool.Name, raw)
-			if r.IsError {
-				return &toolError{tool: f.tool.Name, msg: r.Content}, nil
-			}
-			return fromJSONText(r.Content), nil
-		})
-	}
-	return env
-}
-
-func builtinFailed(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	var v starlark.Value
-	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 1, &v); err != nil {
-		return nil, err
-	}
-	_, ok := v.(*toolError)
-	return starlark.Bool(ok), nil
-}
-
-// describeError returns a one-line message with the line number and the
-// full backtrace.
-func describeError(err error) (msg, trace string) {
-	var ee *starlark.EvalError
-	var se syntax.Error
-	var re resolve.ErrorList
-	switch {
-	case errors.As(err, &ee):
-		msg = ee.Msg
-		if fr := innermost(ee.CallStack); fr.Pos.Line > 0 {
-			msg = fmt.Sprintf("line %d: %s", fr.Pos.Line, ee.Msg)
+	b, err := json.Marshal(out)
+	if err != nil {
+		msg := fmt.Sprintf("the program's value cannot be sent as JSON: %v", err)
+		if out.Error != "" {
+			msg = out.Error + "; " + msg
 		}
-		return msg, ee.Backtrace()
-	case errors.As(err, &se):
-		msg = fmt.Sprintf("line %d:%d: syntax error: %s", se.Pos.Line, se.Pos.Col, se.Msg)
-		return msg, msg
-	case errors.As(err, &re):
-		lines := make([]string, len(re))
-		for i, e := range re {
-			lines[i] = fmt.Sprintf("line %d:%d: %s", e.Pos.Line, e.Pos.Col, e.Msg)
-		}
-		return strings.Join(lines, "; "), strings.Join(lines, "\n")
+		out.Value, out.ReturnCode, out.Error = nil, 1, msg
+		b, _ = json.Marshal(out)
 	}
-	return err.Error(), err.Error()
-}
-
-// innermost is the deepest frame of the program itself (not a builtin).
-func innermost(cs starlark.CallStack) starlark.CallFrame {
-	for i := len(cs) - 1; i >= 0; i-- {
-		if cs[i].Pos.Filename() == "program" {
-			return cs[i]
-		}
-	}
-	return starlark.CallFrame{}
-}
-
-// capped keeps at most max bytes: the head and the tail.
-type capped struct {
-	max        int
-	head, tail strings.Builder
-	dropped    int
-}
-
-func (c *capped) WriteString(s string) {
-	if room := c.max/2 - c.head.Len(); room > 0 {
-		n := min(room, len(s))
-		c.head.WriteString(s[:n])
-		s = s[n:]
-	}
-	if s == "" {
-		return
-	}
-	c.tail.WriteString(s)
-	if over := c.tail.Len() - c.max/2; over > 0 {
-		t := c.tail.String()[over:]
-		c.dropped += over
-		c.tail.Reset()
-		c.tail.WriteString(t)
-	}
-}
-
-func (c *capped) String() string {
-	if c.dropped == 0 {
-		return c.head.String() + c.tail.String()
-	}
-	return fmt.Sprintf("%s\n[… %d bytes of output cut …]\n%s", c.head.String(), c.dropped, c.tail.String())
+	return tools.Result{Content: string(b), Failed: out.ReturnCode != 0}, nil
 }
 
 func cmpOr[T comparable](v, fallback T) T {
