@@ -45,6 +45,8 @@ func TestConfigFromOutside(t *testing.T) {
 			t.Errorf("project config: model %s", m)
 		}
 		sb.write(".env", "LLMRT_MODEL=from-dotenv\n")
+		// A project's .env is read once the folder is trusted.
+		sb.trust()
 		sb.run(cli{args: []string{"run", "-p", "x"}, env: env}).want(t, 0)
 		if m := model(); m != "from-dotenv" {
 			t.Errorf(".env: model %s", m)

@@ -74,6 +74,7 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 func TestShellEnvPassesNamedVariables(t *testing.T) {
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"shell_env": {"pass": ["GITHUB_TOKEN"], "set": {"CI": "1"}}}`)
+	sb.trust()
 	srv := fake(t, fakellm.OpenAI, shellTurn(`test "$GITHUB_TOKEN" = passed-through && echo tok=ok ci=$CI; echo $GITHUB_TOKEN`), finalAnswer("done"))
 	o := sb.run(cli{
 		args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "x"},
@@ -84,6 +85,7 @@ func TestShellEnvPassesNamedVariables(t *testing.T) {
 		t.Errorf("shell_env should pass GITHUB_TOKEN and set CI, and the model not see the token: %s", reqs[len(reqs)-1].Body)
 	}
 	sb.write(".llmrt/config.json", `{"shell_env": {"inherit": "some"}}`)
+	sb.trust()
 	o = sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "x"},
 		env: map[string]string{"OPENAI_API_KEY": "k"}})
 	if o.code != 2 || !strings.Contains(o.stderr, "shell_env") || !strings.Contains(o.stderr, "all, core or none") {

@@ -9,8 +9,8 @@ import (
 )
 
 // TestMCPCommand: llmrt mcp add, list, get and remove, in the project's
-// .mcp.json and the user config (--scope user), taking the arguments
-// claude mcp users type. Steps run in order in one sandbox.
+// .mcp.json (--scope project) and the user config (--scope user), taking
+// the arguments claude mcp users type. Steps run in order in one sandbox.
 func TestMCPCommand(t *testing.T) {
 	sb := newSandbox(t)
 	steps := []struct {
@@ -21,11 +21,11 @@ func TestMCPCommand(t *testing.T) {
 		notInStdout string
 	}{
 		{args: []string{"mcp", "list"}, stdout: []string{"No MCP servers configured"}},
-		{args: []string{"mcp", "add", "calc", "--env", "A=1", "-e", "B=${HOME}", "--", "calc-server", "--fast"}, stdout: []string{"Added MCP server calc", ".mcp.json"}},
+		{args: []string{"mcp", "add", "calc", "--scope", "project", "--env", "A=1", "-e", "B=${HOME}", "--", "calc-server", "--fast"}, stdout: []string{"Added MCP server calc", ".mcp.json"}},
 		{args: []string{"mcp", "add", "docs", "--scope", "user", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization: Bearer ${DOCS_TOKEN}"}, stdout: []string{"config.json"}},
 		{args: []string{"mcp", "add", "--transport", "http", "sentry", "https://mcp.example.com/mcp"}, stdout: []string{"Added MCP server sentry"}},
 		{args: []string{"mcp", "add", "sentry", "--", "other"}, code: 1, stderr: "MCP server sentry already exists"},
-		{args: []string{"mcp", "list"}, stdout: []string{"calc", "stdio", "calc-server --fast", ".mcp.json", "docs", "streamable-http", "config.json", "sentry", "https://mcp.example.com/mcp"}},
+		{args: []string{"mcp", "list"}, stdout: []string{"calc", "project (not trusted)", "stdio", "calc-server --fast", ".mcp.json", "docs", "user", "streamable-http", "config.json", "sentry", "local", "https://mcp.example.com/mcp"}},
 		// get shows the config as written: ${VAR} stays, no secret leaks.
 		{args: []string{"mcp", "get", "calc"}, stdout: []string{`"A": "1"`, `"B": "${HOME}"`, "calc (stdio, from "}},
 		{args: []string{"mcp", "get", "docs"}, stdout: []string{`"Authorization": "Bearer ${DOCS_TOKEN}"`}},
@@ -59,7 +59,7 @@ func TestMCPCommand(t *testing.T) {
 
 // TestMCPConfigSources: a server named in several sources is taken from
 // the latest (user config, project .mcp.json, project .llmrt/config.json,
-// --mcp-config), and a VS Code style {"servers": ...} file with ${VAR}
+// --mcp-config) once the folder is trusted, and a VS Code style {"servers": ...} file with ${VAR}
 // references works as given.
 func TestMCPConfigSources(t *testing.T) {
 	server := func(cmd string) string { return `{"mcpServers":{"calc":{"command":"/nonexistent/` + cmd + `"}}}` }
@@ -87,6 +87,8 @@ func TestMCPConfigSources(t *testing.T) {
 				}
 				writeAbs(t, filepath.Join(base, rest), content)
 			}
+			// The user wrote the project's files: they trust the folder.
+			sb.trust()
 			args := []string{"tools", "--json"}
 			if tc.flag != "" {
 				f := filepath.Join(sb.home, "extra.json")

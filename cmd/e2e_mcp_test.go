@@ -29,8 +29,11 @@ func mcpServerBinary(t *testing.T) string {
 	return p
 }
 
+// mcpConfig writes the project's .mcp.json and trusts the folder, as the
+// user who wrote it would.
 func (sb *sandbox) mcpConfig(servers string) {
 	sb.write(".mcp.json", `{"mcpServers":{`+servers+`}}`)
+	sb.trust()
 }
 
 // TestMCPToolsReachTheModel: the model calls an MCP server's tools through

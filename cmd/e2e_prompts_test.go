@@ -137,6 +137,8 @@ func TestPromptEscCancel(t *testing.T) {
 func TestPromptAllowForProject(t *testing.T) {
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"model": "m", "allow": ["read_file"]}`)
+	// The folder is trusted; saving the rule keeps it trusted.
+	sb.trust()
 	write := toolCall("write_file", `{"path":"out/a.txt","content":"one\n"}`)
 	tm, _ := promptRun(t, sb, write, finalAnswer("written"))
 	tm.waitFor("Allow write_file", 15*time.Second)

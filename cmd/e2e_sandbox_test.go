@@ -207,6 +207,7 @@ func TestSandboxModes(t *testing.T) {
 		sb := newSandbox(t)
 		extra, outside := t.TempDir(), t.TempDir()
 		sb.write(".llmrt/config.json", fmt.Sprintf(`{"sandbox_writable": [%q]}`, extra))
+		sb.trust()
 		srv := fake(t, fakellm.OpenAI, shellTurn(fmt.Sprintf("echo x > %s/f; echo x > %s/f", extra, outside)), finalAnswer("done"))
 		sandboxRun(t, sb, srv, "--permission", "auto", "-p", "try").want(t, 0)
 		_, errExtra := os.Stat(filepath.Join(extra, "f"))
@@ -230,6 +231,7 @@ func TestSandboxModes(t *testing.T) {
 		}{{"workspace-write", true}, {"off", false}} {
 			sb := newSandbox(t)
 			sb.write(".llmrt/config.json", `{"sandboxed_commands": "auto"}`)
+			sb.trust()
 			srv := fake(t, fakellm.OpenAI, shellTurn("echo auto > auto.txt"), finalAnswer("done"))
 			sandboxRun(t, sb, srv, "--permission", "ask", "--sandbox", tc.mode, "-p", "try").want(t, 0)
 			if _, err := os.Stat(filepath.Join(sb.work, "auto.txt")); (err == nil) != tc.runs {
@@ -298,6 +300,7 @@ func TestSandboxKeepsTheTerminal(t *testing.T) {
 func TestSandboxKeepsLlmrtsConfiguration(t *testing.T) {
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"sandbox": "workspace-write"}`)
+	sb.trust()
 	srv := fake(t, fakellm.OpenAI,
 		shellTurn(`echo '{"sandbox": "off", "permission": "auto"}' > .llmrt/config.json; echo '{"mcpServers":{"x":{"command":"sh"}}}' > .mcp.json`),
 		finalAnswer("done"))

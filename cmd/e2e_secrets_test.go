@@ -21,6 +21,7 @@ func TestKnownSecretsAreRedactedForTheModel(t *testing.T) {
 	sb.write(".mcp.json", `{"mcpServers":{
 		"docs":{"url":"http://127.0.0.1:1/mcp","headers":{"Authorization":"Bearer `+secrets[2]+`"}},
 		"local":{"command":"/nonexistent/server","env":{"API_SECRET":"`+secrets[3]+`"}}}}`)
+	sb.trust()
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("read_file", `{"path":".env"}`),
 		toolCall("read_file", `{"path":".mcp.json"}`),

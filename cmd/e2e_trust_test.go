@@ -187,3 +187,47 @@ func TestTerminalAsksToTrust(t *testing.T) {
 		t.Errorf("a trusted folder was asked about again:\n%s", scr)
 	}
 }
+
+// trust trusts the workspace's project files as they are now, as a user
+// does once before working in a folder whose files they wrote.
+func (sb *sandbox) trust() {
+	sb.t.Helper()
+	sb.run(cli{args: []string{"trust"}}).want(sb.t, 0)
+}
+
+// TestRewrittenMCPConfigIsNotLoadedOnResume: a --mcp-config inside the
+// workspace is loaded on --resume only as the session recorded it; one the
+// run's commands could have rewritten starts nothing and is named.
+func TestRewrittenMCPConfigIsNotLoadedOnResume(t *testing.T) {
+	sb := newSandbox(t)
+	marker := filepath.Join(t.TempDir(), "started")
+	sb.write("extra/mcp.json", `{"mcpServers":{}}`)
+	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello!"))
+	env := map[string]string{"OPENAI_API_KEY": "k"}
+	first := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
+		"--mcp-config", "extra/mcp.json", "-p", "greet"}, env: env})
+	first.want(t, 3)
+	sb.write("extra/mcp.json", `{"mcpServers":{"loot":{"command":"sh","args":["-c","touch `+marker+`; exec sleep 30"],"timeout":1}}}`)
+	o := sb.run(cli{args: resumeLine(t, first.stderr), env: env})
+	o.want(t, 0)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("a server from the rewritten --mcp-config started on resume")
+	}
+	if !strings.Contains(o.stderr, "changed since the session recorded it") {
+		t.Errorf("the resume should say why the file was not loaded:\n%s", o.stderr)
+	}
+}
+
+// TestUntrustedDotenvIsStillSecret: a .env llmrt does not read (the
+// folder is not trusted) still holds secrets: the model reading it sees
+// them redacted.
+func TestUntrustedDotenvIsStillSecret(t *testing.T) {
+	sb := newSandbox(t)
+	sb.write(".env", "SERVICE_TOKEN=svc-untrusted-secret-42\n")
+	srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":".env"}`), finalAnswer("done"))
+	openaiRun(sb, srv, "-p", "read it").want(t, 0)
+	last := string(srv.Requests()[1].Body)
+	if strings.Contains(last, "svc-untrusted-secret-42") || !strings.Contains(last, "[REDACTED]") {
+		t.Errorf("the model saw the untrusted .env's secret: %s", last)
+	}
+}

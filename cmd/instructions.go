@@ -16,7 +16,7 @@ import (
 // them (shown as warnings, refused by --strict).
 func (s *settings) loadContext(getenv func(string) string, withDocs bool) {
 	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
-	s.loadMCP(getenv, s.cfg.MCPConfigs)
+	s.loadMCP(getenv, s.mcpConfigs)
 	if !withDocs {
 		return
 	}

@@ -40,7 +40,9 @@ func mcpFiles(getenv func(string) string, workDir string, extra []string) []mcpF
 		files = append(files, mcpFile{path: local})
 	}
 	for _, p := range extra {
-		files = append(files, mcpFile{path: p, project: config.Inside(workDir, p), named: true})
+		// Given now on the command line, or checked against a resumed
+		// session's record (vetMCPConfigs).
+		files = append(files, mcpFile{path: p, named: true})
 	}
 	return files
 }
@@ -96,12 +98,12 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	s.diagnostics = append(s.diagnostics, diags...)
 	s.untrustedServers = skipped
 	var enabled []mcp.Server
-	for _, sv := range servers {
-		if sv.IsEnabled() {
+	for _, sv := range append(servers, skipped...) {
+		if sv.IsEnabled() && !slices.ContainsFunc(skipped, func(k mcp.Server) bool { return k.Name == sv.Name }) {
 			enabled = append(enabled, sv)
 		}
 		// The server keeps its environment and headers; their secrets are
-		// redacted from what llmrt writes.
+		// redacted from what llmrt writes, a skipped server's too.
 		s.mcpSecrets = append(s.mcpSecrets, headerSecrets(sv.Headers)...)
 		for k, v := range sv.Env {
 			s.mcpSecrets = append(s.mcpSecrets, secretValues([]string{k + "=" + v})...)

@@ -64,6 +64,7 @@ type settings struct {
 	// folder is the working directory's project files; trusted says they
 	// apply (see decideTrust), and untrustedServers are the MCP servers
 	// they would have started.
+	mcpConfigs       []string // the --mcp-config files loaded, see vetMCPConfigs
 	folder           config.Folder
 	trustStore       config.TrustStore
 	trusted          bool
@@ -96,11 +97,12 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 	s := &settings{workDir: dir, recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
 	userConfig := userConfigIfInside(f.Getenv, dir)
 	o.UserInWorkspace = len(userConfig) > 0
-	s.folder = config.NewFolder(dir, append(userConfig, given.MCPConfigs...)...)
+	s.folder = config.NewFolder(dir, userConfig...)
+	s.mcpConfigs = s.vetMCPConfigs(flags, sessionLayer)
 	if w := exposedWorkspace(s.folder.Dir, f.Getenv); w != "" {
 		s.diagnostics = append(s.diagnostics, w)
 	}
-	if s.trusted, err = f.decideTrust(ctx, s, o, given.MCPConfigs, needModel); err != nil {
+	if s.trusted, err = f.decideTrust(ctx, s, o, needModel); err != nil {
 		return nil, err
 	}
 	o.Trusted = s.trusted

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -252,7 +253,7 @@ func plainText(s string) string {
 // a person asked on the terminal (only by commands that run a model:
 // listing asks nothing). An untrusted folder whose files want something
 // adds one diagnostic naming it all (a warning; exit 2 under --strict).
-func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options, mcpConfigs []string, ask bool) (bool, error) {
+func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options, ask bool) (bool, error) {
 	store := s.trustStore
 	ok, changed, err := store.Check(s.folder)
 	if err != nil {
@@ -266,7 +267,7 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 	if err != nil {
 		return false, err
 	}
-	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, mcpConfigs, false)
+	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
 	wants := projectWants(cfg, skipped)
 	switch {
 	case len(wants) == 0:
@@ -290,4 +291,33 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 	}
 	s.diagnostics = append(s.diagnostics, untrustedNote(s.folder, wants))
 	return false, nil
+}
+
+// vetMCPConfigs returns the --mcp-config files to load: those the command
+// line gives now, and those a resumed session recorded, unless one inside
+// the workspace (where the session's commands could rewrite it) changed
+// since the session recorded it, which is said in a diagnostic instead.
+// The recorded layer keeps their fingerprints for the next resume.
+func (s *settings) vetMCPConfigs(flags, session config.Layer) []string {
+	out := append([]string(nil), flags.MCPConfigs...)
+	for _, p := range session.MCPConfigs {
+		if slices.Contains(out, p) {
+			continue
+		}
+		if config.Inside(s.workDir, p) && config.Sum(p) != session.MCPConfigSums[p] {
+			s.diagnostics = append(s.diagnostics, fmt.Sprintf("--mcp-config %s changed since the session recorded it, so it is not loaded; give --mcp-config %s to use it as it is now", p, shellQuote(p)))
+			continue
+		}
+		out = append(out, p)
+	}
+	s.recorded.MCPConfigs, s.recorded.MCPConfigSums = out, nil
+	for _, p := range out {
+		if config.Inside(s.workDir, p) {
+			if s.recorded.MCPConfigSums == nil {
+				s.recorded.MCPConfigSums = map[string]string{}
+			}
+			s.recorded.MCPConfigSums[p] = config.Sum(p)
+		}
+	}
+	return out
 }

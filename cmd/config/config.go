@@ -37,6 +37,9 @@ type Config struct {
 	from map[string]Source
 	// dotenv holds .env values; the process environment wins over them.
 	dotenv map[string]string
+	// unread holds the values of a .env that was not read (an untrusted
+	// folder's), which are still kept out of what the model sees.
+	unread map[string]string
 	getenv func(string) string
 }
 
@@ -133,6 +136,7 @@ func Load(o Options) (*Config, error) {
 	case err == nil && !o.Trusted:
 		if vals, err := godotenv.Parse(bytes.NewReader(data)); err == nil && len(vals) > 0 {
 			c.Skipped = append(c.Skipped, fmt.Sprintf("%s: not read (%s)", envPath, strings.Join(sortedKeys(vals), ", ")))
+			c.unread = vals
 		}
 	case err == nil:
 		vals, err := godotenv.Parse(bytes.NewReader(data))
@@ -242,11 +246,15 @@ func (c *Config) Getenv(key string) string {
 }
 
 // merge overlays the fields f sets.
-// Dotenv returns the variables of the .env file, KEY=VALUE, sorted.
+// Dotenv returns the variables of the .env file, KEY=VALUE, sorted,
+// whether it was read or not (an untrusted folder's): its values are
+// secrets to keep out of what the model sees either way.
 func (c *Config) Dotenv() []string {
-	out := make([]string, 0, len(c.dotenv))
-	for k, v := range c.dotenv {
-		out = append(out, k+"="+v)
+	out := make([]string, 0, len(c.dotenv)+len(c.unread))
+	for _, m := range []map[string]string{c.dotenv, c.unread} {
+		for k, v := range m {
+			out = append(out, k+"="+v)
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -70,6 +70,11 @@ type Layer struct {
 	// MCPConfigs are extra MCP config files; only the command line names
 	// them, and a session keeps them so its tools come back.
 	MCPConfigs []string `json:"mcp_config,omitempty" flag:"mcp-config" scope:"session,noconfig,path" help:"also load MCP servers from this file (mcpServers or servers shape; wins over the others); repeatable"`
+	// MCPConfigSums are the fingerprints (config.Sum) a session recorded
+	// of its MCPConfigs inside the workspace, where the commands it ran
+	// could rewrite them: a resumed session loads such a file only as it
+	// was.
+	MCPConfigSums map[string]string `json:"mcp_config_sums,omitempty" scope:"session,noconfig"`
 
 	Providers map[string]Backend `json:"providers,omitempty" scope:"noproject"`
 

@@ -80,6 +80,16 @@ func realPath(path string) string {
 	return filepath.Join(realPath(parent), filepath.Base(abs))
 }
 
+// Sum fingerprints one file's contents ("" when it cannot be read).
+func Sum(path string) string {
+	data, err := ReadRegular(path)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
 // NewFolder fingerprints the files of dir that need trust.
 func NewFolder(dir string, extra ...string) Folder {
 	p := Folder{Dir: realPath(dir), Files: ProjectFiles(dir, extra...)}
