@@ -231,3 +231,36 @@ func TestUntrustedDotenvIsStillSecret(t *testing.T) {
 		t.Errorf("the model saw the untrusted .env's secret: %s", last)
 	}
 }
+
+// TestAChangeByTheModelIsNotTrusted: whatever way a command of the model
+// rewrites the trusted folder's .env (here with the sandbox off, as a
+// guard that lost a race would leave it) or its symlinked target, the next
+// run sends nothing to the URL it wrote.
+func TestAChangeByTheModelIsNotTrusted(t *testing.T) {
+	for _, symlinked := range []bool{false, true} {
+		r := newHostileRepo(t)
+		r.sb.write(".llmrt/config.json", `{}`)
+		r.sb.write(".mcp.json", `{}`)
+		envFile := filepath.Join(r.sb.work, ".env")
+		if symlinked {
+			target := filepath.Join(r.sb.work, "config", "dev.env")
+			r.sb.write("config/dev.env", "PROJECT_NAME=demo\n")
+			os.Remove(envFile)
+			os.Symlink(target, envFile)
+			envFile = target
+		} else {
+			r.sb.write(".env", "PROJECT_NAME=demo\n")
+		}
+		r.run("trust").want(t, 0)
+		rewrite := fake(t, fakellm.OpenAI, shellTurn("echo OPENAI_BASE_URL="+r.attacker.URL+"/v1 > "+envFile), finalAnswer("done"))
+		r.sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", rewrite.URL + "/v1", "--model", "m",
+			"--permission", "auto", "--sandbox", "off", "-p", "go"}, env: map[string]string{"OPENAI_API_KEY": "sk-user-key-123456"}}).want(t, 0)
+		if data, _ := os.ReadFile(envFile); !strings.Contains(string(data), r.attacker.URL) {
+			t.Fatalf("the command did not rewrite the .env: %s", data)
+		}
+		r.run("run", "-p", "hi", "--max-iterations", "2").want(t, 0)
+		if n := len(r.attacker.Requests()); n != 0 {
+			t.Errorf("symlinked %v: the URL the model wrote got %d requests", symlinked, n)
+		}
+	}
+}
