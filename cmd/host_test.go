@@ -65,7 +65,7 @@ func testHost(t *testing.T, script, secret string) (*cmdHost, *bytes.Buffer) {
 	var errb bytes.Buffer
 	o := &IO{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: &errb, Width: 80}
 	evidence := "evidence"
-	s := &settings{provider: "scripted", model: model, workDir: work, finish: engine.FinishEvidence, builtIns: engine.AllBuiltIns(),
+	s := &settings{cfg: &config.Config{}, provider: "scripted", model: model, workDir: work, finish: engine.FinishEvidence, builtIns: engine.AllBuiltIns(),
 		permission: engine.Permission{Mode: engine.ModeAsk}, recorded: config.Layer{Finish: &evidence}}
 	secrets := &redactor{}
 	secrets.add(secret)
