@@ -39,6 +39,7 @@ func plainValue(v string) bool {
 type redactor struct {
 	mu     sync.RWMutex
 	values [][]byte // raw and JSON-escaped forms, longest first
+	texts  []string // values as strings, in the same order
 }
 
 // add registers secret values; short, empty and plain ones (plainValue)
@@ -62,6 +63,10 @@ func (r *redactor) add(values ...string) {
 	}
 	// Longest first, so a secret that contains another is replaced whole.
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+	r.texts = r.texts[:0]
+	for _, v := range r.values {
+		r.texts = append(r.texts, string(v))
+	}
 }
 
 func (r *redactor) known(v []byte) bool {
@@ -89,8 +94,24 @@ func (r *redactor) bytes(b []byte) []byte {
 	return b
 }
 
-// string is bytes for text.
-func (r *redactor) string(s string) string { return string(r.bytes([]byte(s))) }
+// string is bytes for text; s itself is returned when it holds no secret.
+func (r *redactor) string(s string) string {
+	if r == nil {
+		return s
+	}
+	r.mu.RLock()
+	found := false
+	for _, v := range r.texts {
+		if found = strings.Contains(s, v); found {
+			break
+		}
+	}
+	r.mu.RUnlock()
+	if !found {
+		return s
+	}
+	return string(r.bytes([]byte(s)))
+}
 
 // writer returns w behind the redactor. Each Write is redacted on its own,
 // which suits line-at-a-time writers (progress, warnings, JSON lines).
