@@ -87,10 +87,11 @@ func (h *cmdHost) runtime(hc *http.Client) (*engine.Runtime, error) {
 
 // conversation opens the conversation of a session: sess resumed, or a
 // new one described by the settings. A trace that cannot be created is a
-// usage error, since the person asked for it by name.
+// usage error, since the person asked for it by name. The trace redacts
+// streamed text as a stream, with a streaming redactor of its own.
 func (h *cmdHost) conversation(sess *session.Session) (*host.Conversation, error) {
 	c, err := host.Open(host.Options{Store: h.store, Resume: sess, Describe: h.meta, System: h.s.system,
-		TracePath: h.s.tracePath, Redact: h.secrets.bytes, Timeout: h.s.timeout})
+		TracePath: h.s.tracePath, Redact: h.secrets.bytes, RedactStream: h.secrets.stream().events, Timeout: h.s.timeout})
 	if err != nil {
 		return nil, usageErrorf("--trace: %v", errors.Unwrap(err))
 	}

@@ -180,10 +180,10 @@ func TestHostWithoutAPerson(t *testing.T) {
 
 func TestRedactor(t *testing.T) {
 	r := &redactor{}
-	r.add("short", "", "sk-abc-1234567", `quote"in-key-value`)
+	r.add("abc", "", "true", "sk-abc-1234567", `quote"in-key-value`)
 	cases := []struct{ in, want string }{
 		{"key sk-abc-1234567 here", "key [REDACTED] here"},
-		{"short stays", "short stays"},
+		{"abc stays, true too", "abc stays, true too"},
 		{`{"c":"quote\"in-key-value"}`, `{"c":"[REDACTED]"}`},
 		{"nothing", "nothing"},
 	}

@@ -39,7 +39,8 @@ type pendingItem struct {
 
 // newOutput returns the output for --output format. The answer goes to
 // stdout as it is; the JSON formats, which carry tool results and error
-// messages, pass through the host's redactor.
+// messages, pass through the host's redactor, and stream-json's deltas
+// through a streaming redactor too, so no key is spelt across them.
 func newOutput(format string, h *cmdHost) (output, error) {
 	o, progress := h.io, h.progress()
 	switch format {
@@ -52,7 +53,7 @@ func newOutput(format string, h *cmdHost) (output, error) {
 	case "json":
 		return &jsonOutput{out: h.secrets.writer(o.Out), progress: progress}, nil
 	case "stream-json":
-		return &streamOutput{out: h.secrets.writer(o.Out)}, nil
+		return &streamOutput{out: h.secrets.writer(o.Out), redact: h.secrets.stream()}, nil
 	}
 	return nil, usageErrorf("--output %q: use text, json or stream-json", format)
 }
@@ -158,11 +159,17 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 // resumed.
 type streamOutput struct {
 	out io.Writer
+	// redact holds back streamed text that could be the start of a
+	// secret; nil passes events on as they are.
+	redact *streamRedactor
 	// sessionID returns the session's id, known once the run started.
 	sessionID func() string
 }
 
-func (s *streamOutput) event(ev engine.Event) {
+func (s *streamOutput) event(ev engine.Event) { s.redact.events(ev, s.write) }
+
+// write prints one event as a JSON line.
+func (s *streamOutput) write(ev engine.Event) {
 	var line []byte
 	var err error
 	id := ""

@@ -14,10 +14,23 @@ import (
 // redacted replaces a secret's value wherever llmrt writes it.
 const redacted = "[REDACTED]"
 
-// minSecret is the shortest value that is redacted: replacing a one- or
-// two-letter value would garble every line it happens to occur in, and no
-// real credential is that short.
-const minSecret = 8
+// minSecret is the shortest value that is redacted. A secret is redacted
+// whatever its length from here up (a .env's DB_PASSWORD=hunter2, even
+// PASSWORD=test, which then shows as [REDACTED] wherever the word occurs);
+// one to three characters are left alone, since replacing them would
+// garble every line they occur in and they protect nothing anyway.
+const minSecret = 4
+
+// plainValue reports whether v is a value so common that it cannot be a
+// secret, only a setting (FEATURE_TOKEN=true): redacting it would wreck
+// every output it occurs in.
+func plainValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "false", "none", "null":
+		return true
+	}
+	return false
+}
 
 // redactor removes the values of known secrets (provider keys, and later
 // MCP header values) from everything llmrt writes besides the answer:
@@ -26,14 +39,16 @@ const minSecret = 8
 type redactor struct {
 	mu     sync.RWMutex
 	values [][]byte // raw and JSON-escaped forms, longest first
+	texts  []string // values as strings, in the same order
 }
 
-// add registers secret values; short and empty ones are ignored.
+// add registers secret values; short, empty and plain ones (plainValue)
+// are ignored.
 func (r *redactor) add(values ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, v := range values {
-		if len(v) < minSecret {
+		if len(v) < minSecret || plainValue(v) {
 			continue
 		}
 		forms := [][]byte{[]byte(v)}
@@ -48,6 +63,10 @@ func (r *redactor) add(values ...string) {
 	}
 	// Longest first, so a secret that contains another is replaced whole.
 	sort.Slice(r.values, func(i, j int) bool { return len(r.values[i]) > len(r.values[j]) })
+	r.texts = r.texts[:0]
+	for _, v := range r.values {
+		r.texts = append(r.texts, string(v))
+	}
 }
 
 func (r *redactor) known(v []byte) bool {
@@ -75,8 +94,24 @@ func (r *redactor) bytes(b []byte) []byte {
 	return b
 }
 
-// string is bytes for text.
-func (r *redactor) string(s string) string { return string(r.bytes([]byte(s))) }
+// string is bytes for text; s itself is returned when it holds no secret.
+func (r *redactor) string(s string) string {
+	if r == nil {
+		return s
+	}
+	r.mu.RLock()
+	found := false
+	for _, v := range r.texts {
+		if found = strings.Contains(s, v); found {
+			break
+		}
+	}
+	r.mu.RUnlock()
+	if !found {
+		return s
+	}
+	return string(r.bytes([]byte(s)))
+}
 
 // writer returns w behind the redactor. Each Write is redacted on its own,
 // which suits line-at-a-time writers (progress, warnings, JSON lines).
@@ -95,17 +130,23 @@ func (rw *redactWriter) Write(p []byte) (int, error) {
 }
 
 // secretValues returns, for redaction, the values of the variables of env
-// (KEY=VALUE) whose names look like secrets (tools.SecretPatterns): the
-// ones a command never sees, so that one that comes back some other way
-// (a file, a server's reply) is not written either. Absolute paths are
-// left out: SSH_KEY_PATH names a file, not a secret, and redacting a
-// directory would garble every path under it.
+// (KEY=VALUE) that hold secrets (tools.SecretVar: by name, or a URL with
+// credentials): the ones a command never sees, so that one that comes
+// back some other way (a file, a server's reply) is not written either.
+// A URL's credential is returned besides the whole URL, since an error
+// message may quote it alone. Absolute paths are left out: SSH_KEY_PATH
+// names a file, not a secret, and redacting a directory would garble
+// every path under it.
 func secretValues(env []string) []string {
 	var out []string
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && tools.LooksSecret(name) && !strings.HasPrefix(value, "/") {
-			out = append(out, value)
+		if !ok || !tools.SecretVar(name, value) || strings.HasPrefix(value, "/") {
+			continue
+		}
+		out = append(out, value)
+		if cred, ok := tools.URLCredential(value); ok {
+			out = append(out, cred)
 		}
 	}
 	return out

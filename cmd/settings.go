@@ -29,6 +29,9 @@ type settings struct {
 	provider string
 	model    string
 	backend  catalog.Settings
+	// backends are the backends of the providers /model switched away
+	// from, kept for when it switches back (switchModel).
+	backends map[string]catalog.Settings
 
 	system     string
 	builtIns   []string
@@ -249,8 +252,13 @@ func (s *settings) pickBackend() error {
 }
 
 // switchModel points the settings at another provider and model, as the
-// chat's /model does: the new provider's key and base URL come from the
-// environment and configuration, as they would at start-up.
+// chat's /model does. Every provider keeps its own endpoint and key: the
+// one the settings were resolved for keeps the backend it started with (a
+// base URL from --base-url, LLMRT_BASE_URL, a resumed session or a config
+// file's base_url was meant for it alone, and comes back with it); any
+// other gets what its own configuration gives (providerBackend), never
+// another provider's base URL, so a key is never sent to a host the user
+// did not name for its provider.
 func (s *settings) switchModel(provider, model string) error {
 	spec, ok := catalog.Lookup(provider)
 	if !ok {
@@ -263,20 +271,42 @@ func (s *settings) switchModel(provider, model string) error {
 		return usageErrorf("provider %s needs a model name: /model %s/NAME", provider, provider)
 	}
 	if provider != s.provider {
-		b := catalog.FromEnv(provider, s.cfg.Getenv)
-		if pb, ok := s.cfg.Providers[provider]; ok {
-			if b.BaseURL == "" {
-				b.BaseURL = pb.BaseURL
-			}
-			if b.APIVersion == "" {
-				b.APIVersion = pb.APIVersion
-			}
+		if s.backends == nil {
+			s.backends = map[string]catalog.Settings{}
+		}
+		s.backends[s.provider] = s.backend
+		b, ok := s.backends[provider]
+		if !ok {
+			b = s.providerBackend(provider)
 		}
 		b.HTTPClient = s.backend.HTTPClient
 		s.backend = b
 	}
 	s.provider, s.model = provider, model
 	return nil
+}
+
+// providerBackend is the backend a provider's own configuration gives:
+// its key and base-URL variables (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL),
+// then providers.<name> in the config files. LLMRT_BASE_URL and the
+// top-level base_url are left out: they belong to the provider a run
+// starts with.
+func (s *settings) providerBackend(provider string) catalog.Settings {
+	b := catalog.FromEnv(provider, func(k string) string {
+		if k == "LLMRT_BASE_URL" {
+			return ""
+		}
+		return s.cfg.Getenv(k)
+	})
+	if pb, ok := s.cfg.Providers[provider]; ok {
+		if b.BaseURL == "" {
+			b.BaseURL = pb.BaseURL
+		}
+		if b.APIVersion == "" {
+			b.APIVersion = pb.APIVersion
+		}
+	}
+	return b
 }
 
 // applyRun checks the per-run knobs.

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"path/filepath"
+
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -29,7 +31,10 @@ func (s *settings) resolveSandbox(available func() error) error {
 			}
 		}
 	}
-	s.sandbox = sandbox.Policy{Mode: m, Network: isTrue(c.SandboxNetwork), Writable: inDir(s.workDir, c.SandboxWritable)}
+	// The .env config.Load read keys from is hidden from confined
+	// commands: rev or base64 would give the model what read_file redacts.
+	s.sandbox = sandbox.Policy{Mode: m, Network: isTrue(c.SandboxNetwork), Writable: inDir(s.workDir, c.SandboxWritable),
+		Hidden: []string{filepath.Join(s.workDir, ".env")}}
 	switch v := deref(c.SandboxedCommands); v {
 	case "", "ask":
 	case "auto":

@@ -16,7 +16,7 @@ import (
 // TestResolveSandbox: the mode defaults to workspace-write where the OS can
 // confine and to off with one diagnostic line where it cannot; a confined
 // mode asked for where it cannot is a usage error; config keys apply
-// below the flags.
+// below the flags. The workspace's .env is always hidden.
 func TestResolveSandbox(t *testing.T) {
 	yes := func() error { return nil }
 	no := func() error { return errors.New("this kernel does not offer Landlock; commands run unconfined") }
@@ -55,6 +55,7 @@ func TestResolveSandbox(t *testing.T) {
 			for i, w := range tc.want.Writable {
 				tc.want.Writable[i] = strings.Replace(w, "WORK", dir, 1)
 			}
+			tc.want.Hidden = []string{filepath.Join(dir, ".env")}
 			err := s.resolveSandbox(tc.available)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {

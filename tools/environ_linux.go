@@ -13,7 +13,7 @@ import (
 
 // HideEnvironment keeps the commands this process starts from reading its
 // secrets where Linux shows them to processes of the same user: it blanks
-// the values of the variables whose names look secret (SecretPatterns) in
+// the values of the variables that hold secrets (SecretVar) in
 // the environment block the kernel shows as /proc/<pid>/environ, and marks
 // the process not dumpable, so that other processes of the user can read
 // neither that file nor the process's memory. A command's own environment
@@ -52,7 +52,7 @@ func blankSecrets() error {
 	off := 0
 	for kv := range bytes.SplitSeq(block, []byte{0}) {
 		name, value, ok := bytes.Cut(kv, []byte("="))
-		if ok && len(value) > 0 && LooksSecret(string(name)) {
+		if ok && len(value) > 0 && SecretVar(string(name), string(value)) {
 			at := start + uint64(off+len(name)+1)
 			if _, err := mem.WriteAt(make([]byte, len(value)), int64(at)); err != nil {
 				return fmt.Errorf("environ: blank %s: %w", name, err)

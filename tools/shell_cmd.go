@@ -59,7 +59,7 @@ func shellCmdTool(ws *Workspace, opts ShellOptions) Tool {
 			"stdin is empty (/dev/null), so interactive commands cannot prompt. Long output keeps its beginning and end; filter it (grep, tail) when you need a part. " +
 			"Default timeout 120 s (timeout_ms up to 600000); on timeout the whole process tree is stopped. " +
 			"Background processes (cmd &, nohup, setsid) are stopped when the call returns, so a server cannot be left running for a later call: start it and use it within one command. " +
-			"Variables whose names look like secrets (*KEY*, *TOKEN*, *SECRET*, *PASSWORD*, *CREDENTIAL*) are not in the environment. A non-zero exit_code is reported, not treated as a failure of the tool.",
+			"Variables whose names look like secrets (*KEY*, *TOKEN*, *SECRET*, *PASS*, *PWD*, *DSN*, *CREDENTIAL*) or whose values are URLs with credentials are not in the environment. A non-zero exit_code is reported, not treated as a failure of the tool.",
 		Schema:    json.RawMessage(shellCmdSchema),
 		Kind:      KindExternalAction,
 		Source:    SourceBuiltin,

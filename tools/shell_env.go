@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -13,10 +14,11 @@ import (
 // variable that looks like a secret, so a model that runs `env` or
 // `echo $OPENAI_API_KEY` learns no credential.
 //
-// The steps run in this order: start from Inherit; drop the default secret
-// patterns (unless IgnoreDefaultExcludes), keeping the names in Pass; drop
-// names matching Exclude; add Set; if IncludeOnly is given, keep only the
-// names matching it.
+// The steps run in this order: start from Inherit; drop the variables
+// that hold secrets (SecretVar: a name matching SecretPatterns, or a URL
+// value with credentials) unless IgnoreDefaultExcludes, keeping the names
+// in Pass; drop names matching Exclude; add Set; if IncludeOnly is given,
+// keep only the names matching it.
 type EnvPolicy struct {
 	// Inherit is "all" (the default when empty), "core" (HOME, PATH, USER,
 	// SHELL, LANG, TERM, TMPDIR and a few more) or "none".
@@ -37,8 +39,15 @@ type EnvPolicy struct {
 }
 
 // SecretPatterns are the name patterns dropped from a command's
-// environment by default, matched without regard to case.
-var SecretPatterns = []string{"*KEY*", "*SECRET*", "*TOKEN*", "*PASSWORD*", "*CREDENTIAL*"}
+// environment by default, matched without regard to case: *PASS* covers
+// PASSWORD, PASSWD and SSHPASS, *PWD* MYSQL_PWD (but not the shell's PWD
+// and OLDPWD, see notSecret), *DSN* the connection strings of Sentry and
+// databases.
+var SecretPatterns = []string{"*KEY*", "*SECRET*", "*TOKEN*", "*PASS*", "*PWD*", "*DSN*", "*CREDENTIAL*"}
+
+// notSecret are names SecretPatterns match that hold no secret: the
+// current and previous directory, which the shell sets anyway.
+var notSecret = []string{"PWD", "OLDPWD"}
 
 // coreEnv is what Inherit "core" keeps.
 var coreEnv = []string{"HOME", "LOGNAME", "PATH", "SHELL", "USER", "USERNAME", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM"}
@@ -66,8 +75,8 @@ func (p EnvPolicy) Check() error {
 func (p EnvPolicy) Apply(base []string) []string {
 	out := make([]string, 0, len(base)+len(p.Set))
 	for _, kv := range base {
-		name, _, ok := strings.Cut(kv, "=")
-		if !ok || !p.keeps(name) {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !p.keeps(name, value) {
 			continue
 		}
 		if _, over := p.Set[name]; over {
@@ -83,8 +92,8 @@ func (p EnvPolicy) Apply(base []string) []string {
 	return out
 }
 
-// keeps applies every step but Set to one inherited name.
-func (p EnvPolicy) keeps(name string) bool {
+// keeps applies every step but Set to one inherited variable.
+func (p EnvPolicy) keeps(name, value string) bool {
 	switch p.Inherit {
 	case "none":
 		return false
@@ -93,7 +102,7 @@ func (p EnvPolicy) keeps(name string) bool {
 			return false
 		}
 	}
-	if !p.IgnoreDefaultExcludes && LooksSecret(name) && !slices.Contains(p.Pass, name) {
+	if !p.IgnoreDefaultExcludes && SecretVar(name, value) && !slices.Contains(p.Pass, name) {
 		return false
 	}
 	if matchAny(p.Exclude, name) {
@@ -103,7 +112,45 @@ func (p EnvPolicy) keeps(name string) bool {
 }
 
 // LooksSecret reports whether a variable name matches SecretPatterns.
-func LooksSecret(name string) bool { return matchAny(SecretPatterns, name) }
+func LooksSecret(name string) bool {
+	return matchAny(SecretPatterns, name) && !slices.Contains(notSecret, strings.ToUpper(name))
+}
+
+// SecretVar reports whether a variable holds a secret: its name looks like
+// one (LooksSecret), or its value is a URL with credentials in it
+// (URLCredential), such as DATABASE_URL=postgres://app:pw@db/app.
+func SecretVar(name, value string) bool {
+	if LooksSecret(name) {
+		return true
+	}
+	_, ok := URLCredential(value)
+	return ok
+}
+
+// URLCredential returns the credential a URL-valued string carries: the
+// password of scheme://user:password@host, or the user of an http(s) URL
+// without one (https://TOKEN@github.com), where the user is the token.
+// An ssh-style user alone (ssh://git@host) is no credential.
+func URLCredential(value string) (string, bool) {
+	scheme, rest, ok := strings.Cut(value, "://")
+	if !ok || !strings.Contains(rest, "@") || strings.ContainsAny(scheme, " /") {
+		return "", false
+	}
+	u, err := url.Parse(value)
+	if err != nil || u.User == nil {
+		return "", false
+	}
+	if pw, set := u.User.Password(); set && pw != "" {
+		return pw, true
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https", "ws", "wss":
+		if name := u.User.Username(); name != "" {
+			return name, true
+		}
+	}
+	return "", false
+}
 
 func matchAny(patterns []string, name string) bool {
 	upper := strings.ToUpper(name)

@@ -63,3 +63,30 @@ func TestShellCmdHidesSecrets(t *testing.T) {
 		t.Errorf("a passed variable should reach the command, got %q", sr.Output)
 	}
 }
+
+// TestEnvPolicyDropsMoreCredentials: names with PWD, PASS or DSN in them
+// and URL values carrying credentials are dropped too, whatever the name;
+// PWD and OLDPWD (the shell's directories), URLs without credentials and
+// an ssh user name stay. Pass keeps a named one.
+func TestEnvPolicyDropsMoreCredentials(t *testing.T) {
+	base := []string{
+		"MYSQL_PWD=pw", "SSHPASS=pw", "SMTP_PASSWD=pw", "SENTRY_DSN=https://k@o1.ingest.sentry.io/1",
+		"DATABASE_URL=postgres://app:s3cret@db:5432/app", "REDIS=redis://:s3cret@cache:6379",
+		"GIT_REMOTE=https://ghp_abc@github.com/o/r.git",
+		"PWD=/w", "OLDPWD=/", "HOMEPAGE=https://example.com/x?y=1", "GIT_URL=ssh://git@github.com/o/r", "EDITOR=vi",
+	}
+	want := []string{"PWD=/w", "OLDPWD=/", "HOMEPAGE=https://example.com/x?y=1", "GIT_URL=ssh://git@github.com/o/r", "EDITOR=vi"}
+	if got := (EnvPolicy{}).Apply(base); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	got := (EnvPolicy{Pass: []string{"DATABASE_URL"}}).Apply(base)
+	if !slices.Contains(got, "DATABASE_URL=postgres://app:s3cret@db:5432/app") {
+		t.Errorf("pass should keep DATABASE_URL: %q", got)
+	}
+	for _, kv := range base {
+		name, value, _ := strings.Cut(kv, "=")
+		if got, secret := SecretVar(name, value), !slices.Contains(want, kv); got != secret {
+			t.Errorf("SecretVar(%q, %q) = %v, want %v", name, value, got, secret)
+		}
+	}
+}

@@ -35,6 +35,10 @@ type Options struct {
 	// Redact rewrites every line written to the session and the trace, to
 	// keep secrets out of them.
 	Redact func([]byte) []byte
+	// RedactStream, when set, rewrites the events the trace records
+	// before Redact sees their lines (trace.Writer.RedactStream): a
+	// streaming redactor, so no run of deltas spells a secret.
+	RedactStream func(ev engine.Event, write func(engine.Event))
 	// Timeout bounds each turn; zero means no limit.
 	Timeout time.Duration
 }
@@ -75,7 +79,7 @@ func Open(o Options) (*Conversation, error) {
 		if err != nil {
 			return nil, fmt.Errorf("trace: %w", err)
 		}
-		tr.Redact = o.Redact
+		tr.Redact, tr.RedactStream = o.Redact, o.RedactStream
 		c.tr = tr
 	}
 	return c, nil

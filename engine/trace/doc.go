@@ -23,5 +23,6 @@
 //
 // A trace holds what the events hold and nothing else: no API keys, headers
 // or base URLs are added. Events can still carry a secret (a tool result
-// that printed a key); a host that knows its secrets sets Writer.Redact.
+// that printed a key); a host that knows its secrets sets Writer.Redact,
+// and Writer.RedactStream for a secret streamed across deltas.
 package trace

@@ -29,6 +29,13 @@ type Writer struct {
 	// the host removes the values of secrets it knows (API keys). Set it
 	// before the first Write.
 	Redact func([]byte) []byte
+	// RedactStream, when set, is given every event before it is written,
+	// with the function that writes one, and writes the events to record
+	// in its place, in order: the host's streaming redactor holds back
+	// the end of a delta that could be the start of a secret and hands it
+	// on with a later event, so that no run of deltas spells a secret
+	// Redact would remove from one line. Set it before the first Write.
+	RedactStream func(ev engine.Event, write func(engine.Event))
 
 	mu     sync.Mutex
 	f      *os.File
@@ -87,6 +94,20 @@ type endLine struct {
 func (w *Writer) Write(ev engine.Event) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.RedactStream == nil {
+		return w.write(ev)
+	}
+	var err error
+	w.RedactStream(ev, func(e engine.Event) {
+		if err == nil {
+			err = w.write(e)
+		}
+	})
+	return err
+}
+
+// write records one event. Callers hold mu.
+func (w *Writer) write(ev engine.Event) error {
 	if ev.Type == engine.EventRunStart {
 		w.starts[ev.RunID] = ev.Time
 		if err := w.line(startLine{Type: TypeStart, Time: ev.Time, RunID: ev.RunID, ParentID: ev.ParentID,

@@ -172,3 +172,50 @@ func TestTraceRedact(t *testing.T) {
 		t.Errorf("got %s, want every sk-secret replaced (result, event error, outcome line)", data)
 	}
 }
+
+// TestTraceRedactStream: RedactStream sees each event before it is
+// written and decides what is written in its place: nothing for a delta
+// it holds, two events (the held one first) for the next.
+func TestTraceRedactStream(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace.jsonl")
+	w, err := trace.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held *engine.Event
+	w.RedactStream = func(ev engine.Event, write func(engine.Event)) {
+		if ev.Type == engine.EventTextDelta && held == nil {
+			held = &ev
+			return
+		}
+		if held != nil {
+			write(*held)
+			held = nil
+		}
+		write(ev)
+	}
+	res := &engine.Result{Status: engine.StatusCompleted, Output: "ab"}
+	for _, ev := range []engine.Event{
+		{Type: engine.EventRunStart, RunID: "r1"},
+		{Type: engine.EventTextDelta, RunID: "r1", Delta: "a"},
+		{Type: engine.EventTextDelta, RunID: "r1", Delta: "b"},
+		{Type: engine.EventCompleted, RunID: "r1", Result: res},
+	} {
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	var got []string
+	for _, l := range readLines(t, path) {
+		if l.Event != nil {
+			got = append(got, string(l.Event.Type)+":"+l.Event.Delta)
+		} else {
+			got = append(got, l.Type)
+		}
+	}
+	want := "run.start run_start: text_delta:a text_delta:b completed: run.success run.end"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
+	}
+}

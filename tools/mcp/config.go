@@ -21,6 +21,12 @@ type Server struct {
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
 	Enabled *bool             `json:"enabled,omitempty"`
+	// EnvVars names variables of llmrt's environment a stdio server is
+	// given as they are (env_vars, as in Codex), e.g. GITHUB_TOKEN or
+	// HTTPS_PROXY. Besides them and what Env sets, a server gets only
+	// the basic variables (PATH, HOME, ...; see serverEnv): no provider
+	// key reaches it unless named here.
+	EnvVars []string `json:"env_vars,omitempty"`
 	// Timeout is the start-up timeout in seconds (default 30).
 	Timeout float64 `json:"timeout,omitempty"`
 	// ToolTimeout bounds one tool call, in seconds (default 600); a call

@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -166,19 +165,9 @@ func (c *conn) describe() string {
 	return strings.TrimSpace(c.cfg.Command + " " + strings.Join(c.cfg.Args, " "))
 }
 
-// env is the server's environment: llmrt's, plus its config's env.
-func (c *conn) env() []string {
-	env := os.Environ()
-	keys := make([]string, 0, len(c.cfg.Env))
-	for k := range c.cfg.Env {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, k+"="+c.cfg.Env[k])
-	}
-	return env
-}
+// env is the server's environment: a small part of llmrt's and its
+// config's env (serverEnv).
+func (c *conn) env() []string { return serverEnv(os.Environ(), c.cfg) }
 
 // command builds a stdio server's process in its own process group, so
 // that Close can stop it and everything it started.

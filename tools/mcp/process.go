@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,6 +14,34 @@ import (
 
 // killGrace is how long a server's process group has after SIGTERM.
 const killGrace = 2 * time.Second
+
+// serverEnvNames are the variables of llmrt's environment every stdio
+// server gets, as Codex and the MCP SDKs pass them: what a program needs
+// to find its tools, home, terminal, temporary directory, locale and time
+// zone. Every LC_* locale variable is passed too.
+var serverEnvNames = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "TMPDIR", "LANG", "TZ"}
+
+// serverEnv returns the environment of stdio server s from base (llmrt's,
+// in os.Environ's KEY=VALUE form): the variables serverEnvNames and LC_*
+// name, those s.EnvVars names, then s.Env over them, sorted by name. A
+// provider key reaches the server only if the config names it.
+func serverEnv(base []string, s Server) []string {
+	env := make([]string, 0, len(serverEnvNames)+len(s.EnvVars)+len(s.Env))
+	for _, kv := range base {
+		name, _, ok := strings.Cut(kv, "=")
+		if _, set := s.Env[name]; !ok || set {
+			continue
+		}
+		if slices.Contains(serverEnvNames, name) || strings.HasPrefix(name, "LC_") || slices.Contains(s.EnvVars, name) {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range s.Env {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env
+}
 
 // tailBuffer keeps the last max bytes written.
 type tailBuffer struct {

@@ -23,9 +23,17 @@
 // own threads never carry it. On macOS the command runs under sandbox-exec with a Seatbelt
 // profile. Elsewhere confined modes are not available.
 //
+// Files the policy hides (Policy.Hidden: the .env llmrt read its keys
+// from) read as empty on Linux, where the command runs in a mount
+// namespace of its own with /dev/null mounted over each; since Landlock
+// may not mount and only root may make that namespace from llmrt's
+// threads, such a command is started through a helper, the same
+// executable re-run by this package (see hide_linux.go). On macOS the
+// profile denies reading them.
+//
 // What the sandbox does not protect: reading (a confined command can read
-// any file the user can, including keys in the home directory), what the
-// command does inside the workspace, and anything done through a process
-// that was already running outside the sandbox (a daemon reached over a
-// Unix socket, for example).
+// any other file the user can, including keys in the home directory),
+// what the command does inside the workspace, and anything done through a
+// process that was already running outside the sandbox (a daemon reached
+// over a Unix socket, for example).
 package sandbox

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -46,14 +47,38 @@ type Policy struct {
 	Writable []string
 	// Network leaves the network reachable.
 	Network bool
+	// Hidden are files a confined process cannot read: the .env llmrt
+	// read its keys from. A command sees each as empty (Linux) or is
+	// refused (macOS); one that does not exist is left alone.
+	Hidden []string
 
 	// noNamespace makes Linux cut the network as it must for a process
 	// that cannot make a network namespace (tests run as root).
 	noNamespace bool
+	// userNamespace makes Linux hide files through a user namespace, as
+	// it does for every user but root (tests run as root).
+	userNamespace bool
 }
 
 // Confined reports whether the policy restricts anything.
 func (p Policy) Confined() bool { return p.Mode == ReadOnly || p.Mode == WorkspaceWrite }
+
+// hiddenFiles returns the files of p.Hidden that exist, as real paths: a
+// mount and a Seatbelt rule both act on the file a symlink leads to. A
+// missing file has nothing to hide; it is left alone.
+func (p Policy) hiddenFiles() []string {
+	var out []string
+	for _, f := range p.Hidden {
+		real, err := filepath.EvalSymlinks(f)
+		if err != nil {
+			continue
+		}
+		if st, err := os.Stat(real); err == nil && st.Mode().IsRegular() && !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out
+}
 
 // writableRoots lists the directories the process may write, made
 // absolute and with symlinks resolved (the kernel checks real paths).

@@ -221,16 +221,31 @@ func TestHostThreadsStayFree(t *testing.T) {
 	wg.Wait()
 }
 
+// BenchmarkStart measures starting /bin/true unconfined, confined, and
+// confined with a file to hide (through the helper, as root and in a
+// user namespace as every other user).
 func BenchmarkStart(b *testing.B) {
 	ws := b.TempDir()
-	for _, m := range []Mode{Off, WorkspaceWrite} {
-		b.Run(string(m), func(b *testing.B) {
-			if m != Off && Available() != nil {
+	env := filepath.Join(ws, ".env")
+	os.WriteFile(env, []byte("K=v\n"), 0o600)
+	for _, tc := range []struct {
+		name string
+		p    Policy
+	}{
+		{"off", Policy{Mode: Off}},
+		{"workspace-write", Policy{Mode: WorkspaceWrite}},
+		{"hidden", Policy{Mode: WorkspaceWrite, Hidden: []string{env}}},
+		{"hidden in a user namespace", Policy{Mode: WorkspaceWrite, Hidden: []string{env}, userNamespace: true}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.p.Mode != Off && Available() != nil {
 				b.Skip("no Landlock")
 			}
+			p := tc.p
+			p.Workspace = ws
 			for b.Loop() {
 				cmd := exec.Command("/bin/true")
-				cleanup, err := Start(cmd, Policy{Mode: m, Workspace: ws})
+				cleanup, err := Start(cmd, p)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -7,8 +7,8 @@ import (
 
 // seatbeltProfile returns the macOS Seatbelt profile (the SBPL language of
 // sandbox-exec) for p: everything allowed but file writes outside the
-// writable roots and, unless allowed, the network. tmp is the private
-// temporary directory of read-only mode.
+// writable roots, reading the hidden files and, unless allowed, the
+// network. tmp is the private temporary directory of read-only mode.
 func seatbeltProfile(p Policy, tmp string) string {
 	var b strings.Builder
 	b.WriteString("(version 1)\n(allow default)\n")
@@ -21,6 +21,9 @@ func seatbeltProfile(p Policy, tmp string) string {
 		fmt.Fprintf(&b, "  (subpath %s)\n", sbplString(root))
 	}
 	b.WriteString(")\n")
+	for _, f := range p.hiddenFiles() {
+		fmt.Fprintf(&b, "(deny file-read-data (literal %s))\n", sbplString(f))
+	}
 	if !p.Network {
 		b.WriteString("(deny network*)\n(allow network* (remote unix-socket))\n")
 	}

@@ -72,3 +72,22 @@ func TestExplain(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatbeltHides: a hidden file that exists may not be read, by its
+// real path; one that does not exist gets no rule.
+func TestSeatbeltHides(t *testing.T) {
+	dir := t.TempDir()
+	env := filepath.Join(dir, ".env")
+	if err := os.WriteFile(env, []byte("K=v\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), ".env")
+	if err := os.Symlink(env, link); err != nil {
+		t.Fatal(err)
+	}
+	real, _ := filepath.EvalSymlinks(env)
+	prof := seatbeltProfile(Policy{Mode: WorkspaceWrite, Workspace: dir, Hidden: []string{link, filepath.Join(dir, "missing.env")}}, "")
+	if want := "(deny file-read-data (literal " + sbplString(real) + "))"; !strings.Contains(prof, want) || strings.Contains(prof, "missing.env") {
+		t.Errorf("profile should deny reading %s and nothing else:\n%s", real, prof)
+	}
+}

@@ -53,6 +53,15 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 	}
 	newSession(cmd)
 	cmd.SysProcAttr.Pdeathsig = 0
+	if hidden := p.hiddenFiles(); len(hidden) > 0 {
+		if userns, ok := hideBy(p); ok {
+			if err := startHiding(cmd, p, helperConfig{ABI: abi, Writable: linuxRoots(p, tmp), Hidden: hidden}, userns); err != nil {
+				cleanup()
+				return func() {}, err
+			}
+			return cleanup, nil
+		}
+	}
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: see the doc comment
@@ -75,14 +84,24 @@ func linuxRoots(p Policy, tmp string) []string {
 	return roots
 }
 
-// startRestricted runs on the throw-away thread: it leaves the network
-// (unless allowed), restricts the thread and starts cmd.
+// startRestricted runs on the throw-away thread: it restricts the thread
+// and starts cmd.
+func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error {
+	if err := restrict(p, abi, writable); err != nil {
+		return err
+	}
+	return cmd.Start()
+}
+
+// restrict confines the calling thread, which is locked to its goroutine
+// and never unlocked, and every process it starts: it leaves the network
+// (unless allowed), drops capabilities and applies the Landlock rules.
 //
 // The network goes with a new network namespace where the process may make
 // one (it holds CAP_SYS_ADMIN, as root does); otherwise, as for any other
 // user, with the socket filter of denySockets, plus Landlock's TCP rules
 // where the kernel has them.
-func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error {
+func restrict(p Policy, abi int, writable []string) error {
 	filter := false
 	if !p.Network {
 		if p.noNamespace {
@@ -110,5 +129,5 @@ func startRestricted(cmd *exec.Cmd, p Policy, abi int, writable []string) error 
 			return fmt.Errorf("%w; cannot cut the network (no network namespace either), use --sandbox-network to run with it", err)
 		}
 	}
-	return cmd.Start()
+	return nil
 }
