@@ -231,16 +231,11 @@ func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 // wins over the config files'.
 func (s *settings) pickBackend() error {
 	c := s.cfg
-	b := catalog.FromEnv(s.provider, c.Getenv)
-	pb, hasPB := c.Providers[s.provider]
-	switch {
-	case c.BaseURL != nil && (c.From("base_url").Origin >= config.Environment || b.BaseURL == ""):
+	b := s.providerBackend(s.provider)
+	spec, _ := catalog.Lookup(s.provider)
+	ownVar := spec.BaseURLVar != "" && strings.TrimSpace(c.Getenv(spec.BaseURLVar)) != ""
+	if c.BaseURL != nil && (c.From("base_url").Origin >= config.Environment || !ownVar) {
 		b.BaseURL = *c.BaseURL
-	case b.BaseURL == "" && hasPB:
-		b.BaseURL = pb.BaseURL
-	}
-	if hasPB && b.APIVersion == "" {
-		b.APIVersion = pb.APIVersion
 	}
 	if b.BaseURL != "" && s.provider != "scripted" {
 		if !strings.Contains(b.BaseURL, "://") && s.provider != "ollama" {
