@@ -115,6 +115,7 @@ func (r *run) providerRequest(note string) *providers.Request {
 		MaxTokens:       r.req.MaxTokens,
 		ReasoningEffort: r.req.ReasoningEffort,
 		WebSearch:       r.req.WebSearch,
+		Raw:             r.req.Raw,
 	}
 }
 
@@ -161,6 +162,8 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 					r.out.emit(Event{Type: EventAnswerDelta, Delta: text})
 				}
 			}
+		case providers.ChunkRaw:
+			r.out.emit(Event{Type: EventRaw, Provider: r.provider.Name(), Raw: c.Raw})
 		case providers.ChunkWarning:
 			if c.Warning.Code == providers.WarnStreamRestarted {
 				scanners, names = nil, make(map[int]string)

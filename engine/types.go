@@ -63,6 +63,11 @@ type Request struct {
 	MaxTokens       int
 	ReasoningEffort providers.Effort
 	WebSearch       *providers.WebSearch
+	// Raw adds a raw event for every payload the provider's adapter
+	// receives (see EventRaw), for hosts that need what the other events
+	// leave out. Off, a run costs nothing more. Generate, which has no
+	// events, ignores it.
+	Raw bool
 
 	// BuiltIns selects built-in tools by name. nil means DefaultBuiltIns,
 	// the tools that only read the workspace; an empty non-nil slice means

@@ -108,7 +108,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, contentType: resp.Header.Get("Content-Type")}
+	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
 	return s.read(ctx, ssestream.NewDecoder(resp))
 }
 

@@ -117,7 +117,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	}
 	// Closing the body also stops the transport's idle timer.
 	defer resp.Body.Close()
-	s := &streamer{endpoint: endpoint, names: names, emit: emit, warnings: warnings}
+	s := &streamer{endpoint: endpoint, names: names, emit: emit, warnings: warnings, raw: req.Raw}
 	return s.read(ctx, resp.Body, resp.Header.Get("Content-Type"))
 }
 

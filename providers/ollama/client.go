@@ -95,6 +95,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
 	s := newStreamer(endpoint, codec, req.Tools, emit)
+	s.raw = req.Raw
 	return s.read(ctx, resp.Body)
 }
 

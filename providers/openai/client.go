@@ -119,7 +119,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{provider: p.cfg.Name, endpoint: endpoint, codec: codec, emit: emit}
+	s := &streamer{provider: p.cfg.Name, endpoint: endpoint, codec: codec, emit: emit, raw: req.Raw}
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), br) {
 		return s.readJSON(ctx, br)

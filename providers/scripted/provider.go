@@ -2,6 +2,7 @@ package scripted
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -59,6 +60,14 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	}
 	if t.Error != nil && !t.Error.Partial() {
 		return t.Error.providerError(req.Model)
+	}
+	if req.Raw {
+		// The script's turn is this provider's wire payload.
+		raw, err := json.Marshal(t)
+		if err != nil {
+			return &providers.Error{Provider: "scripted", URL: req.Model, Message: "encode turn: " + err.Error(), Err: err}
+		}
+		emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
 	}
 	return t.play(ctx, req.Model, emit)
 }
