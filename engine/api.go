@@ -232,3 +232,38 @@ func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req R
 	r.exec(runCtx, p)
 	return *p.outcome
 }
+
+// ExecuteToolCalls runs a batch of calls outside the loop, as a run runs
+// the calls of one reply: each is validated; read calls run concurrently,
+// mutating calls one at a time in the given order, all under the
+// request's deny rules and permission policy; host-owned calls are not
+// run. The outcomes come back in the order of calls. A request that cannot
+// run gives every call an invalid_request outcome.
+func (rt *Runtime) ExecuteToolCalls(ctx context.Context, calls []ToolCall, req Request) []ToolOutcome {
+	return rt.ExecuteToolCallsWith(ctx, calls, req, nil)
+}
+
+// ExecuteToolCallsWith is ExecuteToolCalls that reports the calls' events
+// to observe, from the goroutines that run them.
+func (rt *Runtime) ExecuteToolCallsWith(ctx context.Context, calls []ToolCall, req Request, observe Sink) []ToolOutcome {
+	out := make([]ToolOutcome, len(calls))
+	r, runCtx, err := rt.newRun(ctx, req, observing(observe), false)
+	if err != nil {
+		for i := range out {
+			out[i] = ToolOutcome{Content: err.Error(), IsError: true, Code: string(CodeInvalidRequest)}
+		}
+		return out
+	}
+	defer r.cancel()
+	plans := r.planBatch(calls)
+	for _, p := range plans {
+		if p.pending {
+			r.hostOwned(p)
+		}
+	}
+	r.runBatch(runCtx, plans)
+	for i, p := range plans {
+		out[i] = *p.outcome
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"fmt"
+	"log"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers/scripted"
@@ -33,4 +34,37 @@ func ExampleRequest_raw() {
 	// Output:
 	// raw from scripted: {"text":"Hello."}
 	// text: "Hello."
+}
+
+// A host that owns its loop runs the calls of a reply with
+// ExecuteToolCalls: validated, read calls together, mutating ones alone
+// and in order, under the request's permission policy, with the outcomes
+// in the order of the calls.
+func ExampleRuntime_ExecuteToolCalls() {
+	type city struct {
+		Name string `json:"name"`
+	}
+	weather, err := engine.FuncTool("weather", "Today's weather in a city.", engine.KindRead,
+		func(_ context.Context, in city) (engine.ToolResult, error) {
+			return engine.TextResult("sunny in " + in.Name), nil
+		})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rt := demoRuntime()
+	defer rt.Close()
+
+	calls := []engine.ToolCall{
+		{ID: "1", Name: "weather", Arguments: `{"name":"Lisbon"}`},
+		{ID: "2", Name: "weather", Arguments: `{"name":"Porto"}`},
+		{ID: "3", Name: "weather", Arguments: `{"city":"Faro"}`},
+	}
+	req := engine.Request{BuiltIns: []string{}, Tools: []engine.Tool{weather}}
+	for i, o := range rt.ExecuteToolCalls(context.Background(), calls, req) {
+		fmt.Printf("%s: error=%v code=%q %.40s\n", calls[i].ID, o.IsError, o.Code, o.Content)
+	}
+	// Output:
+	// 1: error=false code="" sunny in Lisbon
+	// 2: error=false code="" sunny in Porto
+	// 3: error=true code="invalid_arguments" arguments do not match the weather schem
 }

@@ -37,10 +37,35 @@ type plan struct {
 // person) one at a time in model order; results are appended in model
 // order. Host-owned calls are returned for the host to answer.
 func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
+	plans := r.planBatch(calls)
+	r.runBatch(ctx, plans)
+	var pending []ToolCall
+	for _, p := range plans {
+		if p.pending {
+			pending = append(pending, p.call)
+			continue
+		}
+		r.conv.push(p.message())
+		r.noteAnswer(p)
+		r.noteEvidence(p)
+	}
+	return pending
+}
+
+// planBatch plans each call of a batch.
+func (r *run) planBatch(calls []ToolCall) []*plan {
 	plans := make([]*plan, len(calls))
 	for i, c := range calls {
 		plans[i] = r.plan(i, c, "")
 	}
+	return plans
+}
+
+// runBatch runs the planned calls of a batch that need running: read
+// calls admitted one by one and run together in groups, mutating calls
+// (and questions put to a person) alone, in order, each ending the group
+// before it. Calls with an outcome and host-owned calls are left alone.
+func (r *run) runBatch(ctx context.Context, plans []*plan) {
 	var group []*plan
 	flush := func() {
 		r.runGroup(ctx, group)
@@ -57,17 +82,6 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 		}
 	}
 	flush()
-	var pending []ToolCall
-	for _, p := range plans {
-		if p.pending {
-			pending = append(pending, p.call)
-			continue
-		}
-		r.conv.push(p.message())
-		r.noteAnswer(p)
-		r.noteEvidence(p)
-	}
-	return pending
 }
 
 // plan resolves and validates one call; invalid ones get their outcome.
