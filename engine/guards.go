@@ -14,6 +14,10 @@ type guards struct {
 	// refused is what was done about a too-long refusal of this model
 	// call.
 	refused refusal
+	// refusedFinishes counts the finishes the evidence rule of host
+	// actions refused, and refusedFinish is the last one, trimmed.
+	refusedFinishes int
+	refusedFinish   string
 }
 
 // recentBatches is how many earlier batches a batch is compared with.

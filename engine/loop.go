@@ -110,6 +110,12 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 		}
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
+	if len(r.tools.actions) > 0 {
+		if r.finishProven(text) {
+			return r.end(StatusCompleted, text, nil, nil), true
+		}
+		return Result{}, false
+	}
 	if evidence {
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
@@ -174,6 +180,10 @@ func (r *run) controlCall(c ToolCall) (Result, bool) {
 	answer := argString(args["answer"])
 	if strings.TrimSpace(answer) == "" {
 		r.record(0, c, ToolOutcome{Content: "final_answer needs a non-empty answer", IsError: true, Code: OutcomeInvalidArguments})
+		return Result{}, false
+	}
+	if !r.finishProven(answer) {
+		r.record(0, c, refusedAnswer(r.tools.actions))
 		return Result{}, false
 	}
 	r.record(0, c, ToolOutcome{Content: "final answer recorded"})

@@ -21,6 +21,7 @@ type toolset struct {
 	specs []providers.ToolSpec
 
 	own          []tools.Tool   // the request's built-ins and host tools
+	actions      []string       // the host tools among own that change things
 	control      bool           // control tools are part of the surface
 	lists        [][]tools.Tool // the sources' lists it was built from
 	instructions string         // the sources' text for the system prompt
@@ -33,6 +34,16 @@ func (ts *toolset) get(name string) (*tools.Tool, bool) {
 		return nil, false
 	}
 	return &ts.list[i], true
+}
+
+// isAction reports whether name is one of the request's host actions.
+func (ts *toolset) isAction(name string) bool {
+	for _, a := range ts.actions {
+		if a == name {
+			return true
+		}
+	}
+	return false
 }
 
 func (ts *toolset) add(t tools.Tool) {
@@ -96,7 +107,7 @@ func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) ([]tools.Tool, er
 // assemble orders a surface: the request's own tools, the sources' tools,
 // then the control tools.
 func (rt *Runtime) assemble(own []tools.Tool, st sourceState, withControl bool) *toolset {
-	ts := &toolset{index: make(map[string]int, len(own)+len(controlTools)), own: own, control: withControl}
+	ts := &toolset{index: make(map[string]int, len(own)+len(controlTools)), own: own, control: withControl, actions: hostActions(own)}
 	for _, t := range own {
 		ts.add(t)
 	}

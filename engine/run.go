@@ -26,6 +26,9 @@ type run struct {
 	out      *emitter
 	cancel   context.CancelFunc
 	looping  bool // a loop run, not a call outside the loop
+	// delegate marks a spawn_agent sub-run: the evidence rule of host
+	// actions is its parent's, to which its actions count.
+	delegate bool
 
 	conv    transcript // the conversation, as stored and as the model sees it
 	guard   guards     // the loop's bounds and its next recovery note
@@ -66,6 +69,7 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 		perm:    permState{rules: append([]Rule(nil), req.Permission.Rules...)},
 		answers: answers{ids: answered},
 	}
+	r.adoptAnsweredActions()
 	r.diagnose(req.Diagnostics)
 	r.diagnose(ts.diags)
 	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}

@@ -91,6 +91,7 @@ func (r *run) spawn(ctx context.Context, c *Caller, a spawnArgs) tools.Result {
 		return tools.Errorf("the sub-run could not start: %v", err)
 	}
 	child.out.silent = r.out.silent // its events reach whoever sees the parent's
+	child.delegate = true
 	res := child.loop(cctx)
 	r.adopt(child, len(req.Permission.Rules))
 	return subRunResult(res)
