@@ -117,12 +117,13 @@ func DefaultBuiltIns() []string { return append([]string(nil), defaultBuiltIns..
 
 // AllBuiltIns returns the name of every built-in a Request's BuiltIns may
 // name: the workspace tools of package tools (the file tools, shell_cmd,
-// web_fetch, ask_user_input), then the engine's run_code and spawn_agent.
+// web_fetch, ask_user_input), then the engine's run_code and spawn_agent,
+// then load_skill (LoadSkillTool), offered when the runtime has skills.
 // In the library's default permission mode (auto) the mutating ones run
 // without asking anyone; use ModeAsk with an Approver, or ModeRead, when
 // that is not what you want.
 func AllBuiltIns() []string {
-	return append(tools.BuiltinNames(), RunCodeTool, SpawnAgentTool)
+	return append(tools.BuiltinNames(), RunCodeTool, SpawnAgentTool, LoadSkillTool)
 }
 
 // Sentinel errors, for errors.Is on the error Complete, Generate and

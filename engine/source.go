@@ -97,7 +97,7 @@ func (r *run) refreshTools(ctx context.Context) {
 		r.diagnose(st.diags)
 		return
 	}
-	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
+	r.tools = r.rt.assemble(r.tools.own, r.tools.skills, st, r.tools.control)
 	r.rt.finishRunCode(r.tools)
 	r.diagnose(r.tools.diags)
 	r.conv.setSystem(r.systemMessage())
@@ -151,6 +151,9 @@ func (rt *Runtime) addSourceTools(ts *toolset, st sourceState) {
 	ts.lists, ts.instructions = st.lists, st.instructions
 	for _, list := range st.lists {
 		for _, t := range list {
+			if t.Name == LoadSkillTool && !ts.skills {
+				continue // the request's selection leaves it out
+			}
 			if why := rt.refuseSourceTool(ts, t); why != "" {
 				ts.diags = append(ts.diags, Diagnostic{Source: cmpOr(t.Source, "tool source"),
 					Message: fmt.Sprintf("tool %q is not offered: %s", t.Name, why)})

@@ -134,7 +134,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 				return child, errResult("unknown tool %q for the sub-agent; choose from: %s", name, r.toolNames())
 			case slices.ContainsFunc(r.req.Tools, func(h Tool) bool { return h.Name == name }):
 				host = append(host, *t)
-			case t.Source == tools.SourceBuiltin:
+			case t.Source == tools.SourceBuiltin, name == LoadSkillTool:
 				builtins = append(builtins, name)
 			}
 			// Tools of the runtime's sources reach every run anyway.

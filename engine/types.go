@@ -70,8 +70,10 @@ type Request struct {
 	Raw bool
 
 	// BuiltIns selects built-in tools by name. nil means DefaultBuiltIns,
-	// the tools that only read the workspace; an empty non-nil slice means
-	// none; AllBuiltIns names every one. Unknown names are an error.
+	// the tools that only read the workspace, and load_skill when the
+	// runtime has skills; an empty non-nil slice means none; AllBuiltIns
+	// names every one. A list offers load_skill only if it names it
+	// (LoadSkillTool). Unknown names are an error.
 	BuiltIns []string
 	// Tools are the host's tools. A tool without an executor is host-owned.
 	Tools []Tool
