@@ -112,7 +112,9 @@ var defaultBuiltIns = []string{"read_file", "list_files", "search_files", "path_
 // gets: read_file, list_files, search_files and path_exists. They only
 // read files inside Request.WorkDir: no commands, no programs, no
 // sub-runs, no writes, no network and no questions for a person. Select more explicitly (AllBuiltIns, or a
-// list of names) and choose a permission mode to go with them.
+// list of names) and choose a permission mode to go with them. A nil
+// BuiltIns also offers load_skill when the runtime has skills; a list,
+// this one included, offers it only when it names LoadSkillTool.
 func DefaultBuiltIns() []string { return append([]string(nil), defaultBuiltIns...) }
 
 // AllBuiltIns returns the name of every built-in a Request's BuiltIns may
