@@ -80,11 +80,7 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 		}
 		r, runCtx, err := rt.newRun(ctx, req, sink, true)
 		if err != nil {
-			var re *RunError
-			if !errors.As(err, &re) {
-				re = &RunError{Code: CodeInvalidRequest, Message: err.Error()}
-			}
-			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: re, Messages: req.Messages}})
+			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: asRunError(err), Messages: req.Messages}})
 			return
 		}
 		var runPanic any
@@ -116,6 +112,15 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 			acks <- struct{}{}
 		}
 	}
+}
+
+// asRunError is err as the *RunError of a misused request.
+func asRunError(err error) *RunError {
+	var re *RunError
+	if !errors.As(err, &re) {
+		re = &RunError{Code: CodeInvalidRequest, Message: err.Error()}
+	}
+	return re
 }
 
 // Generate makes one provider call with the request's tool surface (no
