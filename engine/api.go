@@ -80,7 +80,7 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 		}
 		r, runCtx, err := rt.newRun(ctx, req, sink, true)
 		if err != nil {
-			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: asRunError(err), Messages: req.Messages}})
+			yield(failedEvent(err, req.Messages))
 			return
 		}
 		var runPanic any
@@ -114,13 +114,20 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 	}
 }
 
-// asRunError is err as the *RunError of a misused request.
-func asRunError(err error) *RunError {
+// failedEvent is the one event of a Stream whose request is misused:
+// failed, with the error as the *RunError of the result, and the
+// diagnostics that refused a strict run.
+func failedEvent(err error, msgs []Message) Event {
 	var re *RunError
 	if !errors.As(err, &re) {
 		re = &RunError{Code: CodeInvalidRequest, Message: err.Error()}
 	}
-	return re
+	res := &Result{Status: StatusFailed, Error: re, Messages: msgs}
+	var de *DiagnosticsError
+	if errors.As(err, &de) {
+		res.Diagnostics = de.Diagnostics
+	}
+	return Event{Type: EventFailed, Time: time.Now(), Result: res}
 }
 
 // Generate makes one provider call with the request's tool surface (no
@@ -140,6 +147,11 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	if err != nil {
 		return Response{}, err
 	}
+	if req.Strict {
+		if err := strictError(prepared(&req, ts)); err != nil {
+			return Response{}, err
+		}
+	}
 	preq := &providers.Request{
 		Model: req.Model, Messages: req.Messages, Tools: ts.specs,
 		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
@@ -147,6 +159,12 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	}
 	acc := stream.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
+	reply := acc.Reply()
+	if rep := rt.cfg.Reporter; rep != nil {
+		for _, w := range reply.Warnings {
+			rep.Warn("", w)
+		}
+	}
 	if err != nil {
 		code := CodeProviderError
 		if ctx.Err() != nil {
@@ -154,7 +172,7 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 		}
 		return Response{}, &RunError{Code: code, Message: err.Error(), Err: err}
 	}
-	return acc.Reply(), nil
+	return reply, nil
 }
 
 // ToolInfo describes one tool of a resolved surface.
@@ -194,15 +212,7 @@ func (rt *Runtime) Diagnostics(ctx context.Context, req Request) ([]Diagnostic, 
 	if err != nil {
 		return nil, err
 	}
-	var out []Diagnostic
-	seen := make(map[Diagnostic]bool)
-	for _, d := range append(append([]Diagnostic(nil), req.Diagnostics...), ts.diags...) {
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	return out, nil
+	return prepared(&req, ts), nil
 }
 
 func toolInfos(list []tools.Tool) []ToolInfo {

@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
@@ -67,4 +68,30 @@ func ExampleRuntime_ExecuteToolCalls() {
 	// 1: error=false code="" sunny in Lisbon
 	// 2: error=false code="" sunny in Porto
 	// 3: error=true code="invalid_arguments" arguments do not match the weather schem
+}
+
+// A strict request runs only when nothing was found wrong preparing it:
+// the host's own diagnostics (here a configuration key it did not know)
+// and the runtime's (a tool source that did not start, a tool left out)
+// make it an invalid_request error before the first model call.
+func ExampleRequest_strict() {
+	rt := demoRuntime(toolCall("final_answer", `{"answer":"never sent"}`))
+	defer rt.Close()
+
+	req := engine.Request{
+		Messages:    []engine.Message{engine.UserMessage("Go.")},
+		Strict:      true,
+		Diagnostics: []engine.Diagnostic{{Source: "llmrt.toml", Message: `unknown key "modle"`}},
+	}
+	_, err := rt.Complete(context.Background(), req)
+	fmt.Println(errors.Is(err, engine.ErrInvalidRequest))
+	var de *engine.DiagnosticsError
+	if errors.As(err, &de) {
+		for _, d := range de.Diagnostics {
+			fmt.Printf("%s %s %s: %s\n", d.Level, d.Kind, d.Source, d.Message)
+		}
+	}
+	// Output:
+	// true
+	// error request llmrt.toml: unknown key "modle"
 }

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"iter"
-	"time"
 )
 
 // The one-shot forms of Generate, Complete and Stream take the providers
@@ -40,7 +39,7 @@ func Stream(ctx context.Context, providers map[string]Provider, req Request) ite
 	return func(yield func(Event) bool) {
 		rt, err := New(Config{Providers: providers})
 		if err != nil {
-			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: asRunError(err), Messages: req.Messages}})
+			yield(failedEvent(err, req.Messages))
 			return
 		}
 		defer rt.Close()

@@ -58,6 +58,11 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	if err != nil {
 		return nil, nil, err
 	}
+	if req.Strict {
+		if err := strictError(prepared(&req, ts)); err != nil {
+			return nil, nil, err
+		}
+	}
 	answered, err := checkHistory(req.Messages)
 	if err != nil {
 		return nil, nil, err
@@ -72,7 +77,7 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	r.adoptAnsweredActions()
 	r.diagnose(req.Diagnostics)
 	r.diagnose(ts.diags)
-	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}
+	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID, report: rt.cfg.Reporter}
 	r.conv.setSystem(r.systemMessage())
 	return r, ctx, nil
 }

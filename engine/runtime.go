@@ -37,6 +37,8 @@ type Config struct {
 	// SpawnDepth is how deep spawn_agent sub-runs may nest: zero means
 	// DefaultSpawnDepth, negative forbids sub-runs.
 	SpawnDepth int
+	// Reporter, when set, hears every run's warnings as they happen.
+	Reporter Reporter
 }
 
 // Defaults are request settings applied when a request leaves them zero.
@@ -54,6 +56,8 @@ type Defaults struct {
 	Finish          FinishPolicy
 	Retry           providers.RetryPolicy
 	MaxResultBytes  int
+	// Strict makes every request strict (Request.Strict).
+	Strict bool
 }
 
 // Runtime runs requests against a fixed set of providers and tool sources.
@@ -163,7 +167,8 @@ func (rt *Runtime) Start(ctx context.Context) error {
 	wg.Wait()
 	for i, src := range rt.cfg.Sources {
 		if errs[i] != nil {
-			rt.startDiags = append(rt.startDiags, Diagnostic{Source: "tool source", Message: "did not start: " + errs[i].Error()})
+			rt.startDiags = append(rt.startDiags, Diagnostic{Level: DiagnosticError, Kind: DiagSourceStart,
+				Source: "tool source", Message: "did not start: " + errs[i].Error()})
 			continue
 		}
 		rt.active = append(rt.active, src)
@@ -252,6 +257,8 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 	if req.Retry == (providers.RetryPolicy{}) {
 		req.Retry = d.Retry
 	}
+	req.Strict = req.Strict || d.Strict
+	req.Diagnostics = normalized(req.Diagnostics, DiagRequest)
 	if req.MaxResultBytes <= 0 {
 		req.MaxResultBytes = cmpOr(d.MaxResultBytes, defaultMaxResultBytes)
 	}

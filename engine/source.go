@@ -70,7 +70,8 @@ func (rt *Runtime) pollSources(ctx context.Context) sourceState {
 	for i, src := range rt.active {
 		list, err := src.Tools(ctx)
 		if err != nil {
-			st.diags = append(st.diags, Diagnostic{Source: "tool source", Message: "listing tools failed: " + err.Error()})
+			st.diags = append(st.diags, Diagnostic{Level: DiagnosticError, Kind: DiagSourceList,
+				Source: "tool source", Message: "listing tools failed: " + err.Error()})
 		}
 		st.lists[i] = list
 		if in, ok := src.(Instructor); ok {
@@ -79,7 +80,7 @@ func (rt *Runtime) pollSources(ctx context.Context) sourceState {
 			}
 		}
 		if d, ok := src.(Diagnoser); ok {
-			st.diags = append(st.diags, d.Diagnostics()...)
+			st.diags = append(st.diags, normalized(d.Diagnostics(), DiagSource)...)
 		}
 	}
 	st.instructions = strings.Join(texts, "\n\n")
@@ -155,7 +156,7 @@ func (rt *Runtime) addSourceTools(ts *toolset, st sourceState) {
 				continue // the request's selection leaves it out
 			}
 			if why := rt.refuseSourceTool(ts, t); why != "" {
-				ts.diags = append(ts.diags, Diagnostic{Source: cmpOr(t.Source, "tool source"),
+				ts.diags = append(ts.diags, Diagnostic{Level: DiagnosticWarning, Kind: DiagToolLeftOut, Source: cmpOr(t.Source, "tool source"),
 					Message: fmt.Sprintf("tool %q is not offered: %s", t.Name, why)})
 				continue
 			}

@@ -122,6 +122,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.Messages = append(child.Messages, providers.TextMessage(providers.RoleUser, a.Task))
 	child.ParentID = r.out.runID
 	child.Diagnostics = nil
+	child.Strict = false // the parent's diagnostics were its to refuse
 	child.Permission.Rules = r.perm.inherited()
 	r.onePersonAtATime(&child)
 	if a.Tools != nil {

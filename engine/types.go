@@ -121,8 +121,16 @@ type Request struct {
 	ParentID string
 	// Diagnostics are problems the host found preparing this request (an
 	// unknown configuration key, an ignored option). Result.Diagnostics
-	// repeats them beside the runtime's own.
+	// repeats them beside the runtime's own; those without a level or kind
+	// are warnings of kind DiagRequest.
 	Diagnostics []Diagnostic
+	// Strict refuses to run with diagnostics: when the request's or the
+	// runtime's (Runtime.Diagnostics) are not empty before the first model
+	// call, Generate, Complete and Stream end with an invalid_request
+	// error whose Err is a *DiagnosticsError. Config.Defaults.Strict makes
+	// every request strict. Diagnostics found later (a context window
+	// guessed mid-run) stay warnings.
+	Strict bool
 }
 
 // Status is how a run ended.
@@ -173,8 +181,10 @@ type Warning = providers.Warning
 
 // Diagnostic is a configuration problem found while preparing a run (a
 // skill that does not parse, an MCP server that did not start, a tool
-// left out because its name is taken, an unknown configuration key).
-// Result.Diagnostics and Runtime.Diagnostics hold them.
+// left out because its name is taken, an unknown configuration key): a
+// structured entry with a level, a kind (the Diag constants), where it is
+// and what. Result.Diagnostics and Runtime.Diagnostics hold them, every
+// one with its level and kind.
 type Diagnostic = tools.Diagnostic
 
 // Result is the outcome of Complete, and the payload of Stream's terminal
