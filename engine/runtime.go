@@ -254,9 +254,7 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 	if req.Finish, err = ParseFinish(string(req.Finish)); err != nil {
 		return req, nil, invalidRequest("%v", err)
 	}
-	if req.Retry == (providers.RetryPolicy{}) {
-		req.Retry = d.Retry
-	}
+	req.Retry = providers.ResolveRetry(req.Retry, d.Retry, p)
 	req.Strict = req.Strict || d.Strict
 	req.Diagnostics = normalized(req.Diagnostics, DiagRequest)
 	if req.MaxResultBytes <= 0 {

@@ -100,8 +100,12 @@ type Request struct {
 	EmptyRetryLimit int
 	// TokenBudget fails the run once its summed tokens pass it (0 = none).
 	TokenBudget int
-	Retry       providers.RetryPolicy
-	Finish      FinishPolicy
+	// Retry is how this run's failed provider calls are retried. The zero
+	// value means Config.Defaults.Retry, else the policy the adapter
+	// declares (providers.RetryDefaulter), else none: with no policy
+	// anywhere, calls are not retried. MaxAttempts 1 says "no retries".
+	Retry  providers.RetryPolicy
+	Finish FinishPolicy
 	// MaxResultBytes caps each tool result the model sees (default 32 KiB).
 	MaxResultBytes int
 	// Redact, when set, rewrites the text of every tool result before the

@@ -45,7 +45,10 @@ type Provider struct {
 	endpoint string // for errors: base + /v1/messages
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider       = (*Provider)(nil)
+	_ providers.RetryDefaulter = (*Provider)(nil)
+)
 
 // New returns a provider for cfg.
 func New(cfg Config) *Provider {
@@ -114,3 +117,8 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 
 // nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.
 var nameRule = adapter.NameRule{Byte: adapter.FunctionNameByte, MaxLen: 128}
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }

@@ -64,7 +64,10 @@ type Provider struct {
 	cfg Config
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider       = (*Provider)(nil)
+	_ providers.RetryDefaulter = (*Provider)(nil)
+)
 
 // New returns a provider for cfg. An empty Name means "openai".
 func New(cfg Config) *Provider {
@@ -209,3 +212,8 @@ func isJSONBody(contentType string, br *bufio.Reader) bool {
 		return b == '{' || b == '['
 	}
 }
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }
