@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -222,3 +223,17 @@ func sleep(ctx context.Context, ms int) error {
 // providers.RetryPolicy's defaults unless the run or the runtime sets a
 // policy (providers.ResolveRetry).
 func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }
+
+// SupportedModels lists the names of the scripts registered with
+// Register, sorted: a script file's path is a model too, but this provider
+// cannot list the files it may be asked for. See providers.ModelLister.
+func (p *Provider) SupportedModels(context.Context) ([]string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	names := make([]string, 0, len(p.scripts))
+	for name := range p.scripts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, nil
+}
