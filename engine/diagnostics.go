@@ -59,6 +59,7 @@ type DiagnosticsError struct {
 	Diagnostics []Diagnostic
 }
 
+// Error lists the diagnostics, each with where it is.
 func (e *DiagnosticsError) Error() string {
 	parts := make([]string, len(e.Diagnostics))
 	for i, d := range e.Diagnostics {

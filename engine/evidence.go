@@ -101,3 +101,26 @@ func (r *run) adoptAnsweredActions() {
 		}
 	}
 }
+
+// noteEvidence records what a successful result proves: a mutating result
+// lets a text reply end a run under FinishEvidence.
+// A result whose action failed (a command that exited non-zero) proves
+// nothing: the model sees it, but narration after it is not completion.
+// A host action the permission policy or a person refused settles the
+// evidence rule of host actions: the model can do no more about it.
+func (r *run) noteEvidence(p *plan) {
+	if p.tool == nil || p.outcome == nil {
+		return
+	}
+	if p.outcome.Code == OutcomePermissionDenied && r.tools.isAction(p.tool.Name) {
+		r.tally.settleActions()
+	}
+	if p.outcome.IsError || p.outcome.Code != "" || p.failed {
+		return
+	}
+	switch p.tool.Kind {
+	case tools.KindNone, tools.KindInteraction:
+		return
+	}
+	r.tally.prove(p.tool.Kind, r.tools.isAction(p.tool.Name))
+}

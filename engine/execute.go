@@ -228,29 +228,6 @@ func (r *run) callInfo(p *plan, withArgs bool) *CallInfo {
 	return ci
 }
 
-// noteEvidence records what a successful result proves: a mutating result
-// lets a text reply end a run under FinishEvidence.
-// A result whose action failed (a command that exited non-zero) proves
-// nothing: the model sees it, but narration after it is not completion.
-// A host action the permission policy or a person refused settles the
-// evidence rule of host actions: the model can do no more about it.
-func (r *run) noteEvidence(p *plan) {
-	if p.tool == nil || p.outcome == nil {
-		return
-	}
-	if p.outcome.Code == OutcomePermissionDenied && r.tools.isAction(p.tool.Name) {
-		r.tally.settleActions()
-	}
-	if p.outcome.IsError || p.outcome.Code != "" || p.failed {
-		return
-	}
-	switch p.tool.Kind {
-	case tools.KindNone, tools.KindInteraction:
-		return
-	}
-	r.tally.prove(p.tool.Kind, r.tools.isAction(p.tool.Name))
-}
-
 // capResult keeps a result within max bytes, keeping its head and tail and
 // saying what was cut and how to see it.
 func capResult(s string, max int) string {

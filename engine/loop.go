@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
@@ -215,29 +214,6 @@ func toolMessage(c ToolCall, o ToolOutcome) Message {
 	m := providers.ToolResultMessage(c, o.Content, o.IsError)
 	m.Content = append(m.Content, o.Parts...)
 	return m
-}
-
-// batchKey identifies a batch of calls by name and canonical arguments
-// (object keys sorted), independent of call order.
-func batchKey(calls []ToolCall) string {
-	keys := make([]string, len(calls))
-	for i, c := range calls {
-		keys[i] = c.Name + "\x00" + canonicalJSON(c.Arguments)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, "\x01")
-}
-
-func canonicalJSON(s string) string {
-	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
-		return strings.TrimSpace(s)
-	}
-	b, err := json.Marshal(v) // map keys are emitted sorted
-	if err != nil {
-		return s
-	}
-	return string(b)
 }
 
 func indexOf(calls []ToolCall, id string) int {

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -128,18 +126,6 @@ func New(cfg Config) (*Runtime, error) {
 
 func configError(format string, args ...any) error {
 	return &RunError{Code: CodeInvalidRequest, Message: "engine: " + fmt.Sprintf(format, args...)}
-}
-
-func providerNames(m map[string]providers.Provider) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }
 
 // Start starts the tool sources that need it (those implementing
@@ -272,38 +258,4 @@ func cmpOr[T comparable](v, fallback T) T {
 		return fallback
 	}
 	return v
-}
-
-// providerFor picks the request's provider, filling Provider and Model
-// from the Runtime's defaults when the request leaves them empty.
-func (rt *Runtime) providerFor(req *Request, needModel bool) (providers.Provider, error) {
-	if !needModel && req.Provider == "" {
-		return nil, nil
-	}
-	if req.Provider == "" {
-		req.Provider = rt.defaultProvider
-	}
-	if req.Provider == "" {
-		return nil, noProvider("no provider set: set Request.Provider or Config.Defaults.Provider (configured: %s)", providerNames(rt.providers))
-	}
-	p, ok := rt.providers[req.Provider]
-	if !ok {
-		return nil, noProvider("unknown provider %q (configured: %s)", req.Provider, providerNames(rt.providers))
-	}
-	if req.Model == "" && req.Provider == rt.defaultProvider {
-		req.Model = rt.cfg.Defaults.Model
-	}
-	if needModel && req.Model == "" {
-		if req.Provider == rt.defaultProvider {
-			return nil, noProvider("no model set for provider %s: set Request.Model or Config.Defaults.Model", req.Provider)
-		}
-		return nil, noProvider("no model set for provider %s: set Request.Model (Config.Defaults.Model applies to the default provider, %s)", req.Provider, cmpOr(rt.defaultProvider, "none here"))
-	}
-	return p, nil
-}
-
-func noProvider(format string, args ...any) *RunError {
-	e := invalidRequest(format, args...)
-	e.Err = ErrNoProvider
-	return e
 }
