@@ -32,11 +32,12 @@ const OutcomeNoEvidence = "no_evidence"
 const maxRefusedFinishes = 2
 
 // hostActions returns the names of the host tools among own that change
-// things: the tools whose success the evidence rule asks for.
+// things: the tools whose success the evidence rule asks for. A host's
+// own ask_user_input asks; it does not act.
 func hostActions(own []tools.Tool) []string {
 	var names []string
 	for _, t := range own {
-		if t.Source != tools.SourceBuiltin && t.Kind.Mutating() {
+		if t.Source != tools.SourceBuiltin && t.Kind.Mutating() && t.Name != AskUserTool {
 			names = append(names, t.Name)
 		}
 	}

@@ -55,6 +55,12 @@ func TestHostActionEvidence(t *testing.T) {
 				req.Tools = []engine.Tool{ct.tool("look", tools.KindRead)}
 			},
 			output: "looked", calls: 1},
+		{name: "the host's own ask_user_input is no action",
+			turns: []scripted.Turn{answer("asked nothing")},
+			setup: func(req *engine.Request, ct *counterTool) {
+				req.Tools = []engine.Tool{ct.tool(engine.AskUserTool, "")}
+			},
+			output: "asked nothing", calls: 1},
 		{name: "the text finish policy asks for nothing",
 			turns:  []scripted.Turn{answer("trust me")},
 			setup:  func(req *engine.Request, ct *counterTool) { req.Finish = engine.FinishText },

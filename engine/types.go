@@ -64,9 +64,10 @@ type Request struct {
 	ReasoningEffort providers.Effort
 	WebSearch       *providers.WebSearch
 	// Raw adds a raw event for every payload the provider's adapter
-	// receives (see EventRaw), for hosts that need what the other events
-	// leave out. Off, a run costs nothing more. Generate, which has no
-	// events, ignores it.
+	// receives during the run's model calls (see EventRaw), for hosts that
+	// need what the other events leave out. Off, a run costs nothing more.
+	// Generate, which has no events, and compaction's summary calls
+	// ignore it.
 	Raw bool
 
 	// BuiltIns selects built-in tools by name. nil means DefaultBuiltIns,
