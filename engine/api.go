@@ -270,7 +270,8 @@ func (rt *Runtime) ExecuteToolCallsWith(ctx context.Context, calls []ToolCall, r
 		return out
 	}
 	defer r.cancel()
-	plans := r.planBatch(calls)
+	plans := make([]*plan, len(calls))
+	r.planBatch(plans, calls)
 	for _, p := range plans {
 		if p.pending {
 			r.hostOwned(p)

@@ -37,7 +37,10 @@ type plan struct {
 // person) one at a time in model order; results are appended in model
 // order. Host-owned calls are returned for the host to answer.
 func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
-	plans := r.planBatch(calls)
+	// Planned into a slice made here: returned from a helper, it would
+	// always go to the heap.
+	plans := make([]*plan, len(calls))
+	r.planBatch(plans, calls)
 	r.runBatch(ctx, plans)
 	var pending []ToolCall
 	for _, p := range plans {
@@ -52,13 +55,11 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 	return pending
 }
 
-// planBatch plans each call of a batch.
-func (r *run) planBatch(calls []ToolCall) []*plan {
-	plans := make([]*plan, len(calls))
+// planBatch plans each call of a batch into plans, one per call.
+func (r *run) planBatch(plans []*plan, calls []ToolCall) {
 	for i, c := range calls {
 		plans[i] = r.plan(i, c, "")
 	}
-	return plans
 }
 
 // runBatch runs the planned calls of a batch that need running: read
