@@ -162,7 +162,8 @@ type ToolOutcome struct {
 	IsError bool   `json:"is_error,omitempty"`
 	// Code is set when the engine, not the tool, produced the result:
 	// unknown_tool, invalid_arguments, permission_denied, not_run,
-	// cancelled.
+	// cancelled, and no_evidence on a final_answer refused by the
+	// evidence rule of host actions.
 	Code       string `json:"code,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
 }
