@@ -59,8 +59,9 @@ func parseToolSelection(v string) ([]string, error) {
 				names = append(names, t.Name)
 			}
 		}
-		// run_code and spawn_agent only reach the other selected tools.
-		return append(names, engine.RunCodeTool, engine.SpawnAgentTool), nil
+		// run_code and spawn_agent only reach the other selected tools;
+		// load_skill reads the skills.
+		return append(names, engine.RunCodeTool, engine.SpawnAgentTool, engine.LoadSkillTool), nil
 	}
 	known := map[string]bool{}
 	for _, n := range engine.AllBuiltIns() {

@@ -80,11 +80,7 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 		}
 		r, runCtx, err := rt.newRun(ctx, req, sink, true)
 		if err != nil {
-			var re *RunError
-			if !errors.As(err, &re) {
-				re = &RunError{Code: CodeInvalidRequest, Message: err.Error()}
-			}
-			yield(Event{Type: EventFailed, Time: time.Now(), Result: &Result{Status: StatusFailed, Error: re, Messages: req.Messages}})
+			yield(failedEvent(err, req.Messages))
 			return
 		}
 		var runPanic any
@@ -118,6 +114,22 @@ func (rt *Runtime) Stream(ctx context.Context, req Request) iter.Seq[Event] {
 	}
 }
 
+// failedEvent is the one event of a Stream whose request is misused:
+// failed, with the error as the *RunError of the result, and the
+// diagnostics that refused a strict run.
+func failedEvent(err error, msgs []Message) Event {
+	var re *RunError
+	if !errors.As(err, &re) {
+		re = &RunError{Code: CodeInvalidRequest, Message: err.Error()}
+	}
+	res := &Result{Status: StatusFailed, Error: re, Messages: msgs}
+	var de *DiagnosticsError
+	if errors.As(err, &de) {
+		res.Diagnostics = de.Diagnostics
+	}
+	return Event{Type: EventFailed, Time: time.Now(), Result: res}
+}
+
 // Generate makes one provider call with the request's tool surface (no
 // control tools, no loop contract) and returns the reply without running
 // any tool. Its error is a *RunError: misuse (ErrInvalidRequest), a failed
@@ -135,6 +147,11 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	if err != nil {
 		return Response{}, err
 	}
+	if req.Strict {
+		if err := strictError(prepared(&req, ts)); err != nil {
+			return Response{}, err
+		}
+	}
 	preq := &providers.Request{
 		Model: req.Model, Messages: req.Messages, Tools: ts.specs,
 		Temperature: req.Temperature, MaxTokens: req.MaxTokens,
@@ -142,6 +159,12 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 	}
 	acc := stream.Accumulator{Provider: p.Name()}
 	err = req.Retry.Stream(ctx, p, preq, acc.Add, func(providers.Retry) { acc.Reset() })
+	reply := acc.Reply()
+	if rep := rt.cfg.Reporter; rep != nil {
+		for _, w := range reply.Warnings {
+			rep.Warn("", w)
+		}
+	}
 	if err != nil {
 		code := CodeProviderError
 		if ctx.Err() != nil {
@@ -149,7 +172,7 @@ func (rt *Runtime) Generate(ctx context.Context, req Request) (Response, error) 
 		}
 		return Response{}, &RunError{Code: code, Message: err.Error(), Err: err}
 	}
-	return acc.Reply(), nil
+	return reply, nil
 }
 
 // ToolInfo describes one tool of a resolved surface.
@@ -189,15 +212,7 @@ func (rt *Runtime) Diagnostics(ctx context.Context, req Request) ([]Diagnostic, 
 	if err != nil {
 		return nil, err
 	}
-	var out []Diagnostic
-	seen := make(map[Diagnostic]bool)
-	for _, d := range append(append([]Diagnostic(nil), req.Diagnostics...), ts.diags...) {
-		if !seen[d] {
-			seen[d] = true
-			out = append(out, d)
-		}
-	}
-	return out, nil
+	return prepared(&req, ts), nil
 }
 
 func toolInfos(list []tools.Tool) []ToolInfo {
@@ -231,4 +246,40 @@ func (rt *Runtime) ExecuteToolCallWith(ctx context.Context, call ToolCall, req R
 	p := r.plan(0, call, "")
 	r.exec(runCtx, p)
 	return *p.outcome
+}
+
+// ExecuteToolCalls runs a batch of calls outside the loop, as a run runs
+// the calls of one reply: each is validated; read calls run concurrently,
+// mutating calls one at a time in the given order, all under the
+// request's deny rules and permission policy; host-owned calls are not
+// run. The outcomes come back in the order of calls. A request that cannot
+// run gives every call an invalid_request outcome.
+func (rt *Runtime) ExecuteToolCalls(ctx context.Context, calls []ToolCall, req Request) []ToolOutcome {
+	return rt.ExecuteToolCallsWith(ctx, calls, req, nil)
+}
+
+// ExecuteToolCallsWith is ExecuteToolCalls that reports the calls' events
+// to observe, from the goroutines that run them.
+func (rt *Runtime) ExecuteToolCallsWith(ctx context.Context, calls []ToolCall, req Request, observe Sink) []ToolOutcome {
+	out := make([]ToolOutcome, len(calls))
+	r, runCtx, err := rt.newRun(ctx, req, observing(observe), false)
+	if err != nil {
+		for i := range out {
+			out[i] = ToolOutcome{Content: err.Error(), IsError: true, Code: string(CodeInvalidRequest)}
+		}
+		return out
+	}
+	defer r.cancel()
+	plans := make([]*plan, len(calls))
+	r.planBatch(plans, calls)
+	for _, p := range plans {
+		if p.pending {
+			r.hostOwned(p)
+		}
+	}
+	r.runBatch(runCtx, plans)
+	for i, p := range plans {
+		out[i] = *p.outcome
+	}
+	return out
 }

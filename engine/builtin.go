@@ -15,6 +15,12 @@ const (
 	SpawnAgentTool = "spawn_agent"
 )
 
+// LoadSkillTool is the skills' tool. A skill catalogue among
+// Config.Sources supplies it, but requests select it like a built-in (see
+// Request.BuiltIns): it is offered when the runtime has skills and the
+// selection is the default or names it.
+const LoadSkillTool = "load_skill"
+
 // engineBuiltins are the engine's own built-ins as they enter selection.
 // run_code is a placeholder until the surface it calls is known
 // (finishRunCode).

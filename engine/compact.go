@@ -52,7 +52,7 @@ func (r *run) maybeCompact(ctx context.Context) {
 	if r.req.ContextWindow == 0 && next > window/2 {
 		if _, known := ContextWindow(r.req.Model); !known {
 			// Said once the assumption starts to matter, not on every small run.
-			r.diagnose([]Diagnostic{{Source: "context_window", Message: fmt.Sprintf(
+			r.diagnose([]Diagnostic{{Level: DiagnosticWarning, Kind: DiagContextWindow, Source: "context_window", Message: fmt.Sprintf(
 				"the context window of model %s is not known; assuming %d tokens: set context_window in the configuration to its real size", r.req.Model, window)}})
 		}
 	}

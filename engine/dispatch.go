@@ -11,11 +11,17 @@ func (r *run) exec(ctx context.Context, p *plan) {
 	switch {
 	case p.outcome != nil:
 	case p.pending:
-		p.outcome = &ToolOutcome{Content: p.call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
-		r.emitOutcome(p)
+		r.hostOwned(p)
 	case r.admit(ctx, p):
 		r.runGroup(ctx, []*plan{p})
 	}
+}
+
+// hostOwned gives a host-owned call made outside the loop its outcome:
+// only the host can answer it.
+func (r *run) hostOwned(p *plan) {
+	p.outcome = &ToolOutcome{Content: p.call.Name + " is host-owned: the host must answer it", IsError: true, Code: OutcomeNotRun}
+	r.emitOutcome(p)
 }
 
 // admit applies the permission policy to a planned call: deny rules to

@@ -2,10 +2,14 @@
 // API: a Runtime holds providers, tool sources and defaults; Generate makes
 // one model call; Complete and Stream run the bounded model/tool loop with
 // the final_answer and blocked control tools, tool validation and
-// execution, permissions, recovery notes and bounds; ResolveTools and
-// ExecuteToolCall expose the tool surface to hosts that own their own loop.
-// docs/design.md in the repository describes the loop's rules, its events,
-// the permission policy and the command line's exit codes.
+// execution, permissions, recovery notes and bounds; ResolveTools,
+// ExecuteToolCall and ExecuteToolCalls (a batch, reads run together)
+// expose the tool surface to hosts that own their own loop. The functions
+// Generate, Complete and Stream do the same for one call with the
+// providers given to it, keeping no Runtime. docs/design.md in the
+// repository describes the loop's rules, its events, the permission
+// policy, the command line's exit codes, and how all this maps to the
+// seeds llmrt started from.
 //
 // A program imports engine and the adapters it uses. Config.Adapters takes
 // them as built (openai.New(openai.Config{APIKey: key})) and knows each by
@@ -28,7 +32,10 @@
 // The engine never prints and never reads a terminal. Everything a run does
 // is reported as Events (one type) ending in exactly one
 // terminal event that carries the Result; a host fans them out to its
-// consumers with FanOut. Questions for a person leave the engine through
+// consumers with FanOut. Request.Raw adds the provider's payloads as
+// received (raw events); Config.Reporter hears every warning without
+// a consumer; Request.Strict refuses a run whose preparation found
+// Diagnostics. Questions for a person leave the engine through
 // the Approver and Asker interfaces, or as events carrying a reply channel
 // (Permission.ReplyViaEvents, Request.AskViaEvents); with neither, a
 // question pauses the run as a host-owned tool call.

@@ -23,11 +23,16 @@ type emitter struct {
 	// without an observer), so streamed answer text is shown to no one
 	// and a restart cannot contradict it.
 	silent bool
+	// report hears every warning, whoever else does (Config.Reporter).
+	report Reporter
 }
 
 func (e *emitter) emit(ev Event) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if ev.Type == EventWarning && e.report != nil {
+		e.report.Warn(e.runID, *ev.Warning)
+	}
 	if e.stopped {
 		return
 	}

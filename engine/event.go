@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/llmrt/llmrt/tools"
@@ -27,6 +28,9 @@ const (
 	EventQuestion          EventType = "question"
 	EventUsage             EventType = "usage"
 	EventWarning           EventType = "warning"
+	// EventRaw carries one payload as the adapter received it; only runs
+	// whose Request.Raw is set have them.
+	EventRaw EventType = "raw"
 
 	EventCompleted EventType = "completed"
 	EventToolCalls EventType = "tool_calls"
@@ -86,7 +90,9 @@ type Event struct {
 	ParentID  string    `json:"parent_id,omitempty"`
 	Time      time.Time `json:"time"`
 
-	// Provider and Model are set on run_start and model_start.
+	// Provider and Model are set on run_start and model_start. On raw
+	// events Provider is the adapter's own name (Provider.Name), which
+	// says how to read Raw.
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
 	// Delta is the new text of text_delta, reasoning_delta and
@@ -115,6 +121,12 @@ type Event struct {
 	Warning *Warning `json:"warning,omitempty"`
 	// Result is set on terminal events.
 	Result *Result `json:"result,omitempty"`
+	// Raw, on raw events, is one payload as the adapter received it: the
+	// data of a server-sent event, a line of a JSON stream, an element of
+	// a streamed JSON array (providers.ChunkRaw). It comes right before
+	// the events decoded from it, and holds what they leave out
+	// (citations, logprobs, server-side tool results, ids).
+	Raw json.RawMessage `json:"raw,omitempty"`
 	// Compacted, on a context_compacted warning, is the whole conversation
 	// the run continues from, so a session store can resume from it.
 	Compacted []Message `json:"compacted,omitempty"`
@@ -150,7 +162,8 @@ type ToolOutcome struct {
 	IsError bool   `json:"is_error,omitempty"`
 	// Code is set when the engine, not the tool, produced the result:
 	// unknown_tool, invalid_arguments, permission_denied, not_run,
-	// cancelled.
+	// cancelled, and no_evidence on a final_answer refused by the
+	// evidence rule of host actions.
 	Code       string `json:"code,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
 }

@@ -37,10 +37,36 @@ type plan struct {
 // person) one at a time in model order; results are appended in model
 // order. Host-owned calls are returned for the host to answer.
 func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
+	// Planned into a slice made here: returned from a helper, it would
+	// always go to the heap.
 	plans := make([]*plan, len(calls))
+	r.planBatch(plans, calls)
+	r.runBatch(ctx, plans)
+	var pending []ToolCall
+	for _, p := range plans {
+		if p.pending {
+			pending = append(pending, p.call)
+			continue
+		}
+		r.conv.push(p.message())
+		r.noteAnswer(p)
+		r.noteEvidence(p)
+	}
+	return pending
+}
+
+// planBatch plans each call of a batch into plans, one per call.
+func (r *run) planBatch(plans []*plan, calls []ToolCall) {
 	for i, c := range calls {
 		plans[i] = r.plan(i, c, "")
 	}
+}
+
+// runBatch runs the planned calls of a batch that need running: read
+// calls admitted one by one and run together in groups, mutating calls
+// (and questions put to a person) alone, in order, each ending the group
+// before it. Calls with an outcome and host-owned calls are left alone.
+func (r *run) runBatch(ctx context.Context, plans []*plan) {
 	var group []*plan
 	flush := func() {
 		r.runGroup(ctx, group)
@@ -57,17 +83,6 @@ func (r *run) executeBatch(ctx context.Context, calls []ToolCall) []ToolCall {
 		}
 	}
 	flush()
-	var pending []ToolCall
-	for _, p := range plans {
-		if p.pending {
-			pending = append(pending, p.call)
-			continue
-		}
-		r.conv.push(p.message())
-		r.noteAnswer(p)
-		r.noteEvidence(p)
-	}
-	return pending
 }
 
 // plan resolves and validates one call; invalid ones get their outcome.
@@ -212,21 +227,6 @@ func (r *run) callInfo(p *plan, withArgs bool) *CallInfo {
 		ci.Arguments = p.call.Arguments
 	}
 	return ci
-}
-
-// noteEvidence records what a successful result proves: a mutating result
-// lets a text reply end a run under FinishEvidence.
-// A result whose action failed (a command that exited non-zero) proves
-// nothing: the model sees it, but narration after it is not completion.
-func (r *run) noteEvidence(p *plan) {
-	if p.tool == nil || p.outcome == nil || p.outcome.IsError || p.outcome.Code != "" || p.failed {
-		return
-	}
-	switch p.tool.Kind {
-	case tools.KindNone, tools.KindInteraction:
-		return
-	}
-	r.tally.prove(p.tool.Kind)
 }
 
 // capResult keeps a result within max bytes, keeping its head and tail and

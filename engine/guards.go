@@ -1,5 +1,11 @@
 package engine
 
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
 // guards are the loop's bounds on a model that does not make progress
 // (docs/design.md, "Bounds"), and the recovery note its next call
 // carries. Only the loop goroutine touches them.
@@ -14,6 +20,10 @@ type guards struct {
 	// refused is what was done about a too-long refusal of this model
 	// call.
 	refused refusal
+	// refusedFinishes counts the finishes the evidence rule of host
+	// actions refused, and refusedFinish is the last one, trimmed.
+	refusedFinishes int
+	refusedFinish   string
 }
 
 // recentBatches is how many earlier batches a batch is compared with.
@@ -48,4 +58,27 @@ func (g *guards) repeated(key string) (int, bool) {
 		g.recent = g.recent[1:]
 	}
 	return g.repeats, false
+}
+
+// batchKey identifies a batch of calls by name and canonical arguments
+// (object keys sorted), independent of call order.
+func batchKey(calls []ToolCall) string {
+	keys := make([]string, len(calls))
+	for i, c := range calls {
+		keys[i] = c.Name + "\x00" + canonicalJSON(c.Arguments)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, "\x01")
+}
+
+func canonicalJSON(s string) string {
+	var v any
+	if json.Unmarshal([]byte(s), &v) != nil {
+		return strings.TrimSpace(s)
+	}
+	b, err := json.Marshal(v) // map keys are emitted sorted
+	if err != nil {
+		return s
+	}
+	return string(b)
 }

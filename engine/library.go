@@ -112,17 +112,20 @@ var defaultBuiltIns = []string{"read_file", "list_files", "search_files", "path_
 // gets: read_file, list_files, search_files and path_exists. They only
 // read files inside Request.WorkDir: no commands, no programs, no
 // sub-runs, no writes, no network and no questions for a person. Select more explicitly (AllBuiltIns, or a
-// list of names) and choose a permission mode to go with them.
+// list of names) and choose a permission mode to go with them. A nil
+// BuiltIns also offers load_skill when the runtime has skills; a list,
+// this one included, offers it only when it names LoadSkillTool.
 func DefaultBuiltIns() []string { return append([]string(nil), defaultBuiltIns...) }
 
 // AllBuiltIns returns the name of every built-in a Request's BuiltIns may
 // name: the workspace tools of package tools (the file tools, shell_cmd,
-// web_fetch, ask_user_input), then the engine's run_code and spawn_agent.
+// web_fetch, ask_user_input), then the engine's run_code and spawn_agent,
+// then load_skill (LoadSkillTool), offered when the runtime has skills.
 // In the library's default permission mode (auto) the mutating ones run
 // without asking anyone; use ModeAsk with an Approver, or ModeRead, when
 // that is not what you want.
 func AllBuiltIns() []string {
-	return append(tools.BuiltinNames(), RunCodeTool, SpawnAgentTool)
+	return append(tools.BuiltinNames(), RunCodeTool, SpawnAgentTool, LoadSkillTool)
 }
 
 // Sentinel errors, for errors.Is on the error Complete, Generate and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
@@ -110,6 +109,12 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 		}
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
+	if len(r.tools.actions) > 0 {
+		if r.finishProven(text) {
+			return r.end(StatusCompleted, text, nil, nil), true
+		}
+		return Result{}, false
+	}
 	if evidence {
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
@@ -176,6 +181,10 @@ func (r *run) controlCall(c ToolCall) (Result, bool) {
 		r.record(0, c, ToolOutcome{Content: "final_answer needs a non-empty answer", IsError: true, Code: OutcomeInvalidArguments})
 		return Result{}, false
 	}
+	if !r.finishProven(answer) {
+		r.record(0, c, refusedAnswer(r.tools.actions))
+		return Result{}, false
+	}
 	r.record(0, c, ToolOutcome{Content: "final answer recorded"})
 	return r.end(StatusCompleted, answer, nil, nil), true
 }
@@ -205,29 +214,6 @@ func toolMessage(c ToolCall, o ToolOutcome) Message {
 	m := providers.ToolResultMessage(c, o.Content, o.IsError)
 	m.Content = append(m.Content, o.Parts...)
 	return m
-}
-
-// batchKey identifies a batch of calls by name and canonical arguments
-// (object keys sorted), independent of call order.
-func batchKey(calls []ToolCall) string {
-	keys := make([]string, len(calls))
-	for i, c := range calls {
-		keys[i] = c.Name + "\x00" + canonicalJSON(c.Arguments)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, "\x01")
-}
-
-func canonicalJSON(s string) string {
-	var v any
-	if json.Unmarshal([]byte(s), &v) != nil {
-		return strings.TrimSpace(s)
-	}
-	b, err := json.Marshal(v) // map keys are emitted sorted
-	if err != nil {
-		return s
-	}
-	return string(b)
 }
 
 func indexOf(calls []ToolCall, id string) int {

@@ -55,7 +55,7 @@ func TestLoopRules(t *testing.T) {
 				answer("done"),
 			},
 			setup: func(req *engine.Request, h *harness, ct *counterTool) {
-				req.Tools = []engine.Tool{ct.tool("poke", tools.KindExternalAction)}
+				req.Tools = []engine.Tool{ct.tool("poke", tools.KindRead)}
 			},
 			status: engine.StatusCompleted, output: "done", calls: 2,
 			check: func(t *testing.T, h *harness, res engine.Result, ct *counterTool) {
@@ -108,12 +108,13 @@ func TestLoopRules(t *testing.T) {
 			// at its second turn.
 			turns: []scripted.Turn{say("unused"), say("Done, as before."), answer("ok")},
 			setup: func(req *engine.Request, h *harness, ct *counterTool) {
-				req.Tools = []engine.Tool{ct.tool("poke", tools.KindExternalAction)}
-				tc := providers.ToolCall{ID: "old", Name: "poke", Arguments: "{}"}
+				// A built-in write: a host tool that changes things would
+				// bring the evidence rule of host actions instead.
+				tc := providers.ToolCall{ID: "old", Name: "write_file", Arguments: `{"path":"a","content":"b"}`}
 				req.Messages = []engine.Message{
-					providers.TextMessage(providers.RoleUser, "poke it"),
+					providers.TextMessage(providers.RoleUser, "write it"),
 					{Role: providers.RoleAssistant, ToolCalls: []providers.ToolCall{tc}},
-					providers.ToolResultMessage(tc, "ok poke", false),
+					providers.ToolResultMessage(tc, "wrote a", false),
 					providers.TextMessage(providers.RoleUser, "again?"),
 				}
 			},
@@ -221,9 +222,11 @@ func TestLoopRules(t *testing.T) {
 			status: engine.StatusFailed, code: engine.CodeBudgetExceeded, calls: 1,
 		},
 		{
-			name:   "invalid JSON arguments go back to the model",
-			turns:  []scripted.Turn{call("poke", `{"x": "a",`), answer("recovered")},
-			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.Tools = []engine.Tool{ct.tool("poke", "")} },
+			name:  "invalid JSON arguments go back to the model",
+			turns: []scripted.Turn{call("poke", `{"x": "a",`), answer("recovered")},
+			setup: func(req *engine.Request, h *harness, ct *counterTool) {
+				req.Tools = []engine.Tool{ct.tool("poke", tools.KindRead)}
+			},
 			status: engine.StatusCompleted, output: "recovered", calls: 2,
 			check: func(t *testing.T, h *harness, res engine.Result, ct *counterTool) {
 				got := toolResults(res.Messages)
@@ -233,9 +236,11 @@ func TestLoopRules(t *testing.T) {
 			},
 		},
 		{
-			name:   "arguments that break the schema go back to the model",
-			turns:  []scripted.Turn{call("poke", `{"x": 5, "y": true}`), answer("recovered")},
-			setup:  func(req *engine.Request, h *harness, ct *counterTool) { req.Tools = []engine.Tool{ct.tool("poke", "")} },
+			name:  "arguments that break the schema go back to the model",
+			turns: []scripted.Turn{call("poke", `{"x": 5, "y": true}`), answer("recovered")},
+			setup: func(req *engine.Request, h *harness, ct *counterTool) {
+				req.Tools = []engine.Tool{ct.tool("poke", tools.KindRead)}
+			},
 			status: engine.StatusCompleted, output: "recovered", calls: 2,
 			check: func(t *testing.T, h *harness, res engine.Result, ct *counterTool) {
 				got := toolResults(res.Messages)

@@ -59,7 +59,7 @@ func CheckRules(rules []Rule, surface []ToolInfo) []tools.Diagnostic {
 	}
 	var out []tools.Diagnostic
 	for _, p := range policy.Check(rules, ts) {
-		out = append(out, tools.Diagnostic{Source: fmt.Sprintf("rule %s %s", p.Rule.Action, p.Rule), Message: p.Message})
+		out = append(out, tools.Diagnostic{Level: DiagnosticWarning, Kind: DiagRule, Source: fmt.Sprintf("rule %s %s", p.Rule.Action, p.Rule), Message: p.Message})
 	}
 	return out
 }

@@ -21,6 +21,8 @@ type toolset struct {
 	specs []providers.ToolSpec
 
 	own          []tools.Tool   // the request's built-ins and host tools
+	actions      []string       // the host tools among own that change things
+	skills       bool           // the selection allows the sources' load_skill
 	control      bool           // control tools are part of the surface
 	lists        [][]tools.Tool // the sources' lists it was built from
 	instructions string         // the sources' text for the system prompt
@@ -35,6 +37,16 @@ func (ts *toolset) get(name string) (*tools.Tool, bool) {
 	return &ts.list[i], true
 }
 
+// isAction reports whether name is one of the request's host actions.
+func (ts *toolset) isAction(name string) bool {
+	for _, a := range ts.actions {
+		if a == name {
+			return true
+		}
+	}
+	return false
+}
+
 func (ts *toolset) add(t tools.Tool) {
 	ts.index[t.Name] = len(ts.list)
 	ts.list = append(ts.list, t)
@@ -44,11 +56,11 @@ func (ts *toolset) add(t tools.Tool) {
 // tools, the runtime's sources' tools and, for loop runs, the control
 // tools. ws may be nil when only the surface's shape is needed.
 func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Workspace, withControl bool) (*toolset, error) {
-	own, err := rt.ownTools(req, ws)
+	own, skills, err := rt.ownTools(req, ws)
 	if err != nil {
 		return nil, err
 	}
-	ts := rt.assemble(own, rt.pollSources(ctx), withControl)
+	ts := rt.assemble(own, skills, rt.pollSources(ctx), withControl)
 	rt.finishRunCode(ts)
 	if len(req.Permission.Rules) > 0 {
 		// A rule that can never apply is a typo the host should hear of.
@@ -58,24 +70,26 @@ func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Wor
 }
 
 // ownTools checks and collects the request's built-ins and host tools; a
-// host tool replaces nothing but an executable ask_user_input.
-func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) ([]tools.Tool, error) {
+// host tool replaces nothing but an executable ask_user_input. skills
+// reports whether the selection allows load_skill, which the runtime's
+// skill catalogue supplies.
+func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) (own []tools.Tool, skills bool, err error) {
 	builtins := append(tools.Builtins(ws, rt.cfg.BuiltinOptions), rt.engineBuiltins()...)
-	selected, err := selectBuiltins(builtins, req.BuiltIns)
+	selected, skills, err := selectBuiltins(builtins, req.BuiltIns)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	hostNames := make(map[string]bool, len(req.Tools))
 	for _, t := range req.Tools {
 		if err := rt.checkHostTool(t, builtins); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if hostNames[t.Name] {
-			return nil, invalidRequest("host tool %q is defined twice", t.Name)
+			return nil, false, invalidRequest("host tool %q is defined twice", t.Name)
 		}
 		hostNames[t.Name] = true
 	}
-	own := make([]tools.Tool, 0, len(selected)+len(req.Tools))
+	own = make([]tools.Tool, 0, len(selected)+len(req.Tools))
 	for _, t := range selected {
 		if !hostNames[t.Name] {
 			own = append(own, t)
@@ -90,13 +104,14 @@ func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) ([]tools.Tool, er
 		}
 		own = append(own, t)
 	}
-	return own, nil
+	return own, skills, nil
 }
 
 // assemble orders a surface: the request's own tools, the sources' tools,
 // then the control tools.
-func (rt *Runtime) assemble(own []tools.Tool, st sourceState, withControl bool) *toolset {
-	ts := &toolset{index: make(map[string]int, len(own)+len(controlTools)), own: own, control: withControl}
+func (rt *Runtime) assemble(own []tools.Tool, skills bool, st sourceState, withControl bool) *toolset {
+	ts := &toolset{index: make(map[string]int, len(own)+len(controlTools)), own: own, control: withControl,
+		actions: hostActions(own), skills: skills}
 	for _, t := range own {
 		ts.add(t)
 	}
@@ -114,23 +129,31 @@ func (rt *Runtime) assemble(own []tools.Tool, st sourceState, withControl bool) 
 	return ts
 }
 
-func selectBuiltins(all []tools.Tool, names []string) ([]tools.Tool, error) {
+// selectBuiltins picks the named built-ins from all. load_skill is named
+// like them but comes from a tool source; skills reports whether the
+// selection allows it (the default one does).
+func selectBuiltins(all []tools.Tool, names []string) (out []tools.Tool, skills bool, err error) {
 	if names == nil {
-		names = defaultBuiltIns
+		names, skills = defaultBuiltIns, true
 	}
-	out := make([]tools.Tool, 0, len(names))
+	out = make([]tools.Tool, 0, len(names))
 	for _, n := range names {
+		if n == LoadSkillTool {
+			skills = true
+			continue
+		}
 		i := slices.IndexFunc(all, func(t tools.Tool) bool { return t.Name == n })
 		if i < 0 {
-			known := make([]string, len(all))
+			known := make([]string, len(all), len(all)+1)
 			for j, t := range all {
 				known[j] = t.Name
 			}
-			return nil, invalidRequest("unknown built-in tool %q (known: %s)", n, strings.Join(known, ", "))
+			known = append(known, LoadSkillTool)
+			return nil, false, invalidRequest("unknown built-in tool %q (known: %s)", n, strings.Join(known, ", "))
 		}
 		out = append(out, all[i])
 	}
-	return out, nil
+	return out, skills, nil
 }
 
 func (rt *Runtime) checkHostTool(t tools.Tool, builtins []tools.Tool) error {

@@ -26,6 +26,9 @@ type run struct {
 	out      *emitter
 	cancel   context.CancelFunc
 	looping  bool // a loop run, not a call outside the loop
+	// delegate marks a spawn_agent sub-run: the evidence rule of host
+	// actions is its parent's, to which its actions count.
+	delegate bool
 
 	conv    transcript // the conversation, as stored and as the model sees it
 	guard   guards     // the loop's bounds and its next recovery note
@@ -55,6 +58,11 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 	if err != nil {
 		return nil, nil, err
 	}
+	if req.Strict {
+		if err := strictError(prepared(&req, ts)); err != nil {
+			return nil, nil, err
+		}
+	}
 	answered, err := checkHistory(req.Messages)
 	if err != nil {
 		return nil, nil, err
@@ -66,9 +74,10 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 		perm:    permState{rules: append([]Rule(nil), req.Permission.Rules...)},
 		answers: answers{ids: answered},
 	}
+	r.adoptAnsweredActions()
 	r.diagnose(req.Diagnostics)
 	r.diagnose(ts.diags)
-	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID}
+	r.out = &emitter{sink: sink, cancel: cancel, runID: newRunID(), parentID: req.ParentID, report: rt.cfg.Reporter}
 	r.conv.setSystem(r.systemMessage())
 	return r, ctx, nil
 }
@@ -115,6 +124,7 @@ func (r *run) providerRequest(note string) *providers.Request {
 		MaxTokens:       r.req.MaxTokens,
 		ReasoningEffort: r.req.ReasoningEffort,
 		WebSearch:       r.req.WebSearch,
+		Raw:             r.req.Raw,
 	}
 }
 
@@ -161,6 +171,8 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 					r.out.emit(Event{Type: EventAnswerDelta, Delta: text})
 				}
 			}
+		case providers.ChunkRaw:
+			r.out.emit(Event{Type: EventRaw, Provider: r.provider.Name(), Raw: c.Raw})
 		case providers.ChunkWarning:
 			if c.Warning.Code == providers.WarnStreamRestarted {
 				scanners, names = nil, make(map[int]string)

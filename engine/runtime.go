@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -40,6 +38,8 @@ type Config struct {
 	// SpawnDepth is how deep spawn_agent sub-runs may nest: zero means
 	// DefaultSpawnDepth, negative forbids sub-runs.
 	SpawnDepth int
+	// Reporter, when set, hears every run's warnings as they happen.
+	Reporter Reporter
 }
 
 // Defaults are request settings applied when a request leaves them zero.
@@ -57,6 +57,8 @@ type Defaults struct {
 	Finish          FinishPolicy
 	Retry           providers.RetryPolicy
 	MaxResultBytes  int
+	// Strict makes every request strict (Request.Strict).
+	Strict bool
 }
 
 // Runtime runs requests against a fixed set of providers and tool sources.
@@ -132,18 +134,6 @@ func configError(format string, args ...any) error {
 	return &RunError{Code: CodeInvalidRequest, Message: "engine: " + fmt.Sprintf(format, args...)}
 }
 
-func providerNames(m map[string]providers.Provider) string {
-	if len(m) == 0 {
-		return "none"
-	}
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
-}
-
 // Start starts the tool sources that need it (those implementing
 // Starter), concurrently, and waits for them. A source that fails to start
 // is left out of every run and reported as a diagnostic; the others work.
@@ -169,7 +159,8 @@ func (rt *Runtime) Start(ctx context.Context) error {
 	wg.Wait()
 	for i, src := range rt.cfg.Sources {
 		if errs[i] != nil {
-			rt.startDiags = append(rt.startDiags, Diagnostic{Source: "tool source", Message: "did not start: " + errs[i].Error()})
+			rt.startDiags = append(rt.startDiags, Diagnostic{Level: DiagnosticError, Kind: DiagSourceStart,
+				Source: "tool source", Message: "did not start: " + errs[i].Error()})
 			continue
 		}
 		rt.active = append(rt.active, src)
@@ -255,9 +246,9 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 	if req.Finish, err = ParseFinish(string(req.Finish)); err != nil {
 		return req, nil, invalidRequest("%v", err)
 	}
-	if req.Retry == (providers.RetryPolicy{}) {
-		req.Retry = d.Retry
-	}
+	req.Retry = providers.ResolveRetry(req.Retry, d.Retry, p)
+	req.Strict = req.Strict || d.Strict
+	req.Diagnostics = normalized(req.Diagnostics, DiagRequest)
 	if req.MaxResultBytes <= 0 {
 		req.MaxResultBytes = cmpOr(d.MaxResultBytes, defaultMaxResultBytes)
 	}
@@ -273,38 +264,4 @@ func cmpOr[T comparable](v, fallback T) T {
 		return fallback
 	}
 	return v
-}
-
-// providerFor picks the request's provider, filling Provider and Model
-// from the Runtime's defaults when the request leaves them empty.
-func (rt *Runtime) providerFor(req *Request, needModel bool) (providers.Provider, error) {
-	if !needModel && req.Provider == "" {
-		return nil, nil
-	}
-	if req.Provider == "" {
-		req.Provider = rt.defaultProvider
-	}
-	if req.Provider == "" {
-		return nil, noProvider("no provider set: set Request.Provider or Config.Defaults.Provider (configured: %s)", providerNames(rt.providers))
-	}
-	p, ok := rt.providers[req.Provider]
-	if !ok {
-		return nil, noProvider("unknown provider %q (configured: %s)", req.Provider, providerNames(rt.providers))
-	}
-	if req.Model == "" && req.Provider == rt.defaultProvider {
-		req.Model = rt.cfg.Defaults.Model
-	}
-	if needModel && req.Model == "" {
-		if req.Provider == rt.defaultProvider {
-			return nil, noProvider("no model set for provider %s: set Request.Model or Config.Defaults.Model", req.Provider)
-		}
-		return nil, noProvider("no model set for provider %s: set Request.Model (Config.Defaults.Model applies to the default provider, %s)", req.Provider, cmpOr(rt.defaultProvider, "none here"))
-	}
-	return p, nil
-}
-
-func noProvider(format string, args ...any) *RunError {
-	e := invalidRequest(format, args...)
-	e.Err = ErrNoProvider
-	return e
 }

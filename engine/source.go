@@ -70,7 +70,8 @@ func (rt *Runtime) pollSources(ctx context.Context) sourceState {
 	for i, src := range rt.active {
 		list, err := src.Tools(ctx)
 		if err != nil {
-			st.diags = append(st.diags, Diagnostic{Source: "tool source", Message: "listing tools failed: " + err.Error()})
+			st.diags = append(st.diags, Diagnostic{Level: DiagnosticError, Kind: DiagSourceList,
+				Source: "tool source", Message: "listing tools failed: " + err.Error()})
 		}
 		st.lists[i] = list
 		if in, ok := src.(Instructor); ok {
@@ -79,7 +80,7 @@ func (rt *Runtime) pollSources(ctx context.Context) sourceState {
 			}
 		}
 		if d, ok := src.(Diagnoser); ok {
-			st.diags = append(st.diags, d.Diagnostics()...)
+			st.diags = append(st.diags, normalized(d.Diagnostics(), DiagSource)...)
 		}
 	}
 	st.instructions = strings.Join(texts, "\n\n")
@@ -97,7 +98,7 @@ func (r *run) refreshTools(ctx context.Context) {
 		r.diagnose(st.diags)
 		return
 	}
-	r.tools = r.rt.assemble(r.tools.own, st, r.tools.control)
+	r.tools = r.rt.assemble(r.tools.own, r.tools.skills, st, r.tools.control)
 	r.rt.finishRunCode(r.tools)
 	r.diagnose(r.tools.diags)
 	r.conv.setSystem(r.systemMessage())
@@ -151,8 +152,11 @@ func (rt *Runtime) addSourceTools(ts *toolset, st sourceState) {
 	ts.lists, ts.instructions = st.lists, st.instructions
 	for _, list := range st.lists {
 		for _, t := range list {
+			if t.Name == LoadSkillTool && !ts.skills {
+				continue // the request's selection leaves it out
+			}
 			if why := rt.refuseSourceTool(ts, t); why != "" {
-				ts.diags = append(ts.diags, Diagnostic{Source: cmpOr(t.Source, "tool source"),
+				ts.diags = append(ts.diags, Diagnostic{Level: DiagnosticWarning, Kind: DiagToolLeftOut, Source: cmpOr(t.Source, "tool source"),
 					Message: fmt.Sprintf("tool %q is not offered: %s", t.Name, why)})
 				continue
 			}

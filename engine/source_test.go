@@ -136,7 +136,8 @@ func TestSourceToolsJoinTheSurface(t *testing.T) {
 
 // TestSourceClashesAreDiagnostics: a source tool whose name is taken is
 // left out deterministically, with a diagnostic in the Result and in
-// Runtime.Diagnostics, beside the request's and the sources' own.
+// Runtime.Diagnostics, beside the request's and the sources' own. Each is
+// a structured entry: a level, a kind, where and what.
 func TestSourceClashesAreDiagnostics(t *testing.T) {
 	noop := func(context.Context, json.RawMessage) (tools.Result, error) { return tools.Text("x"), nil }
 	first := &fakeSource{list: []tools.Tool{
@@ -165,15 +166,16 @@ func TestSourceClashesAreDiagnostics(t *testing.T) {
 	if want := []string{"read_file/builtin", "peek/host", "shared/mcp:a", "final_answer/control", "blocked/control"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("surface: got %v, want %v", names, want)
 	}
+	warning, failure := engine.DiagnosticWarning, engine.DiagnosticError
 	want := []engine.Diagnostic{
-		{Source: "config.json", Message: `unknown key "colour"`},
-		{Source: "tool source", Message: "did not start: exec: npx: not found"},
-		{Source: "skills/broken/SKILL.md", Message: "front matter does not parse"},
-		{Source: "tool source", Message: "listing tools failed: mcp c: connection closed"},
-		{Source: "mcp:a", Message: `tool "read_file" is not offered: the name is taken by a builtin tool`},
-		{Source: "mcp:a", Message: `tool "peek" is not offered: the name is taken by a host tool`},
-		{Source: "mcp:a", Message: `tool "final_answer" is not offered: the name is reserved for a control tool`},
-		{Source: "mcp:b", Message: `tool "shared" is not offered: the name is taken by a mcp:a tool`},
+		{Level: warning, Kind: engine.DiagRequest, Source: "config.json", Message: `unknown key "colour"`},
+		{Level: failure, Kind: engine.DiagSourceStart, Source: "tool source", Message: "did not start: exec: npx: not found"},
+		{Level: warning, Kind: engine.DiagSource, Source: "skills/broken/SKILL.md", Message: "front matter does not parse"},
+		{Level: failure, Kind: engine.DiagSourceList, Source: "tool source", Message: "listing tools failed: mcp c: connection closed"},
+		{Level: warning, Kind: engine.DiagToolLeftOut, Source: "mcp:a", Message: `tool "read_file" is not offered: the name is taken by a builtin tool`},
+		{Level: warning, Kind: engine.DiagToolLeftOut, Source: "mcp:a", Message: `tool "peek" is not offered: the name is taken by a host tool`},
+		{Level: warning, Kind: engine.DiagToolLeftOut, Source: "mcp:a", Message: `tool "final_answer" is not offered: the name is reserved for a control tool`},
+		{Level: warning, Kind: engine.DiagToolLeftOut, Source: "mcp:b", Message: `tool "shared" is not offered: the name is taken by a mcp:a tool`},
 	}
 	got, err := h.rt.Diagnostics(context.Background(), req)
 	if err != nil {

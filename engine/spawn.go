@@ -91,6 +91,7 @@ func (r *run) spawn(ctx context.Context, c *Caller, a spawnArgs) tools.Result {
 		return tools.Errorf("the sub-run could not start: %v", err)
 	}
 	child.out.silent = r.out.silent // its events reach whoever sees the parent's
+	child.delegate = true
 	res := child.loop(cctx)
 	r.adopt(child, len(req.Permission.Rules))
 	return subRunResult(res)
@@ -121,6 +122,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.Messages = append(child.Messages, providers.TextMessage(providers.RoleUser, a.Task))
 	child.ParentID = r.out.runID
 	child.Diagnostics = nil
+	child.Strict = false // the parent's diagnostics were its to refuse
 	child.Permission.Rules = r.perm.inherited()
 	r.onePersonAtATime(&child)
 	if a.Tools != nil {
@@ -133,7 +135,7 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 				return child, errResult("unknown tool %q for the sub-agent; choose from: %s", name, r.toolNames())
 			case slices.ContainsFunc(r.req.Tools, func(h Tool) bool { return h.Name == name }):
 				host = append(host, *t)
-			case t.Source == tools.SourceBuiltin:
+			case t.Source == tools.SourceBuiltin, name == LoadSkillTool:
 				builtins = append(builtins, name)
 			}
 			// Tools of the runtime's sources reach every run anyway.

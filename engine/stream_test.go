@@ -108,7 +108,7 @@ func TestTerminalEventPerStatus(t *testing.T) {
 	for _, tc := range cases {
 		h := newHarness(t, tc.turns...)
 		req := h.request("go")
-		req.Tools = []engine.Tool{{Name: "ask", Schema: json.RawMessage(`{"type":"object"}`)}}
+		req.Tools = []engine.Tool{{Name: "ask", Kind: tools.KindRead, Schema: json.RawMessage(`{"type":"object"}`)}}
 		evs := collect(t, h, req)
 		last := evs[len(evs)-1]
 		if last.Type != tc.want || last.Result == nil || last.Result.Status == "" {

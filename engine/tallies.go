@@ -18,10 +18,14 @@ type tallies struct {
 	// verified any successful tool result.
 	evidence bool
 	verified bool
-	warnings []Warning
-	seenWarn map[Warning]bool
-	diags    []Diagnostic
-	seenDiag map[Diagnostic]bool
+	// hostActed reports a successful result of one of the request's host
+	// actions (hostActions) in this run, or one refused by the permission
+	// policy or a person.
+	hostActed bool
+	warnings  []Warning
+	seenWarn  map[Warning]bool
+	diags     []Diagnostic
+	seenDiag  map[Diagnostic]bool
 }
 
 // addUsage counts a model call's usage and returns the run's total.
@@ -40,14 +44,33 @@ func (t *tallies) used() Usage {
 }
 
 // prove records a successful result of a tool of kind k: any result is
-// verification, a mutating one is evidence of work.
-func (t *tallies) prove(k tools.Kind) {
+// verification, a mutating one is evidence of work, and one of a host
+// action (hostAction) is what the evidence rule of host actions asks for.
+func (t *tallies) prove(k tools.Kind, hostAction bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.verified = true
 	if k.Mutating() {
 		t.evidence = true
 	}
+	t.hostActed = t.hostActed || hostAction
+}
+
+// settleActions records that one of the request's host actions was
+// refused by the permission policy or a person, which settles the
+// evidence rule of host actions as a success would.
+func (t *tallies) settleActions() {
+	t.mu.Lock()
+	t.hostActed = true
+	t.mu.Unlock()
+}
+
+// acted reports whether one of the request's host actions succeeded in
+// this run, or was refused by the permission policy or a person.
+func (t *tallies) acted() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.hostActed
 }
 
 // proof reports whether the run holds evidence of work and any verified
@@ -68,13 +91,14 @@ func (t *tallies) unverify() {
 // adopt adds what a finished sub-run used and proved.
 func (t *tallies) adopt(child *tallies) {
 	child.mu.Lock()
-	usage, evidence, verified := child.usage, child.evidence, child.verified
+	usage, evidence, verified, acted := child.usage, child.evidence, child.verified, child.hostActed
 	child.mu.Unlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.usage = t.usage.Add(usage)
 	t.evidence = t.evidence || evidence
 	t.verified = t.verified || verified
+	t.hostActed = t.hostActed || acted
 }
 
 // addWarning records a warning once and reports whether it was new.

@@ -63,10 +63,18 @@ type Request struct {
 	MaxTokens       int
 	ReasoningEffort providers.Effort
 	WebSearch       *providers.WebSearch
+	// Raw adds a raw event for every payload the provider's adapter
+	// receives during the run's model calls (see EventRaw), for hosts that
+	// need what the other events leave out. Off, a run costs nothing more.
+	// Generate, which has no events, and compaction's summary calls
+	// ignore it.
+	Raw bool
 
 	// BuiltIns selects built-in tools by name. nil means DefaultBuiltIns,
-	// the tools that only read the workspace; an empty non-nil slice means
-	// none; AllBuiltIns names every one. Unknown names are an error.
+	// the tools that only read the workspace, and load_skill when the
+	// runtime has skills; an empty non-nil slice means none; AllBuiltIns
+	// names every one. A list offers load_skill only if it names it
+	// (LoadSkillTool). Unknown names are an error.
 	BuiltIns []string
 	// Tools are the host's tools. A tool without an executor is host-owned.
 	Tools []Tool
@@ -93,8 +101,12 @@ type Request struct {
 	EmptyRetryLimit int
 	// TokenBudget fails the run once its summed tokens pass it (0 = none).
 	TokenBudget int
-	Retry       providers.RetryPolicy
-	Finish      FinishPolicy
+	// Retry is how this run's failed provider calls are retried. The zero
+	// value means Config.Defaults.Retry, else the policy the adapter
+	// declares (providers.RetryDefaulter), else none: with no policy
+	// anywhere, calls are not retried. MaxAttempts 1 says "no retries".
+	Retry  providers.RetryPolicy
+	Finish FinishPolicy
 	// MaxResultBytes caps each tool result the model sees (default 32 KiB).
 	MaxResultBytes int
 	// Redact, when set, rewrites the text of every tool result before the
@@ -114,8 +126,16 @@ type Request struct {
 	ParentID string
 	// Diagnostics are problems the host found preparing this request (an
 	// unknown configuration key, an ignored option). Result.Diagnostics
-	// repeats them beside the runtime's own.
+	// repeats them beside the runtime's own; those without a level or kind
+	// are warnings of kind DiagRequest.
 	Diagnostics []Diagnostic
+	// Strict refuses to run with diagnostics: when the request's or the
+	// runtime's (Runtime.Diagnostics) are not empty before the first model
+	// call, Generate, Complete and Stream end with an invalid_request
+	// error whose Err is a *DiagnosticsError. Config.Defaults.Strict makes
+	// every request strict. Diagnostics found later (a context window
+	// guessed mid-run) stay warnings.
+	Strict bool
 }
 
 // Status is how a run ended.
@@ -166,8 +186,10 @@ type Warning = providers.Warning
 
 // Diagnostic is a configuration problem found while preparing a run (a
 // skill that does not parse, an MCP server that did not start, a tool
-// left out because its name is taken, an unknown configuration key).
-// Result.Diagnostics and Runtime.Diagnostics hold them.
+// left out because its name is taken, an unknown configuration key): a
+// structured entry with a level, a kind (the Diag constants), where it is
+// and what. Result.Diagnostics and Runtime.Diagnostics hold them, every
+// one with its level and kind.
 type Diagnostic = tools.Diagnostic
 
 // Result is the outcome of Complete, and the payload of Stream's terminal

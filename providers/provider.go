@@ -80,6 +80,10 @@ type Request struct {
 	MaxTokens       int
 	ReasoningEffort Effort
 	WebSearch       *WebSearch
+	// Raw asks the adapter to hand on every payload it receives as a
+	// ChunkRaw, for hosts that need what the neutral chunks leave out. An
+	// adapter that cannot ignores it; without it no ChunkRaw comes.
+	Raw bool
 }
 
 // ToolSpec describes a tool to the model.
@@ -170,6 +174,12 @@ const (
 	ChunkWarning
 	// ChunkStop carries the stop reason; it is the last chunk of a reply.
 	ChunkStop
+	// ChunkRaw carries in Raw one payload as the adapter received it (the
+	// data of one server-sent event, one line of a JSON stream, one
+	// element of a streamed JSON array), just before the chunks decoded
+	// from it. Only requests with Raw set get them; they are not part of
+	// the reply.
+	ChunkRaw
 )
 
 // ToolCallDelta is a fragment of a streamed tool call.
@@ -191,4 +201,6 @@ type Chunk struct {
 	Usage     Usage
 	Warning   Warning
 	Stop      StopReason
+	// Raw is the payload of a ChunkRaw, the caller's to keep.
+	Raw json.RawMessage
 }

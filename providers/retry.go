@@ -24,6 +24,35 @@ type RetryPolicy struct {
 	MaxDelay time.Duration `json:"max_delay,omitempty"`
 }
 
+// RetryDefaulter is implemented by adapters that declare how calls to
+// their API are retried (seed llm-core's adapter.metadata.retry).
+// ResolveRetry consults it only when neither the run nor the runtime's
+// defaults set a policy. The adapters of this module declare the zero
+// policy, which takes RetryPolicy's defaults. A wrapper around an adapter
+// (logging, metrics) should pass DefaultRetry on: without it, calls
+// through the wrapper are not retried unless a policy is set.
+type RetryDefaulter interface {
+	DefaultRetry() RetryPolicy
+}
+
+// ResolveRetry is the retry policy of a call: run when it is set (not the
+// zero value), else defaults when set, else the one p declares
+// (RetryDefaulter). With none of them there is no policy and the call is
+// not retried: the result is MaxAttempts 1, which is also how a run or a
+// runtime says "no retries". p may be nil.
+func ResolveRetry(run, defaults RetryPolicy, p Provider) RetryPolicy {
+	switch {
+	case run != RetryPolicy{}:
+		return run
+	case defaults != RetryPolicy{}:
+		return defaults
+	}
+	if d, ok := p.(RetryDefaulter); ok {
+		return d.DefaultRetry()
+	}
+	return RetryPolicy{MaxAttempts: 1}
+}
+
 // Retry describes a retry about to happen, for progress reporting.
 type Retry struct {
 	Attempt     int // the attempt about to start, from 2

@@ -45,7 +45,10 @@ type Provider struct {
 	endpoint string // for errors: base + /v1/messages
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider       = (*Provider)(nil)
+	_ providers.RetryDefaulter = (*Provider)(nil)
+)
 
 // New returns a provider for cfg.
 func New(cfg Config) *Provider {
@@ -108,9 +111,14 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, contentType: resp.Header.Get("Content-Type")}
+	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
 	return s.read(ctx, ssestream.NewDecoder(resp))
 }
 
 // nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.
 var nameRule = adapter.NameRule{Byte: adapter.FunctionNameByte, MaxLen: 128}
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }

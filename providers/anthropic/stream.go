@@ -19,6 +19,7 @@ type streamer struct {
 	contentType string // of the response, for the empty-reply error
 	codec       *adapter.NameCodec
 	emit        func(providers.Chunk)
+	raw         bool // hand on each event's data as a ChunkRaw
 
 	started bool           // message_start seen
 	done    bool           // message_stop seen
@@ -106,6 +107,9 @@ func (s *streamer) read(ctx context.Context, dec ssestream.Decoder) error {
 			continue
 		case e.Type == "error":
 			return s.eventError(data)
+		}
+		if s.raw {
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		ev = eventJSON{}
 		if err := json.Unmarshal(data, &ev); err != nil {

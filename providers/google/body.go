@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	gosse "github.com/tmaxmax/go-sse"
+
+	"github.com/llmrt/llmrt/providers"
 )
 
 // maxEventSize bounds one SSE event. Events are usually a few kB, but a
@@ -66,6 +68,9 @@ func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 		}
 		var resp response
 		data = append(data[:0], ev.Data...)
+		if s.raw {
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: json.RawMessage(ev.Data)})
+		}
 		if err := json.Unmarshal(data, &resp); err != nil {
 			return s.invalidEvent(data, err)
 		}
@@ -94,7 +99,7 @@ func (s *streamer) readJSON(ctx context.Context, r *failReader, array bool) erro
 			break
 		}
 		var resp response
-		if err := dec.Decode(&resp); err != nil {
+		if err := s.decode(dec, &resp); err != nil {
 			return s.jsonError(ctx, r, err)
 		}
 		if ctx.Err() != nil {
@@ -108,6 +113,20 @@ func (s *streamer) readJSON(ctx context.Context, r *failReader, array bool) erro
 		}
 	}
 	return s.finishReply()
+}
+
+// decode reads the next response of a JSON body, handing it on as a
+// ChunkRaw first when the request asked for them.
+func (s *streamer) decode(dec *json.Decoder, resp *response) error {
+	if !s.raw {
+		return dec.Decode(resp)
+	}
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
+	return json.Unmarshal(raw, resp)
 }
 
 // jsonError sorts a JSON decoding failure: the body broke off (r saw the

@@ -50,7 +50,10 @@ type Provider struct {
 	hc *http.Client
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider       = (*Provider)(nil)
+	_ providers.RetryDefaulter = (*Provider)(nil)
+)
 
 // New returns a provider for cfg. Problems with cfg (a missing key) are
 // reported by Stream, so a host can list providers it cannot call.
@@ -117,7 +120,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	}
 	// Closing the body also stops the transport's idle timer.
 	defer resp.Body.Close()
-	s := &streamer{endpoint: endpoint, names: names, emit: emit, warnings: warnings}
+	s := &streamer{endpoint: endpoint, names: names, emit: emit, warnings: warnings, raw: req.Raw}
 	return s.read(ctx, resp.Body, resp.Header.Get("Content-Type"))
 }
 
@@ -131,3 +134,8 @@ func (p *Provider) endpoint(model string) string {
 	coll, id, _ := strings.Cut(model, "/")
 	return p.cfg.BaseURL + "/" + p.cfg.APIVersion + "/" + coll + "/" + url.PathEscape(id) + ":streamGenerateContent"
 }
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }

@@ -15,6 +15,7 @@ type streamer struct {
 	names    *adapter.NameCodec
 	emit     func(providers.Chunk)
 	warnings []providers.Warning // emitted before the first response's chunks
+	raw      bool                // hand on each response as a ChunkRaw
 
 	responses int // responses received
 	content   bool

@@ -50,7 +50,10 @@ type Provider struct {
 	base string // normalized server root, no trailing slash
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider       = (*Provider)(nil)
+	_ providers.RetryDefaulter = (*Provider)(nil)
+)
 
 // New returns a provider for cfg.
 func New(cfg Config) *Provider {
@@ -95,6 +98,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
 	s := newStreamer(endpoint, codec, req.Tools, emit)
+	s.raw = req.Raw
 	return s.read(ctx, resp.Body)
 }
 
@@ -151,3 +155,8 @@ func baseURL(raw string) string {
 	}
 	return out
 }
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }

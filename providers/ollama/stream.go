@@ -33,6 +33,7 @@ type streamer struct {
 	codec    *adapter.NameCodec
 	emit     func(providers.Chunk)
 	gate     textGate
+	raw      bool // hand on each line as a ChunkRaw
 
 	lines int  // JSON values decoded
 	calls int  // tool calls emitted, native or recovered from text
@@ -56,7 +57,7 @@ func (s *streamer) read(ctx context.Context, r io.Reader) error {
 	c := new(chatChunk)
 	for !s.done {
 		*c = chatChunk{}
-		err := dec.Decode(c)
+		err := s.decode(dec, c)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -77,6 +78,20 @@ func (s *streamer) read(ctx context.Context, r io.Reader) error {
 		}
 	}
 	return s.finish()
+}
+
+// decode reads the next line into c, handing it on as a ChunkRaw first
+// when the request asked for them.
+func (s *streamer) decode(dec *json.Decoder, c *chatChunk) error {
+	if !s.raw {
+		return dec.Decode(c)
+	}
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
+	return json.Unmarshal(raw, c)
 }
 
 // handle emits what one line holds, in order: thinking, text, tool calls,

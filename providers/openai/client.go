@@ -64,7 +64,10 @@ type Provider struct {
 	cfg Config
 }
 
-var _ providers.Provider = (*Provider)(nil)
+var (
+	_ providers.Provider       = (*Provider)(nil)
+	_ providers.RetryDefaulter = (*Provider)(nil)
+)
 
 // New returns a provider for cfg. An empty Name means "openai".
 func New(cfg Config) *Provider {
@@ -119,7 +122,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{provider: p.cfg.Name, endpoint: endpoint, codec: codec, emit: emit}
+	s := &streamer{provider: p.cfg.Name, endpoint: endpoint, codec: codec, emit: emit, raw: req.Raw}
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), br) {
 		return s.readJSON(ctx, br)
@@ -209,3 +212,8 @@ func isJSONBody(contentType string, br *bufio.Reader) bool {
 		return b == '{' || b == '['
 	}
 }
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }

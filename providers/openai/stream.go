@@ -27,6 +27,7 @@ type streamer struct {
 	provider, endpoint string
 	codec              *adapter.NameCodec
 	emit               func(providers.Chunk)
+	raw                bool // hand on each payload as a ChunkRaw
 
 	choices int    // choice objects received
 	finish  string // the last finish_reason seen
@@ -62,7 +63,11 @@ func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 			done = true
 			break
 		}
-		if err := s.handle([]byte(ev.Data)); err != nil {
+		data := []byte(ev.Data)
+		if s.raw {
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+		}
+		if err := s.handle(data); err != nil {
 			return err
 		}
 	}
@@ -77,6 +82,9 @@ func (s *streamer) readJSON(ctx context.Context, r io.Reader) error {
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return s.finishReply(false)
+	}
+	if s.raw {
+		s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
 	}
 	if err := s.handle(data); err != nil {
 		return err

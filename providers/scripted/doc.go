@@ -8,7 +8,8 @@
 // call_<turn>_<n>), usage, stop (natural,
 // length, ...), delay_ms before the reply, chunk_delay_ms between streamed
 // pieces, and error ({status, message, retry_after_ms, after_output,
-// after_call_header, argument_bytes}) to simulate a failure.
+// after_call_header, argument_bytes}) to simulate a failure. A request
+// with Raw set gets the turn itself, as JSON, as its one raw chunk.
 //
 // Turn N answers the N-th model call: N counts the assistant messages in the
 // request plus the earlier calls this provider saw at the same point of the

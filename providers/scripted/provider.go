@@ -2,7 +2,9 @@ package scripted
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -59,6 +61,14 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	}
 	if t.Error != nil && !t.Error.Partial() {
 		return t.Error.providerError(req.Model)
+	}
+	if req.Raw {
+		// The script's turn is this provider's wire payload.
+		raw, err := json.Marshal(t)
+		if err != nil {
+			return &providers.Error{Provider: "scripted", URL: req.Model, Message: "encode turn: " + err.Error(), Err: err}
+		}
+		emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
 	}
 	return t.play(ctx, req.Model, emit)
 }
@@ -207,4 +217,23 @@ func sleep(ctx context.Context, ms int) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// DefaultRetry declares the zero policy: calls are retried with
+// providers.RetryPolicy's defaults unless the run or the runtime sets a
+// policy (providers.ResolveRetry).
+func (p *Provider) DefaultRetry() providers.RetryPolicy { return providers.RetryPolicy{} }
+
+// SupportedModels lists the names of the scripts registered with
+// Register, sorted: a script file's path is a model too, but this provider
+// cannot list the files it may be asked for. See providers.ModelLister.
+func (p *Provider) SupportedModels(context.Context) ([]string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	names := make([]string, 0, len(p.scripts))
+	for name := range p.scripts {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names, nil
 }

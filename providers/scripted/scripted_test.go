@@ -139,3 +139,29 @@ func TestLoad(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestRaw: a request with Raw gets the turn it is answered from as one raw
+// chunk, first; a request without gets none.
+func TestRaw(t *testing.T) {
+	p := New()
+	p.Register("s", &Script{Turns: []Turn{{Text: "hi there"}, {Text: "again"}}})
+	for _, raw := range []bool{true, false} {
+		var chunks []providers.Chunk
+		err := p.Stream(context.Background(), &providers.Request{Model: "s", Raw: raw}, func(c providers.Chunk) { chunks = append(chunks, c) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, c := range chunks {
+			if c.Type == providers.ChunkRaw {
+				n++
+			}
+		}
+		switch {
+		case raw && (n != 1 || chunks[0].Type != providers.ChunkRaw || !strings.Contains(string(chunks[0].Raw), `"text":"`)):
+			t.Errorf("Raw: got %d raw chunks, first %+v; want one, first, holding the turn", n, chunks[0])
+		case !raw && n != 0:
+			t.Errorf("no Raw: got %d raw chunks, want none", n)
+		}
+	}
+}
