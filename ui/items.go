@@ -57,7 +57,7 @@ func (u *userItem) lines(l *look, width int) []string {
 	if out, ok := u.c.get(width, l.gen, 0); ok {
 		return out
 	}
-	body := strings.Split(ansi.Wrap(u.text, max(width-2, 10), ""), "\n")
+	body := strings.Split(ansi.Wrap(Sanitize(u.text), max(width-2, 10), ""), "\n")
 	out := make([]string, len(body))
 	for i, s := range body {
 		mark := "  "
@@ -91,10 +91,12 @@ func (n *noteItem) lines(l *look, width int) []string {
 	if out, ok := n.c.get(width, l.gen, 0); ok {
 		return out
 	}
+	// Notes carry errors and warnings, which quote what they are about.
+	text := Sanitize(n.text)
 	var out []string
 	switch n.kind {
 	case noteChoice:
-		for _, s := range strings.Split(ansi.Wrap(n.text, max(width, 10), ""), "\n") {
+		for _, s := range strings.Split(ansi.Wrap(text, max(width, 10), ""), "\n") {
 			out = append(out, l.pal.Dim.Render(s))
 		}
 	default:
@@ -105,7 +107,7 @@ func (n *noteItem) lines(l *look, width int) []string {
 		case noteError:
 			style, mark = l.pal.Err, "✗ "
 		}
-		for i, s := range strings.Split(ansi.Wrap(n.text, max(width-2, 10), ""), "\n") {
+		for i, s := range strings.Split(ansi.Wrap(text, max(width-2, 10), ""), "\n") {
 			if i > 0 {
 				mark = "  "
 			}

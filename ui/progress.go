@@ -37,6 +37,7 @@ type Progress struct {
 	calls map[string]startedCall // by call id
 	asked map[string]bool        // calls a person was asked about
 	dim   lipgloss.Style
+	clean cleaner // the text of events, before anything is printed
 }
 
 // startedCall is what Progress keeps of a call until it finishes.
@@ -65,11 +66,13 @@ func NewProgress(w io.Writer, opts ProgressOptions) *Progress {
 	return p
 }
 
-// Event reports one event of the run.
+// Event reports one event of the run. Text the event carries from
+// outside llmrt is printed without its control sequences.
 func (p *Progress) Event(ev engine.Event) {
 	if p == nil {
 		return
 	}
+	ev = p.clean.event(ev)
 	if p.opts.Live && p.spin != nil && ev.Type == engine.EventReasoningDelta {
 		return // the thinking spinner keeps turning
 	}
@@ -160,7 +163,7 @@ func joinNonEmpty(a, b string) string {
 
 // line prints one dim line, cut to one line of the terminal's text.
 func (p *Progress) line(indent, format string, args ...any) {
-	s := p.dim.Render(indent + fmt.Sprintf(format, args...))
+	s := keepStyle(p.dim.Render(indent + fmt.Sprintf(format, args...)))
 	p.shown = true
 	p.mu.Lock()
 	fmt.Fprintln(p.w, s)

@@ -12,7 +12,9 @@ const formShare = 0.8
 // View draws the screen: the transcript, then the completion menu and
 // the editor or the form on screen, and the status line at the bottom.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	// The frame is llmrt's own drawing; keepStyle lets only its colours
+	// and attributes through, whatever text found its way into it.
+	v := tea.NewView(keepStyle(m.render()))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "llmrt"
