@@ -11,6 +11,7 @@ import (
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // toolsOptions are the dependencies and flag values of `llmrt tools`.
@@ -173,7 +174,7 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 			return err
 		}
 	} else if !out.IsError {
-		fmt.Fprintln(opts.f.IO.Out, strings.TrimRight(out.Content, "\n"))
+		fmt.Fprintln(opts.f.IO.Out, ui.Sanitize(strings.TrimRight(out.Content, "\n")))
 	}
 	if out.IsError {
 		if out.Code == engine.OutcomeUnknownTool || out.Code == engine.OutcomeInvalidArguments {
