@@ -117,7 +117,7 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	if err := c.h.checkStrict(ctx, rt, true); err != nil {
 		return err
 	}
-	turn := c.h.turn(rt, t.Prompts, t.Events)
+	turn := c.h.turn(rt, t.Prompts, c.logPanics(t.Events))
 	if pending := c.conv.Pending(); len(pending) > 0 {
 		if turn.Answers, err = c.h.pendingAnswers(ctx, c.conv.ID(), pending, tools.Answer{}, false, t.Prompts); err != nil {
 			return err
@@ -133,6 +133,18 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	defer func() { c.files = nil }() // the turn may have added files
 	_, err = c.conv.Turn(ctx, turn)
 	return err
+}
+
+// logPanics passes events on to the screen, writing the stack of a tool
+// that panicked to the chat's log first: the screen shows the warning
+// line, the log the rest.
+func (c *chatHost) logPanics(sink engine.Sink) engine.Sink {
+	return func(ev engine.Event) {
+		if ev.Outcome != nil && ev.Outcome.Panic != nil {
+			c.notes.logf("llmrt: tool %s panicked: %s\n%s\n", ev.Call.Name, ev.Outcome.Panic.Value, ev.Outcome.Panic.Stack)
+		}
+		sink(ev)
+	}
 }
 
 // mentionPattern finds @path mentions in a prompt.
@@ -216,6 +228,13 @@ func (n *notes) tell(warning bool, msg string) {
 	} else {
 		n.kept = append(n.kept, msg)
 	}
+}
+
+// logf writes to the log only.
+func (n *notes) logf(format string, args ...any) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	fmt.Fprintf(n.log, format, args...)
 }
 
 func (n *notes) attach(sink engine.Sink) {

@@ -117,6 +117,13 @@ func (p *Progress) Event(ev engine.Event) {
 		p.asked[ev.Call.ID] = true
 	case engine.EventToolResult, engine.EventToolError:
 		p.finished(indent, ev)
+		if tp := ev.Outcome.Panic; tp != nil && p.opts.Verbose {
+			// --verbose is where a person asks for the stack of a tool
+			// that panicked; the warning line says it happened.
+			for _, l := range strings.Split(strings.TrimRight(tp.Stack, "\n"), "\n") {
+				p.line(indent+"    ", "%s", Sanitize(l))
+			}
+		}
 	case engine.EventWarning:
 		p.line(indent, "! %s", ev.Warning.Message)
 	case engine.EventModelStart:
