@@ -124,7 +124,10 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		msg := c.userMessage(t.Prompt)
+		msg, err := c.userMessage(t.Prompt)
+		if err != nil {
+			return err
+		}
 		turn.Prompt, turn.Title = &msg, t.Prompt
 	}
 	if len(turn.Answers) == 0 && turn.Prompt == nil {
@@ -151,13 +154,17 @@ func (c *chatHost) logPanics(sink engine.Sink) engine.Sink {
 var mentionPattern = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 
 // userMessage is the prompt with every @mentioned workspace file attached.
-// A mention that names no file is left as text.
-func (c *chatHost) userMessage(prompt string) engine.Message {
+// A mention that names no file is left as text, and one that cannot be
+// attached (a directory, a binary file) is a warning. A message that
+// would be larger than the model's limit (inputLimit) is refused whole:
+// the error says why, and nothing is sent or saved.
+func (c *chatHost) userMessage(prompt string) (engine.Message, error) {
 	msg := providers.TextMessage(providers.RoleUser, prompt)
 	ws, err := tools.NewWorkspace(c.h.s.workDir)
 	if err != nil {
-		return msg
+		return msg, nil
 	}
+	b := &inputBudget{lim: c.h.inputLimit(), used: len(prompt)}
 	seen := map[string]bool{}
 	for _, m := range mentionPattern.FindAllStringSubmatch(prompt, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
@@ -169,14 +176,18 @@ func (c *chatHost) userMessage(prompt string) engine.Message {
 		if err != nil {
 			continue
 		}
-		part, err := attachment(abs)
-		if err != nil {
-			c.h.warnf("@%s is not attached: %v", rel, errors.Unwrap(err))
+		part, err := attachment(abs, rel, true, b)
+		var large *tooLargeError
+		switch {
+		case errors.As(err, &large):
+			return engine.Message{}, withHintText(err)
+		case err != nil:
+			c.h.warnf("%v; it is not attached", errors.Unwrap(err))
 			continue
 		}
 		msg.Content = append(msg.Content, part)
 	}
-	return msg
+	return msg, nil
 }
 
 // Files lists workspace files for @ completion: paths starting with
