@@ -157,7 +157,11 @@ func runSkillsShow(_ context.Context, opts *skillsOptions) error {
 	if !ok {
 		known := "none were found"
 		if cat.Len() > 0 {
-			known = "known: " + strings.Join(cat.Names(), ", ")
+			names := cat.Names()
+			known = "known: " + strings.Join(names[:min(len(names), 50)], ", ")
+			if len(names) > 50 {
+				known += fmt.Sprintf(" and %d more", len(names)-50)
+			}
 		}
 		return &exitError{code: exitFailed, err: fmt.Errorf("unknown skill %q (%s)", opts.name, known), hint: "llmrt skills lists the skills and where they were looked for"}
 	}
