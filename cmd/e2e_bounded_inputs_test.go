@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,39 @@ func TestChatRefusesALargeMention(t *testing.T) {
 		if data, _ := os.ReadFile(s); contains(string(data), "summarise @big.log") || contains(string(data), "request served") {
 			t.Errorf("the refused message was saved in %s", s)
 		}
+	}
+}
+
+// TestSkillCatalogueIsBounded: with 150 user skills and 3 project skills
+// the request's system prompt lists 100, the project's among them; the
+// run warns naming what was left out, and `llmrt skills` lists all.
+func TestSkillCatalogueIsBounded(t *testing.T) {
+	sb := newSandbox(t)
+	for i := range 150 {
+		name := fmt.Sprintf("user-skill-%03d", i)
+		writeAbs(t, filepath.Join(sb.home, ".claude", "skills", name, "SKILL.md"), skillFile(name, "Does "+name+" things.", "body"))
+	}
+	for _, name := range []string{"proj-a", "proj-b", "proj-c"} {
+		sb.write(".llmrt/skills/"+name+"/SKILL.md", skillFile(name, "Project skill "+name+".", "body"))
+	}
+	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
+	o := openaiRun(sb, srv, "-p", "hi")
+	o.want(t, 0)
+	body := string(srv.Requests()[0].Body)
+	if n := strings.Count(body, `\n- user-skill-`) + strings.Count(body, `\n- proj-`); n != 100 {
+		t.Errorf("the system prompt lists %d skills, want 100", n)
+	}
+	for _, want := range []string{`\n- proj-a:`, `\n- proj-c:`, "53 more skills are installed"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the system prompt lacks %q", want)
+		}
+	}
+	if !strings.Contains(o.stderr, "lists 100 of 153 skills") || !strings.Contains(o.stderr, "53 left out") {
+		t.Errorf("the run should warn what was left out:\n%s", o.stderr)
+	}
+	list := sb.run(cli{args: []string{"skills"}})
+	list.want(t, 0)
+	if n := strings.Count("\n"+list.stdout, "\nuser-skill-"); n != 150 {
+		t.Errorf("llmrt skills lists %d user skills, want all 150", n)
 	}
 }
