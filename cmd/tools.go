@@ -94,7 +94,7 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if len(servers) > 0 {
 		fmt.Fprintln(out, "\nMCP servers:")
 		for _, st := range servers {
-			fmt.Fprintf(out, "  %s: %s\n", st.Name, st)
+			fmt.Fprintf(out, "  %s\n", ui.Sanitize(st.Name+": "+st.String())) // a server's error quotes its stderr
 		}
 	}
 	_, err = fmt.Fprintf(out, "\ncommands: %s\n", commandsLine(s))
