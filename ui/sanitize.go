@@ -92,7 +92,7 @@ func Sanitize(s string) string {
 // a title, writes the clipboard, makes a link or rings the bell leaves
 // llmrt's renderers, whatever path it came by.
 func keepStyle(s string) string {
-	i := safePrefix(s)
+	i := styledPrefix(s)
 	if i == len(s) {
 		return s
 	}
@@ -134,6 +134,24 @@ func safePrefix(s string) int {
 		i += n
 	}
 	return i
+}
+
+// styledPrefix returns the length of the prefix of s that keepStyle
+// keeps as it is: plain text and SGR sequences. llmrt's own frames are
+// nothing else, so they are checked without being copied.
+func styledPrefix(s string) int {
+	i := 0
+	for {
+		i += safePrefix(s[i:])
+		if i == len(s) || s[i] != esc {
+			return i
+		}
+		j := sgrEnd(s, i)
+		if j == 0 {
+			return i
+		}
+		i = j
+	}
 }
 
 // scan appends to out what p leaves once its controls are removed.
