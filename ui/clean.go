@@ -25,6 +25,10 @@ import (
 // renderer shows them.
 type cleaner struct {
 	streams map[streamKey]*Sanitizer
+	// last is the stream of the latest delta: deltas come in runs of one
+	// stream, so most find theirs without a map lookup.
+	lastKey streamKey
+	last    *Sanitizer
 }
 
 // streamKey names one stream of deltas.
@@ -96,6 +100,9 @@ func (c *cleaner) stream(ev engine.Event) *Sanitizer {
 	if ev.Call != nil {
 		k.call = ev.Call.Index
 	}
+	if c.last != nil && k == c.lastKey {
+		return c.last
+	}
 	if c.streams == nil {
 		c.streams = map[streamKey]*Sanitizer{}
 	}
@@ -104,11 +111,15 @@ func (c *cleaner) stream(ev engine.Event) *Sanitizer {
 		s = &Sanitizer{}
 		c.streams[k] = s
 	}
+	c.lastKey, c.last = k, s
 	return s
 }
 
 // end closes the streams of a run's model call.
 func (c *cleaner) end(run string) {
+	if c.lastKey.run == run {
+		c.last = nil
+	}
 	for k := range c.streams {
 		if k.run == run {
 			delete(c.streams, k)

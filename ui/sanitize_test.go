@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/llmrt/llmrt/engine"
 )
 
 // hostile holds one of each kind of sequence an answer could carry to
@@ -169,5 +171,17 @@ func BenchmarkKeepStyle(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		keepStyle(out)
+	}
+}
+
+// BenchmarkCleanerDelta: what the chat and Progress pay per streamed
+// delta before drawing it: the event copied, its stream found, its text
+// checked.
+func BenchmarkCleanerDelta(b *testing.B) {
+	deltas := tokensOf(answerText(64 << 10))
+	var c cleaner
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		c.event(engine.Event{Type: engine.EventAnswerDelta, RunID: "run_1", Delta: deltas[i%len(deltas)]})
 	}
 }
