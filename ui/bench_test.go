@@ -42,7 +42,7 @@ func benchModel(b *testing.B, history int) *Model {
 func feed(m *Model, text []string) {
 	for _, d := range text {
 		m.apply(engine.Event{Type: engine.EventAnswerDelta, RunID: "r", Delta: d})
-		m.View() // the frame as the program gets it, through keepStyle
+		m.View() // the frame as the program gets it
 	}
 }
 
@@ -105,16 +105,4 @@ func BenchmarkWholeAnswer(b *testing.B) {
 		feed(m, toks)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(toks)), "ns/delta")
-}
-
-// BenchmarkFrameGuard: what keepStyle adds to a frame, a 120x40 screen
-// of rendered Markdown.
-func BenchmarkFrameGuard(b *testing.B) {
-	m := benchModel(b, 20)
-	frame := m.render()
-	b.SetBytes(int64(len(frame)))
-	b.ReportAllocs()
-	for b.Loop() {
-		keepStyle(frame)
-	}
 }

@@ -14,8 +14,12 @@ import (
 var hostileJSON = quoteJSON(hostile)
 
 // outsideControl reports the first control in s that is not part of an
-// SGR sequence (llmrt's own styling), or "" when there is none.
+// SGR sequence (llmrt's own styling), or the SGR of hostile (red, which
+// the monochrome palette never uses), or "" when there is none.
 func outsideControl(s string) string {
+	if i := strings.Index(s, "\x1b[31m"); i >= 0 {
+		return s[max(i-10, 0):min(i+20, len(s))]
+	}
 	if k := keepStyle(s); k != s {
 		for i := 0; i < len(k) && i < len(s); i++ {
 			if k[i] != s[i] {
@@ -75,7 +79,10 @@ func TestChatHistoryAndRepliesShowTextOnly(t *testing.T) {
 		engine.TextMessage(engine.RoleUser, "question "+hostile),
 		engine.TextMessage(engine.RoleAssistant, "old answer "+hostile),
 	}
-	d := newDriver(t, h, 160, 50, func(o *Options) { o.History = history; o.Notes = []string{"note " + hostile} })
+	d := newDriver(t, h, 160, 50, func(o *Options) {
+		o.History, o.Notes = history, []string{"note " + hostile}
+		o.Status.Model = "model\x1b]0;PWNED\x07" // guarded under the transcript
+	})
 	d.typeText("/tools")
 	d.key("enter")
 	d.until("the reply", func() bool { return !d.m.busy })

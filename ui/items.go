@@ -42,9 +42,23 @@ func (c *cache) get(width, gen, version int) ([]string, bool) {
 	return nil, false
 }
 
+// put keeps out, drawn for width, gen and version, and returns it. Every
+// line passes keepStyle first: drawn once and kept, a line costs the
+// guard once, not once a frame.
 func (c *cache) put(width, gen, version int, out []string) []string {
+	guard(out)
 	*c = cache{width: width, gen: gen, version: version, out: out, valid: true}
 	return out
+}
+
+// guard passes each of lines through keepStyle, in place: only llmrt's
+// own colours and attributes reach the screen, whatever text a line was
+// drawn from. It returns lines.
+func guard(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = keepStyle(l)
+	}
+	return lines
 }
 
 // userItem is a message the person sent.
