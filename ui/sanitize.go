@@ -84,8 +84,9 @@ func Sanitize(s string) string {
 	return string(z.scan(out, s[i:], false, false))
 }
 
-// keepStyle is Sanitize for llmrt's own rendered output (glamour's, the
-// chat screen's frame): SGR sequences, which only set colours and
+// keepStyle is Sanitize for llmrt's own rendered output (glamour's
+// blocks, the chat screen's lines, progress lines, inline forms): SGR
+// sequences, which only set colours and
 // attributes, are kept; every other sequence and control goes. It is the
 // last line of defence: outside text was cleaned on its way in, and this
 // makes sure that nothing that moves the cursor, clears the screen, sets
