@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // pendingCall is a call a paused run left for the host, with its
@@ -55,6 +56,7 @@ func pendingItems(calls []pendingCall) []pendingItem {
 
 // printPending shows the questions of a paused run and how to answer them.
 func printPending(w io.Writer, sessionID string, items []pendingItem) {
+	w = ui.NewTextWriter(w) // the model's questions
 	fmt.Fprintln(w, "llmrt: paused: the model needs your input")
 	example := ""
 	for _, it := range items {

@@ -117,14 +117,17 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	if err := c.h.checkStrict(ctx, rt, true); err != nil {
 		return err
 	}
-	turn := c.h.turn(rt, t.Prompts, t.Events)
+	turn := c.h.turn(rt, t.Prompts, c.logPanics(t.Events))
 	if pending := c.conv.Pending(); len(pending) > 0 {
 		if turn.Answers, err = c.h.pendingAnswers(ctx, c.conv.ID(), pending, tools.Answer{}, false, t.Prompts); err != nil {
 			return err
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		msg := c.userMessage(t.Prompt)
+		msg, err := c.userMessage(t.Prompt)
+		if err != nil {
+			return err
+		}
 		turn.Prompt, turn.Title = &msg, t.Prompt
 	}
 	if len(turn.Answers) == 0 && turn.Prompt == nil {
@@ -135,17 +138,33 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 	return err
 }
 
+// logPanics passes events on to the screen, writing the stack of a tool
+// that panicked to the chat's log first: the screen shows the warning
+// line, the log the rest.
+func (c *chatHost) logPanics(sink engine.Sink) engine.Sink {
+	return func(ev engine.Event) {
+		if ev.Outcome != nil && ev.Outcome.Panic != nil {
+			c.notes.logf("llmrt: tool %s panicked: %s\n%s\n", ev.Call.Name, ev.Outcome.Panic.Value, ev.Outcome.Panic.Stack)
+		}
+		sink(ev)
+	}
+}
+
 // mentionPattern finds @path mentions in a prompt.
 var mentionPattern = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 
 // userMessage is the prompt with every @mentioned workspace file attached.
-// A mention that names no file is left as text.
-func (c *chatHost) userMessage(prompt string) engine.Message {
+// A mention that names no file is left as text, and one that cannot be
+// attached (a directory, a binary file) is a warning. A message that
+// would be larger than the model's limit (inputLimit) is refused whole:
+// the error says why, and nothing is sent or saved.
+func (c *chatHost) userMessage(prompt string) (engine.Message, error) {
 	msg := providers.TextMessage(providers.RoleUser, prompt)
 	ws, err := tools.NewWorkspace(c.h.s.workDir)
 	if err != nil {
-		return msg
+		return msg, nil
 	}
+	b := &inputBudget{lim: c.h.inputLimit(), used: len(prompt)}
 	seen := map[string]bool{}
 	for _, m := range mentionPattern.FindAllStringSubmatch(prompt, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
@@ -157,14 +176,18 @@ func (c *chatHost) userMessage(prompt string) engine.Message {
 		if err != nil {
 			continue
 		}
-		part, err := attachment(abs)
-		if err != nil {
-			c.h.warnf("@%s is not attached: %v", rel, errors.Unwrap(err))
+		part, err := attachment(abs, rel, true, b)
+		var large *tooLargeError
+		switch {
+		case errors.As(err, &large):
+			return engine.Message{}, withHintText(err)
+		case err != nil:
+			c.h.warnf("%v; it is not attached", errors.Unwrap(err))
 			continue
 		}
 		msg.Content = append(msg.Content, part)
 	}
-	return msg
+	return msg, nil
 }
 
 // Files lists workspace files for @ completion: paths starting with
@@ -216,6 +239,13 @@ func (n *notes) tell(warning bool, msg string) {
 	} else {
 		n.kept = append(n.kept, msg)
 	}
+}
+
+// logf writes to the log only.
+func (n *notes) logf(format string, args ...any) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	fmt.Fprintf(n.log, format, args...)
 }
 
 func (n *notes) attach(sink engine.Sink) {

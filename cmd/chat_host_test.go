@@ -107,8 +107,8 @@ func TestChatTurnsShareTheSessionAndRules(t *testing.T) {
 // of something that is not a file stays text.
 func TestChatMentionsAttachFiles(t *testing.T) {
 	c, _ := newTestChat(t, twoTurnScript)
-	msg := c.userMessage("look at @notes.txt and @nowhere, and mail @alice")
-	if len(msg.Content) != 2 || !strings.Contains(msg.Content[1].Text, `<file name="notes.txt">`) {
+	msg, err := c.userMessage("look at @notes.txt and @nowhere, and mail @alice")
+	if err != nil || len(msg.Content) != 2 || !strings.Contains(msg.Content[1].Text, `<file name="notes.txt">`) {
 		t.Fatalf("want the prompt and notes.txt attached, got %+v", msg.Content)
 	}
 	if files := c.Files(context.Background(), "no"); len(files) != 1 || files[0] != "notes.txt" {

@@ -31,7 +31,7 @@ func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Ses
 		return nil, nil, "", err
 	}
 	if sess == nil {
-		user, err := buildPrompt(ctx, h.io, text, opts.attach, true)
+		user, err := buildPrompt(ctx, h.io, text, opts.attach, true, h.inputLimit())
 		if err != nil {
 			return nil, nil, "", err
 		}
@@ -53,7 +53,7 @@ func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Ses
 	case given:
 		return nil, nil, "", usageErrorf("session %s has no pending questions to answer", id)
 	}
-	user, ok, err := optionalPrompt(ctx, h.io, text, opts.attach)
+	user, ok, err := optionalPrompt(ctx, h.io, text, opts.attach, h.inputLimit())
 	if err != nil {
 		return nil, nil, "", err
 	}

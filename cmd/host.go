@@ -53,6 +53,7 @@ func newHost(o *IO, s *settings, store *session.Store, secrets *redactor) *cmdHo
 		h.forms = ui.Terminal{In: o.promptIn(), Out: o.ErrOut, Palette: ui.NewPalette(o.ErrColor, true)}
 	}
 	h.tell = func(warning bool, msg string) {
+		msg = ui.Sanitize(msg)
 		switch {
 		case !warning:
 			fmt.Fprintf(h.errOut, "llmrt: %s\n", msg)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // sessionFlags are the flags of the commands that hold a conversation,
@@ -40,7 +41,7 @@ func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFl
 	var sess *session.Session
 	var resumed *session.Meta
 	if sf.resume != "" || sf.cont {
-		warn := func(msg string) { fmt.Fprintf(errOut, "llmrt: warning: %s\n", msg) }
+		warn := func(msg string) { fmt.Fprintf(errOut, "llmrt: warning: %s\n", ui.Sanitize(msg)) }
 		if sess, err = loadSession(f.Sessions(), warn, sf.resume, sf.cont, dir); err != nil {
 			return nil, nil, err
 		}

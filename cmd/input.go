@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +20,9 @@ import (
 )
 
 const (
+	// maxStdin and maxAttachment bound what is read whatever the model:
+	// piped stdin, and an image or PDF given with --attach (text counts
+	// against the message's limit, inputLimit).
 	maxStdin      = 10 << 20
 	maxAttachment = 20 << 20
 )
@@ -30,10 +34,10 @@ var stdinWait = 3 * time.Second
 
 // buildPrompt assembles the user message from the prompt text, piped stdin
 // (attached as context below a prompt, or the prompt itself) and
-// attachments. A missing prompt is an error when required. Reading stdin
-// ends when ctx does (a signal), whatever the writer does.
-func buildPrompt(ctx context.Context, o *IO, prompt string, attach []string, required bool) (engine.Message, error) {
-	msg, ok, err := optionalPrompt(ctx, o, prompt, attach)
+// attachments, within lim. A missing prompt is an error when required.
+// Reading stdin ends when ctx does (a signal), whatever the writer does.
+func buildPrompt(ctx context.Context, o *IO, prompt string, attach []string, required bool, lim inputLimit) (engine.Message, error) {
+	msg, ok, err := optionalPrompt(ctx, o, prompt, attach, lim)
 	if err == nil && !ok && required {
 		err = withHint(usageErrorf("no prompt given"), `pass it with -p "...", as arguments, or on stdin (echo "..." | llmrt run)`)
 	}
@@ -41,9 +45,12 @@ func buildPrompt(ctx context.Context, o *IO, prompt string, attach []string, req
 }
 
 // optionalPrompt is buildPrompt for runs that may continue without one;
-// ok is false when there is no prompt.
-func optionalPrompt(ctx context.Context, o *IO, prompt string, attach []string) (engine.Message, bool, error) {
-	stdin, err := readStdin(ctx, o, strings.TrimSpace(prompt) != "")
+// ok is false when there is no prompt. The text of the message (prompt,
+// stdin and text attachments together) must fit lim: a larger one is
+// refused before anything is sent or saved.
+func optionalPrompt(ctx context.Context, o *IO, prompt string, attach []string, lim inputLimit) (engine.Message, bool, error) {
+	b := &inputBudget{lim: lim, used: len(prompt)}
+	stdin, err := readStdin(ctx, o, strings.TrimSpace(prompt) != "", b)
 	if err != nil {
 		return engine.Message{}, false, err
 	}
@@ -61,7 +68,7 @@ func optionalPrompt(ctx context.Context, o *IO, prompt string, attach []string) 
 	}
 	msg := providers.TextMessage(providers.RoleUser, text)
 	for _, path := range attach {
-		part, err := attachment(path)
+		part, err := attachment(path, path, false, b)
 		if err != nil {
 			return engine.Message{}, false, err
 		}
@@ -70,10 +77,10 @@ func optionalPrompt(ctx context.Context, o *IO, prompt string, attach []string) 
 	return msg, true, nil
 }
 
-// readStdin reads piped or redirected stdin. A terminal is never read. A
-// signal ends the wait at once: nothing has run yet, so there is nothing
-// to save or resume.
-func readStdin(ctx context.Context, o *IO, havePrompt bool) (string, error) {
+// readStdin reads piped or redirected stdin, at most what b has room for.
+// A terminal is never read. A signal ends the wait at once: nothing has
+// run yet, so there is nothing to save or resume.
+func readStdin(ctx context.Context, o *IO, havePrompt bool, b *inputBudget) (string, error) {
 	if o.InTTY || o.In == nil {
 		return "", nil
 	}
@@ -83,6 +90,12 @@ func readStdin(ctx context.Context, o *IO, havePrompt bool) (string, error) {
 		}
 		return "", nil
 	}
+	room := min(b.room(), maxStdin)
+	if f, ok := o.In.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > int64(room) {
+			return "", b.refuse("stdin", st.Size(), false, stdinPart(b.lim))
+		}
+	}
 	type read struct {
 		data []byte
 		err  error
@@ -91,7 +104,7 @@ func readStdin(ctx context.Context, o *IO, havePrompt bool) (string, error) {
 	// This goroutine ends when stdin ends; when a signal comes first, the
 	// process exits without waiting for it.
 	go func() {
-		data, err := io.ReadAll(io.LimitReader(o.In, maxStdin+1))
+		data, err := io.ReadAll(io.LimitReader(o.In, int64(room)+1))
 		done <- read{data, err}
 	}()
 	var data []byte
@@ -104,12 +117,14 @@ func readStdin(ctx context.Context, o *IO, havePrompt bool) (string, error) {
 	case <-ctx.Done():
 		return "", stoppedError(context.Cause(ctx), "")
 	}
-	if len(data) > maxStdin {
-		return "", usageErrorf("stdin is larger than %d MB; pass a smaller input or a file with --attach", maxStdin>>20)
+	if len(data) > room {
+		// The rest was not read: how much there is, is not known.
+		return "", b.refuse("stdin", int64(room), true, stdinPart(b.lim))
 	}
 	if !utf8.Valid(data) {
 		return "", usageErrorf("stdin is not UTF-8 text; attach binary files with --attach")
 	}
+	b.used += len(data)
 	return string(data), nil
 }
 
@@ -139,33 +154,58 @@ func readable(ctx context.Context, f *os.File, d time.Duration) bool {
 	}
 }
 
-// attachment reads a file given with --attach as a content part: images
-// and PDFs as media, text as a labelled text part.
-func attachment(path string) (providers.Part, error) {
-	st, err := os.Stat(path)
+// attachment reads a file, given with --attach or mentioned with @ in the
+// chat (as shown), as a content part: images and PDFs as media, up to
+// maxAttachment, and text as a labelled text part within what b has room
+// for. A file too large is refused before it is read.
+func attachment(path, shown string, mention bool, b *inputBudget) (providers.Part, error) {
+	what := "--attach " + shown
+	if mention {
+		what = "@" + shown
+	}
+	f, err := os.Open(path)
 	if err != nil {
-		return providers.Part{}, usageErrorf("--attach %s: %v", path, errors.Unwrap(err))
+		return providers.Part{}, usageErrorf("%s: %v", what, errors.Unwrap(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return providers.Part{}, usageErrorf("%s: %v", what, err)
 	}
 	if st.IsDir() {
-		return providers.Part{}, usageErrorf("--attach %s: is a directory", path)
+		return providers.Part{}, usageErrorf("%s: is a directory", what)
 	}
-	if st.Size() > maxAttachment {
-		return providers.Part{}, usageErrorf("--attach %s: %d MB is over the %d MB limit", path, st.Size()>>20, maxAttachment>>20)
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return providers.Part{}, usageErrorf("%s: %v", what, err)
 	}
-	data, err := os.ReadFile(path)
+	mt := http.DetectContentType(head[:n])
+	media := mt == "image/png" || mt == "image/jpeg" || mt == "image/gif" || mt == "image/webp" || mt == "application/pdf"
+	switch {
+	case media && st.Size() > maxAttachment:
+		return providers.Part{}, usageErrorf("%s: %s is over the %s limit for images and PDFs", what, byteSize(st.Size()), byteSize(maxAttachment))
+	case !media && st.Size() > int64(b.room()):
+		return providers.Part{}, b.refuse(what, st.Size(), false, filePart(shown, b.lim))
+	}
+	data, err := io.ReadAll(io.MultiReader(bytes.NewReader(head[:n]), f))
 	if err != nil {
-		return providers.Part{}, usageErrorf("--attach %s: %v", path, err)
+		return providers.Part{}, usageErrorf("%s: %v", what, err)
 	}
 	name := filepath.Base(path)
-	mt := http.DetectContentType(data)
-	switch mt {
-	case "image/png", "image/jpeg", "image/gif", "image/webp":
-		return providers.Part{Type: providers.PartImage, MediaType: mt, Data: data, Name: name}, nil
-	case "application/pdf":
-		return providers.Part{Type: providers.PartDocument, MediaType: mt, Data: data, Name: name}, nil
+	if media {
+		t := providers.PartImage
+		if mt == "application/pdf" {
+			t = providers.PartDocument
+		}
+		return providers.Part{Type: t, MediaType: mt, Data: data, Name: name}, nil
 	}
 	if utf8.Valid(data) && !strings.ContainsRune(string(data), 0) {
+		if len(data) > b.room() { // it grew since it was looked at
+			return providers.Part{}, b.refuse(what, int64(len(data)), false, filePart(shown, b.lim))
+		}
+		b.used += len(data)
 		return providers.TextPart(fmt.Sprintf("<file name=%q>\n%s\n</file>", name, strings.TrimRight(string(data), "\n"))), nil
 	}
-	return providers.Part{}, usageErrorf("--attach %s: unsupported file type %s; attach PNG, JPEG, GIF, WebP, PDF or text files", path, mt)
+	return providers.Part{}, usageErrorf("%s: unsupported file type %s; attach PNG, JPEG, GIF, WebP, PDF or text files", what, mt)
 }

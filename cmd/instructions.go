@@ -7,6 +7,7 @@ import (
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/instructions"
 	"github.com/llmrt/llmrt/skills"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // loadContext finds what a run adds to the model's context besides the
@@ -48,6 +49,7 @@ func printInstructionFiles(w io.Writer, set *instructions.Set) {
 	if set == nil {
 		return
 	}
+	w = ui.NewTextWriter(w) // file names
 	for _, f := range set.Files() {
 		note := ""
 		if f.Truncated {

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // Main runs the llmrt command line and returns the process exit code.
@@ -52,9 +53,11 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 		code = exitUsage
 	}
 	if msg != "" {
-		fmt.Fprintf(f.IO.ErrOut, "llmrt: %s\n", f.secrets.string(msg))
+		// Messages quote servers, files and commands: they are printed
+		// as text, never as control sequences.
+		fmt.Fprintf(f.IO.ErrOut, "llmrt: %s\n", ui.Sanitize(f.secrets.string(msg)))
 		if hint != "" {
-			fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", f.secrets.string(hint))
+			fmt.Fprintf(f.IO.ErrOut, "hint: %s\n", ui.Sanitize(f.secrets.string(hint)))
 		}
 	}
 	return code

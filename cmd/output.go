@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -38,22 +39,24 @@ type pendingItem struct {
 }
 
 // newOutput returns the output for --output format. The answer goes to
-// stdout as it is; the JSON formats, which carry tool results and error
-// messages, pass through the host's redactor, and stream-json's deltas
-// through a streaming redactor too, so no key is spelt across them.
+// stdout as text, without the control sequences it may hold (rendered as
+// Markdown on a terminal); the JSON formats keep the exact text, escaped
+// by JSON, and pass through the host's redactor, since they carry tool
+// results and error messages, and stream-json's deltas through a
+// streaming redactor too, so no key is spelt across them.
 func newOutput(format string, h *cmdHost) (output, error) {
 	o, progress := h.io, h.progress()
 	switch format {
 	case "", "text":
-		t := &textOutput{out: o.Out, progress: progress}
+		t := &textOutput{out: ui.NewTextWriter(o.Out), progress: progress}
 		if o.Color {
 			t.md = ui.NewMarkdownWriter(o.Out, o.Width)
 		}
 		return t, nil
 	case "json":
-		return &jsonOutput{out: h.secrets.writer(o.Out), progress: progress}, nil
+		return &jsonOutput{out: jsonText{h.secrets.writer(o.Out)}, progress: progress}, nil
 	case "stream-json":
-		return &streamOutput{out: h.secrets.writer(o.Out), redact: h.secrets.stream()}, nil
+		return &streamOutput{out: jsonText{h.secrets.writer(o.Out)}, redact: h.secrets.stream()}, nil
 	}
 	return nil, usageErrorf("--output %q: use text, json or stream-json", format)
 }
@@ -191,3 +194,46 @@ func (s *streamOutput) write(ev engine.Event) {
 }
 
 func (s *streamOutput) done(engine.Result, runInfo) error { return nil }
+
+// jsonText writes JSON with DEL and the C1 controls (U+007F-U+009F),
+// which encoding/json leaves raw in strings, spelled as \u escapes: the
+// text stays exact, and a terminal showing the JSON cannot take U+009B
+// for the start of a control sequence. Each Write must hold whole
+// characters, as an encoder's writes do.
+type jsonText struct{ w io.Writer }
+
+func (j jsonText) Write(p []byte) (int, error) {
+	if !bytes.ContainsRune(p, 0x7f) && !hasC1(p) {
+		return j.w.Write(p)
+	}
+	out := make([]byte, 0, len(p)+32)
+	for i := 0; i < len(p); i++ {
+		switch {
+		case p[i] == 0x7f:
+			out = append(out, `\u007f`...)
+		case p[i] == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f:
+			out = fmt.Appendf(out, `\u%04x`, p[i+1])
+			i++
+		default:
+			out = append(out, p[i])
+		}
+	}
+	if _, err := j.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// hasC1 reports whether p holds a C1 control encoded as UTF-8.
+func hasC1(p []byte) bool {
+	for {
+		i := bytes.IndexByte(p, 0xc2)
+		if i < 0 || i+1 >= len(p) {
+			return false
+		}
+		if p[i+1] >= 0x80 && p[i+1] <= 0x9f {
+			return true
+		}
+		p = p[i+1:]
+	}
+}

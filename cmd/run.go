@@ -178,6 +178,7 @@ func (s *settings) toolOptions() tools.Options {
 // want of approval and how to allow them; progress already showed them on
 // a terminal.
 func printDenials(w io.Writer, warnings []engine.Warning) {
+	w = ui.NewTextWriter(w) // the calls quote the model
 	for _, wn := range warnings {
 		if wn.Code == "permission_denied" && wn.Rule != "" {
 			fmt.Fprintf(w, "llmrt: %s\nhint: allow it with --allow '%s' or --permission auto\n", wn.Message, wn.Rule)

@@ -82,7 +82,7 @@ func newSessionsShowCmd(f *Factory) *cobra.Command {
 }
 
 func printTranscript(f *Factory, s *session.Session) {
-	w := f.IO.Out
+	w := ui.NewTextWriter(f.IO.Out) // the model's words and the tools' output
 	fmt.Fprintf(w, "session %s  %s/%s  %s\n", s.Meta.ID, s.Meta.Provider, s.Meta.Model, s.Meta.WorkDir)
 	for _, m := range s.History {
 		switch m.Role {
@@ -114,7 +114,7 @@ func printTranscript(f *Factory, s *session.Session) {
 		fmt.Fprintf(w, "\n[%s after %d model calls, %d tokens]\n", s.Last.Status, s.Last.Iterations, s.Last.Usage.Total())
 	}
 	for _, warn := range s.Warnings {
-		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", warn)
+		fmt.Fprintf(f.IO.ErrOut, "warning: %s\n", ui.Sanitize(warn))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // skillsOptions are the dependencies and flag values of `llmrt skills`.
@@ -95,6 +96,7 @@ func (opts *skillsOptions) discover() ([]skills.Root, *skills.Catalogue, error) 
 
 // printDiagnostics shows tool diagnostics as warnings.
 func printDiagnostics(w io.Writer, diags []tools.Diagnostic) {
+	w = ui.NewTextWriter(w) // file names and what they hold
 	for _, d := range diags {
 		fmt.Fprintf(w, "llmrt: warning: %s: %s\n", d.Source, d.Message)
 	}
@@ -105,7 +107,7 @@ func runSkills(_ context.Context, opts *skillsOptions) error {
 	if err != nil {
 		return err
 	}
-	out := opts.f.IO.Out
+	out := io.Writer(opts.f.IO.Out)
 	if opts.json {
 		list := cat.Skills()
 		if list == nil {
@@ -119,6 +121,7 @@ func runSkills(_ context.Context, opts *skillsOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(map[string]any{"skills": list, "roots": roots, "diagnostics": diags})
 	}
+	out = ui.NewTextWriter(out) // names, descriptions and paths from skill files
 	if cat.Len() == 0 {
 		fmt.Fprintln(out, "No skills found. Looked in, lowest precedence first:")
 		for _, r := range roots {
@@ -154,7 +157,11 @@ func runSkillsShow(_ context.Context, opts *skillsOptions) error {
 	if !ok {
 		known := "none were found"
 		if cat.Len() > 0 {
-			known = "known: " + strings.Join(cat.Names(), ", ")
+			names := cat.Names()
+			known = "known: " + strings.Join(names[:min(len(names), 50)], ", ")
+			if len(names) > 50 {
+				known += fmt.Sprintf(" and %d more", len(names)-50)
+			}
 		}
 		return &exitError{code: exitFailed, err: fmt.Errorf("unknown skill %q (%s)", opts.name, known), hint: "llmrt skills lists the skills and where they were looked for"}
 	}
@@ -162,7 +169,7 @@ func runSkillsShow(_ context.Context, opts *skillsOptions) error {
 	if err != nil {
 		return &exitError{code: exitFailed, err: err}
 	}
-	out := opts.f.IO.Out
+	out := ui.NewTextWriter(opts.f.IO.Out) // the skill file's text
 	fmt.Fprintf(out, "name: %s\ndescription: %s\npath: %s\nroot: %s (%s)\n", s.Name, oneLine(s.Description, 1024), s.Path, s.Root.Dir, s.Root.Scope)
 	for _, sh := range s.Shadowed {
 		fmt.Fprintf(out, "shadows: %s (%s)\n", sh.Path, sh.Root.Scope)

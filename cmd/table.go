@@ -5,12 +5,15 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/llmrt/llmrt/ui"
 )
 
 // printTable writes rows under a header, columns two spaces apart, and cuts
 // the last column so each line fits width: the listings read well on an
 // 80-column terminal. Use --json for the full text.
 func printTable(w io.Writer, width int, header []string, rows [][]string) error {
+	w = ui.NewTextWriter(w) // names and descriptions from servers and files
 	n := len(header)
 	cols := make([]int, n)
 	for _, r := range append([][]string{header}, rows...) {

@@ -11,6 +11,7 @@ import (
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/ui"
 )
 
 // toolsOptions are the dependencies and flag values of `llmrt tools`.
@@ -93,7 +94,7 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if len(servers) > 0 {
 		fmt.Fprintln(out, "\nMCP servers:")
 		for _, st := range servers {
-			fmt.Fprintf(out, "  %s: %s\n", st.Name, st)
+			fmt.Fprintf(out, "  %s\n", ui.Sanitize(st.Name+": "+st.String())) // a server's error quotes its stderr
 		}
 	}
 	_, err = fmt.Fprintf(out, "\ncommands: %s\n", commandsLine(s))
@@ -173,7 +174,7 @@ func runToolsCall(ctx context.Context, opts *toolsOptions) error {
 			return err
 		}
 	} else if !out.IsError {
-		fmt.Fprintln(opts.f.IO.Out, strings.TrimRight(out.Content, "\n"))
+		fmt.Fprintln(opts.f.IO.Out, ui.Sanitize(strings.TrimRight(out.Content, "\n")))
 	}
 	if out.IsError {
 		if out.Code == engine.OutcomeUnknownTool || out.Code == engine.OutcomeInvalidArguments {

@@ -166,4 +166,23 @@ type ToolOutcome struct {
 	// evidence rule of host actions.
 	Code       string `json:"code,omitempty"`
 	DurationMS int64  `json:"duration_ms"`
+	// Panic is set on the tool_error of a tool that panicked, for the
+	// host's log: what it panicked with and the goroutine's stack. The
+	// model sees only Content, one line naming the tool ("<tool> failed:
+	// internal error"), and a warning event with code WarningToolPanicked
+	// says it happened in one line; a screen shows those, never the stack.
+	Panic *ToolPanic `json:"panic,omitempty"`
 }
+
+// ToolPanic is what a tool that panicked left behind, redacted like every
+// result: the value it panicked with and the stack of the goroutine that
+// ran it.
+type ToolPanic struct {
+	Value string `json:"value"`
+	Stack string `json:"stack"`
+}
+
+// WarningToolPanicked is the code of the warning a run emits when a tool
+// panics; the run goes on, and the tool_error event's Outcome.Panic holds
+// the panic and its stack.
+const WarningToolPanicked = "tool_panicked"

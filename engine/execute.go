@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"sort"
@@ -173,7 +174,10 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	}
 	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError}
 	p.failed = res.Failed
+	var tp *toolPanic
 	switch {
+	case errors.As(err, &tp):
+		o = r.panicked(p.tool.Name, tp)
 	case ctx.Err() != nil && (err != nil || res.IsError):
 		o = ToolOutcome{Content: "cancelled: " + firstNonEmpty(res.Content, errString(err)), IsError: true, Code: OutcomeCancelled}
 	case err != nil:
@@ -188,16 +192,42 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	r.emitOutcome(p)
 }
 
+// toolPanic is the error safeExecute returns for a tool that panicked.
+type toolPanic struct {
+	value any
+	stack []byte
+}
+
+func (p *toolPanic) Error() string { return fmt.Sprintf("tool panicked: %v", p.value) }
+
+// safeExecute runs a tool; a panic in it (on the goroutine that runs it)
+// becomes a *toolPanic, never a crash.
 func safeExecute(ctx context.Context, t *tools.Tool, args json.RawMessage) (res tools.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			err = fmt.Errorf("tool panicked: %v\n%s", v, debug.Stack())
+			err = &toolPanic{value: v, stack: debug.Stack()}
 		}
 	}()
 	if len(strings.TrimSpace(string(args))) == 0 {
 		args = json.RawMessage("{}")
 	}
 	return t.Execute(ctx, args)
+}
+
+// panicked is the outcome of a tool that panicked: one line for the model,
+// which names the tool and nothing of the host, the panic and its stack
+// for the host's log (Outcome.Panic), and a one-line warning.
+func (r *run) panicked(name string, tp *toolPanic) ToolOutcome {
+	value, stack := fmt.Sprint(tp.value), string(tp.stack)
+	if r.req.Redact != nil {
+		value, stack = r.req.Redact(value), r.req.Redact(stack)
+	}
+	line := strings.Join(strings.Fields(value), " ")
+	if len(line) > 200 {
+		line = line[:runeFloor(line, 200)] + "…"
+	}
+	r.warn(WarningToolPanicked, fmt.Sprintf("%s panicked: %s; the model was told it failed with an internal error", name, line))
+	return ToolOutcome{Content: name + " failed: internal error", IsError: true, Panic: &ToolPanic{Value: value, Stack: stack}}
 }
 
 func (r *run) emitOutcome(p *plan) {

@@ -190,7 +190,7 @@ func TestPanickingToolIsAResult(t *testing.T) {
 	req.Tools = []engine.Tool{{Name: "boom", Schema: json.RawMessage(`{"type":"object"}`), Kind: tools.KindRead,
 		Execute: func(context.Context, json.RawMessage) (tools.Result, error) { panic("kaboom") }}}
 	res := h.complete(req)
-	if res.Status != engine.StatusCompleted || !strings.Contains(res.Messages[2].Text(), "kaboom") || !res.Messages[2].IsError {
+	if res.Status != engine.StatusCompleted || res.Messages[2].Text() != "boom failed: internal error" || !res.Messages[2].IsError {
 		t.Fatalf("got %s, result %q", res.Status, res.Messages[2].Text())
 	}
 }

@@ -1,7 +1,10 @@
 package skills
 
 import (
+	"cmp"
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/llmrt/llmrt/tools"
@@ -60,28 +63,97 @@ func (c *Catalogue) Tools(context.Context) ([]tools.Tool, error) { return c.tool
 // each skill's name and description. It is empty when there are no skills.
 func (c *Catalogue) Instructions() string { return c.text }
 
-// seal builds what Tools and Instructions return.
+// The catalogue in the system prompt is bounded, so a machine with
+// thousands of skills does not put megabytes into every request: at most
+// MaxCatalogueSkills entries and MaxCatalogueBytes of them. Skills from
+// the most specific roots go in first (the highest Root.Precedence:
+// --skills-dir, then the project's, then the user's), by name within a
+// root; the rest are left out of the prompt, named in a diagnostic, and
+// still listed by `llmrt skills` and loaded by load_skill.
+const (
+	// MaxCatalogueSkills is the most skills the catalogue lists.
+	MaxCatalogueSkills = 100
+	// MaxCatalogueBytes is the most bytes its entries take.
+	MaxCatalogueBytes = 16 << 10
+)
+
+// seal builds what Tools and Instructions return, and the diagnostic
+// naming the skills the catalogue leaves out.
 func (c *Catalogue) seal() {
 	if len(c.skills) == 0 {
 		return
 	}
 	c.tools = []tools.Tool{c.loadTool()}
-	c.text = c.catalogueText()
+	listed, left := c.budget()
+	c.text = c.catalogueText(listed, len(left))
+	if len(left) > 0 {
+		c.diags = append(c.diags, leftOut(len(listed), left))
+	}
 }
 
-func (c *Catalogue) catalogueText() string {
+// budget splits the skills into those the catalogue lists (by name) and
+// those it leaves out (most specific root first).
+func (c *Catalogue) budget() (listed, left []Skill) {
+	order := slices.Clone(c.skills)
+	slices.SortStableFunc(order, func(a, b Skill) int { return cmp.Compare(b.Root.Precedence, a.Root.Precedence) })
+	used := 0
+	for i, s := range order {
+		n := len(entry(s))
+		if len(listed) == MaxCatalogueSkills || used+n > MaxCatalogueBytes {
+			left = order[i:]
+			break
+		}
+		listed = append(listed, s)
+		used += n
+	}
+	slices.SortFunc(listed, func(a, b Skill) int { return strings.Compare(a.Name, b.Name) })
+	return listed, left
+}
+
+// leftOut is the diagnostic naming the skills left out of the catalogue:
+// how many from each root, and the first few names.
+func leftOut(listed int, left []Skill) tools.Diagnostic {
+	var roots []string
+	perRoot := map[string]int{}
+	for _, s := range left {
+		if perRoot[s.Root.Dir] == 0 {
+			roots = append(roots, s.Root.Dir)
+		}
+		perRoot[s.Root.Dir]++
+	}
+	var from []string
+	for _, r := range roots {
+		from = append(from, fmt.Sprintf("%d from %s", perRoot[r], r))
+	}
+	names := make([]string, 0, 5)
+	for _, s := range left[:min(len(left), 5)] {
+		names = append(names, s.Name)
+	}
+	if len(left) > len(names) {
+		names = append(names, "…")
+	}
+	return tools.Diagnostic{Source: "skills", Message: fmt.Sprintf(
+		"the system prompt lists %d of %d skills (at most %d, %d KB): %d left out (%s: %s); load_skill still loads them by name and `llmrt skills` lists them all",
+		listed, listed+len(left), MaxCatalogueSkills, MaxCatalogueBytes>>10, len(left), strings.Join(from, ", "), strings.Join(names, ", "))}
+}
+
+// entry is a skill's line in the catalogue.
+func entry(s Skill) string {
+	return "- " + s.Name + ": " + oneLine(s.Description, maxDescriptionLen) + "\n"
+}
+
+func (c *Catalogue) catalogueText(listed []Skill, left int) string {
 	var b strings.Builder
 	b.WriteString("# Skills\n\n")
 	b.WriteString("Skills are folders of instructions, scripts and resources for particular tasks. ")
 	b.WriteString("When a task matches a skill below, call " + LoadToolName + " with its name before you start, ")
 	b.WriteString("then follow the instructions it returns; read the skill's other files with read_file ")
 	b.WriteString("only when the instructions call for them.\n\n")
-	for _, s := range c.skills {
-		b.WriteString("- ")
-		b.WriteString(s.Name)
-		b.WriteString(": ")
-		b.WriteString(oneLine(s.Description, maxDescriptionLen))
-		b.WriteString("\n")
+	for _, s := range listed {
+		b.WriteString(entry(s))
+	}
+	if left > 0 {
+		fmt.Fprintf(&b, "\n%d more skills are installed but not listed here; when the user names one, %s loads it by name.\n", left, LoadToolName)
 	}
 	return b.String()
 }

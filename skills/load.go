@@ -54,7 +54,7 @@ type Loaded struct {
 func (c *Catalogue) Load(name string) (Loaded, error) {
 	s, ok := c.Lookup(name)
 	if !ok {
-		return Loaded{}, fmt.Errorf("unknown skill %q; known skills: %s", name, strings.Join(c.Names(), ", "))
+		return Loaded{}, fmt.Errorf("unknown skill %q; known skills: %s", name, someNames(c.Names(), 50))
 	}
 	doc, err := readDocument(s.Path)
 	if err != nil {
@@ -156,4 +156,12 @@ func grantRead(ws *tools.Workspace, dir string) error {
 		return nil
 	}
 	return ws.AddReadRoot(dir)
+}
+
+// someNames lists at most n names, saying how many more there are.
+func someNames(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:n], ", ") + fmt.Sprintf(" and %d more", len(names)-n)
 }

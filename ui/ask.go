@@ -58,6 +58,7 @@ type AskForm struct {
 // NewAskForm returns the form for in, which should have passed
 // in.Validate, drawn with the styles of p.
 func NewAskForm(in tools.AskInput, p Palette) *AskForm {
+	in, _ = cleanAsk(in) // the model's words, shown to a person
 	f := &AskForm{in: in, p: p, answer: tools.Answer{Selected: map[string][]string{}, Other: map[string]string{}}}
 	f.startQuestion(0)
 	f.done = len(in.Questions) == 0 // nothing to ask; Validate refuses such input

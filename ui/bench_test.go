@@ -42,7 +42,7 @@ func benchModel(b *testing.B, history int) *Model {
 func feed(m *Model, text []string) {
 	for _, d := range text {
 		m.apply(engine.Event{Type: engine.EventAnswerDelta, RunID: "r", Delta: d})
-		m.render()
+		m.View() // the frame as the program gets it
 	}
 }
 

@@ -70,6 +70,7 @@ type Model struct {
 	first      string          // the prompt to send once the screen is up
 
 	memo      memo
+	clean     cleaner   // the text of events on their way to the screen
 	quitArmed time.Time // when Ctrl-C was pressed on an empty prompt
 	hint      string    // a one-off hint above the input
 }

@@ -25,8 +25,10 @@ type runView struct {
 	shown  bool      // the run showed text the person can read
 }
 
-// apply puts one event of the running turn on the screen.
+// apply puts one event of the running turn on the screen, its text
+// cleaned of control sequences first.
 func (m *Model) apply(ev engine.Event) {
+	ev = m.clean.event(ev)
 	rv := m.runs[ev.RunID]
 	if rv == nil {
 		rv = &runView{}

@@ -17,6 +17,7 @@ const historyTextMax = 4000
 func (m *Model) showHistory(msgs []engine.Message) {
 	calls := map[string]*toolItem{}
 	for _, msg := range msgs {
+		msg, _ = cleanMessage(msg)
 		switch msg.Role {
 		case engine.RoleUser:
 			text := msg.Text()

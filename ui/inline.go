@@ -178,4 +178,4 @@ func (m *inline) draw() {
 	m.frame = s + strings.Repeat("\n", m.tallest-n)
 }
 
-func (m *inline) View() tea.View { return tea.NewView(m.frame) }
+func (m *inline) View() tea.View { return tea.NewView(keepStyle(m.frame)) }

@@ -42,9 +42,23 @@ func (c *cache) get(width, gen, version int) ([]string, bool) {
 	return nil, false
 }
 
+// put keeps out, drawn for width, gen and version, and returns it. Every
+// line passes keepStyle first: drawn once and kept, a line costs the
+// guard once, not once a frame.
 func (c *cache) put(width, gen, version int, out []string) []string {
+	guard(out)
 	*c = cache{width: width, gen: gen, version: version, out: out, valid: true}
 	return out
+}
+
+// guard passes each of lines through keepStyle, in place: only llmrt's
+// own colours and attributes reach the screen, whatever text a line was
+// drawn from. It returns lines.
+func guard(lines []string) []string {
+	for i, l := range lines {
+		lines[i] = keepStyle(l)
+	}
+	return lines
 }
 
 // userItem is a message the person sent.
@@ -57,7 +71,7 @@ func (u *userItem) lines(l *look, width int) []string {
 	if out, ok := u.c.get(width, l.gen, 0); ok {
 		return out
 	}
-	body := strings.Split(ansi.Wrap(u.text, max(width-2, 10), ""), "\n")
+	body := strings.Split(ansi.Wrap(Sanitize(u.text), max(width-2, 10), ""), "\n")
 	out := make([]string, len(body))
 	for i, s := range body {
 		mark := "  "
@@ -91,10 +105,12 @@ func (n *noteItem) lines(l *look, width int) []string {
 	if out, ok := n.c.get(width, l.gen, 0); ok {
 		return out
 	}
+	// Notes carry errors and warnings, which quote what they are about.
+	text := Sanitize(n.text)
 	var out []string
 	switch n.kind {
 	case noteChoice:
-		for _, s := range strings.Split(ansi.Wrap(n.text, max(width, 10), ""), "\n") {
+		for _, s := range strings.Split(ansi.Wrap(text, max(width, 10), ""), "\n") {
 			out = append(out, l.pal.Dim.Render(s))
 		}
 	default:
@@ -105,7 +121,7 @@ func (n *noteItem) lines(l *look, width int) []string {
 		case noteError:
 			style, mark = l.pal.Err, "✗ "
 		}
-		for i, s := range strings.Split(ansi.Wrap(n.text, max(width-2, 10), ""), "\n") {
+		for i, s := range strings.Split(ansi.Wrap(text, max(width-2, 10), ""), "\n") {
 			if i > 0 {
 				mark = "  "
 			}

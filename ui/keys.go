@@ -235,7 +235,7 @@ func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 		m.status = *r.Status
 	}
 	if r.Report != nil {
-		m.tr.add(&reportItem{r: r.Report})
+		m.tr.add(&reportItem{r: cleanReport(r.Report)})
 	}
 	if r.Pending {
 		return m.startTurn("")

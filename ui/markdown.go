@@ -136,11 +136,74 @@ func (r *renderer) render(text string, width int) string {
 	}
 	// A tab is one cell to the terminal and eight to a pager: spaces
 	// keep the layout the same everywhere.
-	out, err := r.r.Render(strings.ReplaceAll(text, "\t", "    "))
+	out, err := r.r.Render(strings.ReplaceAll(controlRefs(text), "\t", "    "))
 	if err != nil {
 		return wrapPlain(strings.ReplaceAll(text, "\t", "    "), width)
 	}
-	return trimBlankLines(out)
+	// Only glamour's colours and attributes leave the renderer (its OSC 8
+	// links go too; the link's address is printed beside its text).
+	return trimBlankLines(keepStyle(out))
+}
+
+// controlRefs removes the numeric character references of control
+// characters from Markdown ("&#27;", "&#x9b;"): glamour would turn them
+// into the very bytes the text was cleaned of.
+func controlRefs(s string) string {
+	if !strings.Contains(s, "&#") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "&#")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		n, cp := charRef(s)
+		if n > 0 && (cp < 0x20 && cp != '\t' && cp != '\n' || cp >= 0x7f && cp <= 0x9f) {
+			s = s[n:]
+			continue
+		}
+		b.WriteString("&#")
+		s = s[2:]
+	}
+}
+
+// charRef parses the numeric character reference at the start of s
+// ("&#27;", "&#x1B;") and returns its length and code point; n is 0
+// when s starts with none.
+func charRef(s string) (n int, cp int) {
+	i, base, most := 2, 10, 7
+	if i < len(s) && (s[i] == 'x' || s[i] == 'X') {
+		i, base, most = 3, 16, 6
+	}
+	start := i
+	for i < len(s) && i-start < most {
+		d := digitValue(s[i], base)
+		if d < 0 {
+			break
+		}
+		cp = cp*base + d
+		i++
+	}
+	if i == start || i >= len(s) || s[i] != ';' {
+		return 0, 0
+	}
+	return i + 1, cp
+}
+
+func digitValue(c byte, base int) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case base == 16 && c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case base == 16 && c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 // trimBlankLines drops leading and trailing lines that hold only spaces:
@@ -170,6 +233,7 @@ func wrapPlain(text string, width int) string {
 // redrawn. Only the unfinished last block waits, until Flush.
 type MarkdownWriter struct {
 	w     io.Writer
+	clean Sanitizer // the text comes from the model
 	split splitter
 	r     *renderer
 	width int
@@ -181,13 +245,18 @@ func NewMarkdownWriter(w io.Writer, width int) *MarkdownWriter {
 	return &MarkdownWriter{w: w, r: newRenderer(true), width: width}
 }
 
-// Write adds streamed text, writing every block it completes.
+// Write adds streamed text, writing every block it completes. Control
+// sequences in the text are removed as it streams (see Sanitizer); the
+// rendered output carries only glamour's colours and attributes.
 func (m *MarkdownWriter) Write(p []byte) (int, error) {
-	return len(p), m.write(m.split.add(string(p)))
+	return len(p), m.write(m.split.add(m.clean.String(string(p))))
 }
 
 // Flush renders and writes whatever is left.
-func (m *MarkdownWriter) Flush() error { return m.write(m.split.flush()) }
+func (m *MarkdownWriter) Flush() error {
+	m.clean.Reset()
+	return m.write(m.split.flush())
+}
 
 func (m *MarkdownWriter) write(blocks []block) error {
 	for _, b := range blocks {

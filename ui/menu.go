@@ -79,7 +79,7 @@ func commandMenu(cmds []Command, typed string) menu {
 func fileMenu(query string, files []string) menu {
 	m := menu{kind: menuFile, query: query}
 	for _, f := range files {
-		m.items = append(m.items, menuItem{label: "@" + f, insert: "@" + f})
+		m.items = append(m.items, menuItem{label: "@" + Sanitize(f), insert: "@" + f})
 	}
 	return m
 }

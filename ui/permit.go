@@ -40,8 +40,9 @@ const (
 // deny with an optional reason, and cancel the run. Like AskForm it is a
 // plain value driven by Update and drawn by View, with no IO.
 type PermitForm struct {
-	req engine.PermissionRequest
-	p   Palette
+	req   engine.PermissionRequest
+	allow string // the rule "allow always" adds
+	p     Palette
 
 	cursor int
 	reason bool // the deny reason is being typed
@@ -58,7 +59,13 @@ type PermitForm struct {
 
 // NewPermitForm returns the prompt for req drawn with the styles of p.
 func NewPermitForm(req engine.PermissionRequest, p Palette) *PermitForm {
-	return &PermitForm{req: req, p: p, input: newTextInput()}
+	allow := req.Tool
+	if req.Suggested != "" {
+		allow = req.Suggested
+	}
+	// The request quotes the model's call: it is shown cleaned, while the
+	// rule "allow always" adds is the engine's own.
+	return &PermitForm{req: *cleanPermission(&req), allow: allow, p: p, input: newTextInput()}
 }
 
 // Done reports whether the person has decided.
@@ -201,9 +208,4 @@ func (f *PermitForm) decide(c int, reason string) {
 
 // rule is the rule "allow always" adds: the engine's suggestion, or the
 // tool's name when there is none.
-func (f *PermitForm) rule() string {
-	if f.req.Suggested != "" {
-		return f.req.Suggested
-	}
-	return f.req.Tool
-}
+func (f *PermitForm) rule() string { return f.allow }

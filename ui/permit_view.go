@@ -86,7 +86,7 @@ func (f *PermitForm) scrollBody(body []string, avail int) []string {
 
 // choices describes the choices for pickLines.
 func (f *PermitForm) choices() []pickItem {
-	rule := f.rule()
+	rule := Sanitize(f.rule())
 	return []pickItem{
 		{label: "Allow once"},
 		{label: "Allow always in this session: " + rule},

@@ -37,6 +37,7 @@ type Progress struct {
 	calls map[string]startedCall // by call id
 	asked map[string]bool        // calls a person was asked about
 	dim   lipgloss.Style
+	clean cleaner // the text of events, before anything is printed
 }
 
 // startedCall is what Progress keeps of a call until it finishes.
@@ -65,11 +66,13 @@ func NewProgress(w io.Writer, opts ProgressOptions) *Progress {
 	return p
 }
 
-// Event reports one event of the run.
+// Event reports one event of the run. Text the event carries from
+// outside llmrt is printed without its control sequences.
 func (p *Progress) Event(ev engine.Event) {
 	if p == nil {
 		return
 	}
+	ev = p.clean.event(ev)
 	if p.opts.Live && p.spin != nil && ev.Type == engine.EventReasoningDelta {
 		return // the thinking spinner keeps turning
 	}
@@ -114,6 +117,13 @@ func (p *Progress) Event(ev engine.Event) {
 		p.asked[ev.Call.ID] = true
 	case engine.EventToolResult, engine.EventToolError:
 		p.finished(indent, ev)
+		if tp := ev.Outcome.Panic; tp != nil && p.opts.Verbose {
+			// --verbose is where a person asks for the stack of a tool
+			// that panicked; the warning line says it happened.
+			for _, l := range strings.Split(strings.TrimRight(tp.Stack, "\n"), "\n") {
+				p.line(indent+"    ", "%s", Sanitize(l))
+			}
+		}
 	case engine.EventWarning:
 		p.line(indent, "! %s", ev.Warning.Message)
 	case engine.EventModelStart:
@@ -160,7 +170,7 @@ func joinNonEmpty(a, b string) string {
 
 // line prints one dim line, cut to one line of the terminal's text.
 func (p *Progress) line(indent, format string, args ...any) {
-	s := p.dim.Render(indent + fmt.Sprintf(format, args...))
+	s := keepStyle(p.dim.Render(indent + fmt.Sprintf(format, args...)))
 	p.shown = true
 	p.mu.Lock()
 	fmt.Fprintln(p.w, s)

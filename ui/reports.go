@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	"github.com/llmrt/llmrt/engine"
@@ -133,4 +134,52 @@ type Resumed struct {
 // tokens before and after.
 type Compacted struct {
 	Before, After int
+}
+
+// cleanReport returns r with the text it quotes from outside llmrt (tool
+// and skill descriptions, session titles, server errors, file names)
+// cleaned of control sequences. A report type that quotes such text is
+// listed here.
+func cleanReport(r Report) Report {
+	switch r := r.(type) {
+	case Notice:
+		return Notice(Sanitize(string(r)))
+	case ToolList:
+		r.Tools = slices.Clone(r.Tools)
+		for i, t := range r.Tools {
+			r.Tools[i].Name, r.Tools[i].Description, r.Tools[i].Source = Sanitize(t.Name), Sanitize(t.Description), Sanitize(t.Source)
+		}
+		r.Servers = slices.Clone(r.Servers)
+		for i, s := range r.Servers {
+			r.Servers[i].Name, r.Servers[i].Err = Sanitize(s.Name), Sanitize(s.Err)
+		}
+		r.Commands = Sanitize(r.Commands)
+		return r
+	case SkillList:
+		r.Skills = slices.Clone(r.Skills)
+		for i, s := range r.Skills {
+			r.Skills[i] = SkillInfo{Name: Sanitize(s.Name), Scope: Sanitize(s.Scope), Description: Sanitize(s.Description)}
+		}
+		return r
+	case SessionList:
+		r.Sessions = slices.Clone(r.Sessions)
+		for i, s := range r.Sessions {
+			r.Sessions[i].Title, r.Sessions[i].Model = Sanitize(s.Title), Sanitize(s.Model)
+		}
+		return r
+	case ContextReport:
+		r.Model = Sanitize(r.Model)
+		r.Files = slices.Clone(r.Files)
+		for i, f := range r.Files {
+			r.Files[i].Path = Sanitize(f.Path)
+		}
+		return r
+	case ModelReport:
+		r.Provider, r.Model = Sanitize(r.Provider), Sanitize(r.Model)
+		return r
+	case Resumed:
+		r.RanOn, r.Now = Sanitize(r.RanOn), Sanitize(r.Now)
+		return r
+	}
+	return r
 }

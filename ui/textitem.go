@@ -94,5 +94,5 @@ func wrapLine(s string, width int) []string {
 	for i := range out {
 		out[i] = "  " + out[i]
 	}
-	return out
+	return guard(out)
 }

@@ -82,7 +82,7 @@ func (t *toolItem) lines(l *look, width int) []string {
 		out = append(out, t.details(l, indent+"    ", width)...)
 	}
 	if live {
-		return out
+		return guard(out)
 	}
 	return t.c.put(width, l.gen, t.version, out)
 }

@@ -19,14 +19,21 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// render draws the frame. Only llmrt's own colours and attributes leave
+// it (keepStyle): the transcript's items guard their lines when they draw
+// them (see cache.put), and the lines under the transcript — a form, the
+// menu, the editor, the status — are guarded here, every frame.
 func (m *Model) render() string {
 	above, below := m.panes()
 	th := m.height - len(above) - len(below) - 2
 	lines := m.tr.view(&m.look, m.width, max(th, 0))
+	n := len(lines)
 	lines = append(lines, above...)
 	lines = append(lines, m.rule(m.ruleText(th)))
 	lines = append(lines, below...)
-	return strings.Join(append(lines, m.statusLine()), "\n")
+	lines = append(lines, m.statusLine())
+	guard(lines[n:])
+	return strings.Join(lines, "\n")
 }
 
 // panes are what sits above and below the rule under the transcript: the
