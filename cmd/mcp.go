@@ -14,6 +14,7 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/tools/mcp"
+	"github.com/llmrt/llmrt/ui"
 )
 
 func newMCPCmd(f *Factory) *cobra.Command {
@@ -94,7 +95,7 @@ func newMCPListCmd(f *Factory) *cobra.Command {
 				if scope == "project" && !trusted {
 					scope += " (not trusted)"
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, scope, t, oneLine(plainText(target), 60), s.Origin)
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, scope, t, oneLine(ui.Sanitize(target), 60), ui.Sanitize(s.Origin))
 			}
 			return tw.Flush()
 		},
@@ -124,7 +125,7 @@ func newMCPGetCmd(f *Factory) *cobra.Command {
 					if err := json.Indent(&b, raw, "", "  "); err != nil {
 						return err
 					}
-					_, err = fmt.Fprintf(f.IO.Out, "%s (%s, from %s)\n%s\n", s.Name, t, s.Origin, b.Bytes())
+					_, err = fmt.Fprintf(f.IO.Out, "%s (%s, from %s)\n%s\n", s.Name, t, ui.Sanitize(s.Origin), ui.Sanitize(b.String()))
 					return err
 				}
 			}

@@ -56,7 +56,7 @@ func askTrust(ctx context.Context, o *IO, folder config.Folder, wants []string, 
 	}
 	fmt.Fprintf(w, "llmrt: %s %s:\n", folder.Dir, what)
 	for _, line := range wants {
-		fmt.Fprintf(w, "  - %s\n", plainText(line))
+		fmt.Fprintf(w, "  - %s\n", ui.Sanitize(line))
 	}
 	in := tools.AskInput{Questions: []tools.Question{{ID: "trust", Header: "Trust", Question: "Trust this folder's project files?",
 		Options: []tools.Choice{
@@ -211,7 +211,7 @@ func runTrust(_ context.Context, opts *trustOptions) error {
 
 func printList(w io.Writer, lines []string) {
 	for _, l := range lines {
-		fmt.Fprintf(w, "  - %s\n", plainText(l))
+		fmt.Fprintf(w, "  - %s\n", ui.Sanitize(l))
 	}
 }
 
@@ -234,18 +234,6 @@ func userConfigIfInside(getenv func(string) string, dir string) []string {
 		}
 	}
 	return nil
-}
-
-// plainText drops the control characters of text from outside (a file
-// name, a server's command line) but tab and newline, so none reaches the
-// terminal as a control sequence.
-func plainText(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' || !(r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0) {
-			return r
-		}
-		return -1
-	}, s)
 }
 
 // decideTrust says whether the folder's project files apply to this run:
