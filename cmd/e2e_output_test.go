@@ -13,7 +13,9 @@ import (
 	"github.com/llmrt/llmrt/providers/scripted"
 )
 
-// TestExitCodes runs one scenario per exit code of SPEC §7.3.
+// TestExitCodes runs one scenario per exit code of llmrt run: 0 completed,
+// 1 failed, 2 usage error, 3 paused for input, 4 max iterations (130,
+// cancelled, is TestEverySignalStopsEverything's).
 func TestExitCodes(t *testing.T) {
 	cases := []struct {
 		name  string
