@@ -113,7 +113,7 @@ func TestMCPConfigSources(t *testing.T) {
 // outside any model run, under the same permissions.
 func TestMCPToolsCommand(t *testing.T) {
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	o := sb.run(cli{args: []string{"tools"}})
 	o.want(t, 0)
 	for _, w := range []string{"calc_get-sum", "mcp:calc", "calc: ready, 4 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {

@@ -19,7 +19,7 @@ import (
 // model sees both outcomes.
 func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("calc_get-sum", `{"a":2,"b":3}`),
 		toolCall("calc_fail", `{}`),
@@ -42,7 +42,7 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 // to that reaches the model.
 func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("ok"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "who")
 	o.want(t, 0)
@@ -59,7 +59,7 @@ func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 // default age reach the server, and its answer reaches the model.
 func TestTerminalMCPElicitation(t *testing.T) {
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("Hello, Ada."))
 	tm := startTermSized(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "who")

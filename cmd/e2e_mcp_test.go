@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,20 +13,6 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
 )
-
-// mcpServerBinary builds the test MCP server once per test binary.
-func mcpServerBinary(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(filepath.Dir(binary), "mcptestserver")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	out, err := exec.Command("go", "build", "-o", p, "github.com/llmrt/llmrt/cmd/internal/mcptestserver").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build mcptestserver: %v\n%s", err, out)
-	}
-	return p
-}
 
 func (sb *sandbox) mcpConfig(servers string) {
 	sb.write(".mcp.json", `{"mcpServers":{`+servers+`}}`)
@@ -39,8 +24,7 @@ func (sb *sandbox) mcpConfig(servers string) {
 // warning naming it.
 func TestMCPToolsReachTheModel(t *testing.T) {
 	sb := newSandbox(t)
-	srvBin := mcpServerBinary(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, srvBin))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("calc_get-sum", `{"a":2,"b":3}`),
 		toolCall("calc_fail", `{}`),
@@ -74,7 +58,6 @@ func TestMCPToolsReachTheModel(t *testing.T) {
 // sh -c with a background child, one that ignores SIGTERM, and (with the
 // npm packages .ci/run installs) the everything server behind npx.
 func TestMCPServersStopWithLlmrt(t *testing.T) {
-	srvBin := mcpServerBinary(t)
 	npmDir := ciNPM(t)
 	for _, how := range []string{"exit", "SIGINT", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
@@ -83,7 +66,7 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 			pidC := filepath.Join(sb.home, "c.pid") // the wrapper's background child
 			servers := fmt.Sprintf(`"wrapped":{"command":"sh","args":["-c",%q]},`+
 				`"stubborn":{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q}}`,
-				"sleep 300 & echo $! > "+pidC+"; exec "+srvBin, srvBin, pidB)
+				"sleep 300 & echo $! > "+pidC+"; exec "+mcpServer, mcpServer, pidB)
 			if npmDir != "" {
 				servers += fmt.Sprintf(`,"npx":{"command":"npx","args":["--no-install","mcp-server-everything","stdio"],"cwd":%q,"timeout":60}`, npmDir)
 			}

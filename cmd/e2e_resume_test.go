@@ -163,8 +163,7 @@ func TestKeysAreRedacted(t *testing.T) {
 // so the tools and skills the model used are still there.
 func TestResumeKeepsToolSources(t *testing.T) {
 	sb := newSandbox(t)
-	srvBin := mcpServerBinary(t)
-	sb.write("extra/mcp.json", fmt.Sprintf(`{"mcpServers":{"calc":{"command":%q}}}`, srvBin))
+	sb.write("extra/mcp.json", fmt.Sprintf(`{"mcpServers":{"calc":{"command":%q}}}`, mcpServer))
 	sb.write("extra/skills/greet/SKILL.md", "---\nname: greet-people\ndescription: How to greet people.\n---\nSay hello.\n")
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello!"))
 	env := map[string]string{"OPENAI_API_KEY": "k"}

@@ -240,10 +240,9 @@ func TestSandboxModes(t *testing.T) {
 	t.Run("an MCP stdio server with sandbox: true is confined", func(t *testing.T) {
 		sb := newSandbox(t)
 		outside := t.TempDir()
-		srvBin := mcpServerBinary(t)
 		pid := func(name string) string { return filepath.Join(outside, name+".pid") }
 		sb.mcpConfig(fmt.Sprintf(`"boxed":{"command":%q,"sandbox":true,"env":{"MCPTEST_PIDFILE":%q}},"free":{"command":%q,"env":{"MCPTEST_PIDFILE":%q}}`,
-			srvBin, pid("boxed"), srvBin, pid("free")))
+			mcpServer, pid("boxed"), mcpServer, pid("free")))
 		srv := fake(t, fakellm.OpenAI, toolCall("boxed_get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
 		sandboxRun(t, sb, srv, "--permission", "auto", "-p", "add").want(t, 0)
 		if !strings.Contains(lastRequestText(t, srv), "The sum of 2 and 3 is 5.") {
