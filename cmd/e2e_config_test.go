@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,7 +210,7 @@ func TestToolsCommand(t *testing.T) {
 // once, kills the command's process group and saves the session.
 func TestSigtermStopsChildren(t *testing.T) {
 	sb := newSandbox(t)
-	marker := fmt.Sprintf("sleep 40.%d", time.Now().UnixNano()%1_000_000)
+	marker := "sleep " + uniqueMark()
 	srv := fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"`+marker+`"}`), finalAnswer("never"))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -132,10 +132,10 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 		"env -i bash -c 'set -m; sleep %s >/dev/null 2>&1 &';",
 		"(env -i setsid sleep %s >/dev/null 2>&1 &); sleep 0.3;",
 	}
-	for i, line := range lines {
-		secs := strconv.Itoa(5300 + i)
-		command := strings.ReplaceAll(line, "%s", secs)
-		t.Run(command, func(t *testing.T) {
+	for _, line := range lines {
+		t.Run(strings.ReplaceAll(line, "%s", "N"), func(t *testing.T) {
+			secs := uniqueMark()
+			command := strings.ReplaceAll(line, "%s", secs)
 			sb := newSandbox(t)
 			look := "pgrep -f 'slee[p] " + secs + "' || echo none-left"
 			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), shellTurn(look), finalAnswer("done"))
@@ -156,7 +156,8 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 	}
 	t.Run("SIGTERM mid-call", func(t *testing.T) {
 		sb := newSandbox(t)
-		srv := fake(t, fakellm.OpenAI, shellTurn("setsid sleep 5311 >/dev/null 2>&1 & nohup sleep 5312 >/dev/null 2>&1 & sleep 5313"), finalAnswer("done"))
+		mark := "sleep " + uniqueMark()
+		srv := fake(t, fakellm.OpenAI, shellTurn("setsid "+mark+" >/dev/null 2>&1 & nohup "+mark+" >/dev/null 2>&1 & "+mark), finalAnswer("done"))
 		cmd := sb.command(context.Background(), cli{
 			args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "x"},
 			env:  map[string]string{"OPENAI_API_KEY": "k"},
@@ -164,13 +165,8 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		defer func() { killAll(running("sleep 531")) }()
-		for deadline := time.Now().Add(15 * time.Second); len(running("sleep 531")) < 3; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the command did not start: %v", running("sleep 531"))
-			}
-		}
+		defer func() { killAll(running(mark)) }()
+		waitRunning(t, mark, 3)
 		cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -183,7 +179,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatal("llmrt did not exit after SIGTERM")
 		}
-		if left := running("sleep 531"); len(left) > 0 {
+		if left := running(mark); len(left) > 0 {
 			t.Errorf("processes survived llmrt: %v", left)
 		}
 	})

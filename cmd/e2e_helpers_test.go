@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -141,6 +142,14 @@ func (sb *sandbox) command(ctx context.Context, c cli) *exec.Cmd {
 		cmd.Stdin = c.stdin
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A test that fails halfway leaves nothing running: llmrt leads its
+	// own process group, which goes when the test ends (a group already
+	// gone is no error).
+	sb.t.Cleanup(func() {
+		if cmd.Process != nil {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
 	return cmd
 }
 
@@ -222,3 +231,15 @@ func bodyOf(t *testing.T, r fakellm.Request) map[string]any {
 }
 
 func contains(haystack, needle string) bool { return strings.Contains(haystack, needle) }
+
+// marks numbers the markers handed out in this process.
+var marks atomic.Int64
+
+// uniqueMark returns a fixed-width number no other test uses, in this
+// process or in another running the suite at the same time (it holds the
+// pid). As a duration for sleep(1) it marks one test's processes, so that
+// running and pgrep -f find that test's sleepers and no one else's; it
+// also names each test's tmux server.
+func uniqueMark() string {
+	return fmt.Sprintf("9%07d%04d", os.Getpid()%10_000_000, marks.Add(1)%10_000)
+}

@@ -68,7 +68,7 @@ func startTermWith(t *testing.T, sb *sandbox, cols, rows int, env map[string]str
 	if err := os.WriteFile(script, []byte(b.String()), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tm := &term{t: t, socket: fmt.Sprintf("llmrt-test-%d", time.Now().UnixNano())}
+	tm := &term{t: t, socket: "llmrt-test-" + uniqueMark()}
 	tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), script)
 	sock := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
 	t.Cleanup(func() {

@@ -1,9 +1,7 @@
 package cmd_test
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,7 +79,7 @@ func TestShellTimeoutFromOutside(t *testing.T) {
 	sb := newSandbox(t)
 	// A unique duration marks this test's sleepers; a backgrounded one
 	// must die with the group too.
-	marker := fmt.Sprintf("sleep 30.%d", time.Now().UnixNano()%1_000_000)
+	marker := "sleep " + uniqueMark()
 	cmdline := marker + " & " + marker
 	srv := fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"`+cmdline+`","timeout_ms":1000}`), finalAnswer("it timed out"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "sleep")
@@ -92,8 +90,5 @@ func TestShellTimeoutFromOutside(t *testing.T) {
 	if body := string(srv.Requests()[1].Body); !strings.Contains(body, `timed_out\":true`) {
 		t.Errorf("the result should say it timed out: %s", body)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if out, _ := exec.Command("pgrep", "-f", marker).Output(); len(strings.TrimSpace(string(out))) > 0 {
-		t.Errorf("processes left behind: %s", out)
-	}
+	waitGone(t, marker)
 }
