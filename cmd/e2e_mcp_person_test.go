@@ -98,8 +98,9 @@ func TestMCPLogsStayOffTheTerminal(t *testing.T) {
 	defer old.Close()
 	sb := newSandbox(t)
 	// "wrong" speaks streamable HTTP where SSE is configured: it never
-	// sends an endpoint, and its 2 s start-up timeout bounds the wait.
-	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":2}`,
+	// sends an endpoint, and its half-second start-up timeout bounds the
+	// wait.
+	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":0.5}`,
 		web.URL+"/mcp", old.URL+"/sse", web.URL+"/mcp"))
 	srv := fake(t, fakellm.OpenAI, toolCall("web_ping", `{}`), toolCall("old_ping", `{}`), finalAnswer("pong"))
 	o := openaiRun(sb, srv, "--permission", "auto", "--verbose", "-p", "ping")
@@ -108,7 +109,7 @@ func TestMCPLogsStayOffTheTerminal(t *testing.T) {
 		t.Fatalf("the streamable HTTP and SSE servers' tools should answer; stderr:\n%s", o.stderr)
 	}
 	if o.took > 20*time.Second {
-		t.Errorf("the run took %s; the SSE server without an endpoint should give up after its 2 s timeout", o.took)
+		t.Errorf("the run took %s; the SSE server without an endpoint should give up after its start-up timeout", o.took)
 	}
 	if !strings.Contains(o.stderr, "mcp server wrong") {
 		t.Errorf("stderr should name the failed server wrong:\n%s", o.stderr)

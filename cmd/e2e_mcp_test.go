@@ -71,14 +71,17 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 				servers += fmt.Sprintf(`,"npx":{"command":"npx","args":["--no-install","mcp-server-everything","stdio"],"cwd":%q,"timeout":60}`, npmDir)
 			}
 			sb.mcpConfig(servers)
-			// The first model call is slow, or runs a long command: the run
-			// is under way when its processes are counted and it is stopped.
-			first := toolCall("shell_cmd", `{"command":"sleep 30"}`)
+			// The run is under way when its processes are counted and it is
+			// stopped: its first model call is held until then, or runs a
+			// long command.
+			var srv *fakellm.Server
+			release := func() {}
 			if how == "exit" {
-				first = finalAnswer("done")
-				first.DelayMS = 1500
+				srv = fake(t, fakellm.OpenAI, finalAnswer("done"))
+				release = srv.Hold(1)
+			} else {
+				srv = fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"sleep 30"}`), finalAnswer("late"))
 			}
-			srv := fake(t, fakellm.OpenAI, first, finalAnswer("late"))
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			cmd := sb.command(ctx, cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "go"}, env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
@@ -102,12 +105,13 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 			if npmDir != "" && !hasCmdline(procs, "mcp-server-everything") {
 				t.Fatalf("no everything server behind npx among llmrt's processes %v", procs)
 			}
-			if how != "exit" {
-				sig := syscall.SIGINT
-				if how == "SIGTERM" {
-					sig = syscall.SIGTERM
-				}
-				_ = cmd.Process.Signal(sig)
+			switch how {
+			case "exit":
+				release()
+			case "SIGINT":
+				_ = cmd.Process.Signal(syscall.SIGINT)
+			case "SIGTERM":
+				_ = cmd.Process.Signal(syscall.SIGTERM)
 			}
 			_ = cmd.Wait()
 			deadline = time.Now().Add(5 * time.Second)

@@ -1,7 +1,6 @@
 package cmd_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"net"
 	"strings"
@@ -201,17 +200,4 @@ func TestProviderFailuresFromOutside(t *testing.T) {
 			t.Errorf("stderr: %s", o.stderr)
 		}
 	})
-}
-
-// scanLines reads a stream line by line into a channel.
-func scanLines(r interface{ Read([]byte) (int, error) }) <-chan string {
-	ch := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			ch <- sc.Text()
-		}
-		close(ch)
-	}()
-	return ch
 }

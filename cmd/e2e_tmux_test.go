@@ -301,17 +301,21 @@ func TestTerminalPermissionShowsTheWholeCommand(t *testing.T) {
 // once the answer is printed.
 func TestTerminalSpinner(t *testing.T) {
 	sb := newSandbox(t)
-	slow := finalAnswer("Finished.")
-	slow.DelayMS = 2500
-	srv := fake(t, fakellm.OpenAI, shellTurn("sleep 2"), slow)
+	// The command runs, and the answer is held back, until the test has
+	// seen each spinner.
+	command := "until [ -e go-on ]; do sleep 0.05; done"
+	srv := fake(t, fakellm.OpenAI, shellTurn(command), finalAnswer("Finished."))
+	release := srv.Hold(2)
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "wait")
-	scr := tm.waitFor("shell_cmd  sleep 2", 15*time.Second)
+	scr := tm.waitFor("shell_cmd  until [ -e go-on ]", 15*time.Second)
 	if !strings.Contains(scr, "Ctrl-C to interrupt") {
 		t.Errorf("a running command should show with its spinner:\n%s", scr)
 	}
-	tm.waitFor("✓ shell_cmd  sleep 2", 15*time.Second)
+	sb.write("go-on", "")
+	tm.waitFor("✓ shell_cmd  until [ -e go-on ]", 15*time.Second)
 	tm.waitFor("thinking", 15*time.Second)
+	release()
 	scr = tm.waitFor("EXIT=", 15*time.Second)
 	if strings.Contains(scr, "thinking") || strings.Contains(scr, "Ctrl-C to interrupt") || !strings.Contains(scr, "Finished.") {
 		t.Errorf("the spinner should be cleared before the answer:\n%s", scr)
