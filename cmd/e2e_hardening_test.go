@@ -20,6 +20,7 @@ import (
 // own environment nor in llmrt's (/proc/$PPID/environ), and the key's
 // value is in no request, session, trace or stderr byte.
 func TestSecretsNeverReachTheModel(t *testing.T) {
+	t.Parallel()
 	const key, token = "sk-e2e-secret-value-0123456789", "ghp-e2e-token-value-987"
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, shellTurn("echo key=$OPENAI_API_KEY; env; echo PARENT; tr '\\0' '\\n' < /proc/$PPID/environ"), finalAnswer("done"))
@@ -72,6 +73,7 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 // named variable through (its value is still kept from the model), and a
 // malformed shell_env is a clear error.
 func TestShellEnvPassesNamedVariables(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"shell_env": {"pass": ["GITHUB_TOKEN"], "set": {"CI": "1"}}}`)
 	srv := fake(t, fakellm.OpenAI, shellTurn(`test "$GITHUB_TOKEN" = passed-through && echo tok=ok ci=$CI; echo $GITHUB_TOKEN`), finalAnswer("done"))
@@ -123,6 +125,7 @@ func killAll(pids []int) {
 // once shell_cmd returns (a second call looks for them), and once llmrt is
 // stopped mid-call.
 func TestNoProcessOutlivesACall(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		"sleep %s &",
 		"nohup sleep %s >/dev/null 2>&1 &",
@@ -134,6 +137,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 	}
 	for _, line := range lines {
 		t.Run(strings.ReplaceAll(line, "%s", "N"), func(t *testing.T) {
+			t.Parallel()
 			secs := uniqueMark()
 			command := strings.ReplaceAll(line, "%s", secs)
 			sb := newSandbox(t)
@@ -155,6 +159,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 		})
 	}
 	t.Run("SIGTERM mid-call", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		mark := "sleep " + uniqueMark()
 		srv := fake(t, fakellm.OpenAI, shellTurn("setsid "+mark+" >/dev/null 2>&1 & nohup "+mark+" >/dev/null 2>&1 & "+mark), finalAnswer("done"))
@@ -188,6 +193,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 // TestSpecialFilesDoNotBlock: a named pipe in the workspace neither blocks
 // read_file, search_files and list_files nor stops SIGTERM working.
 func TestSpecialFilesDoNotBlock(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write("a.txt", "needle\n")
 	if err := syscall.Mkfifo(filepath.Join(sb.work, "fifo"), 0o644); err != nil {

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -52,7 +55,20 @@ func e2eMain(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "build llmrt:", err)
 		return 1
 	}
+	waitingParallelism()
 	return m.Run()
+}
+
+// waitingParallelism lets more tests run at once than -parallel's default
+// of GOMAXPROCS, unless -parallel was given: an end-to-end test spends its
+// time waiting for the processes it started, not computing.
+func waitingParallelism() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // cli describes one invocation of the binary.

@@ -18,6 +18,7 @@ import (
 // server marks read-only runs and one it does not is refused, and the
 // model sees both outcomes.
 func TestMCPReadOnlyHintInReadMode(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
@@ -41,6 +42,7 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 // server's elicitation request, so it is declined and the server's answer
 // to that reaches the model.
 func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("ok"))
@@ -58,6 +60,7 @@ func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 // request is a form with the server's message; a typed name and the
 // default age reach the server, and its answer reaches the model.
 func TestTerminalMCPElicitation(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("Hello, Ada."))
@@ -88,6 +91,7 @@ func TestTerminalMCPElicitation(t *testing.T) {
 // says "listening to server forever" at every start, and more on errors);
 // none of it reaches llmrt's stderr, where every line is llmrt's own.
 func TestMCPLogsStayOffTheTerminal(t *testing.T) {
+	t.Parallel()
 	s := server.NewMCPServer("web", "1.0", server.WithToolCapabilities(true))
 	s.AddTool(mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("pong"), nil

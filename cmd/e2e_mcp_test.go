@@ -23,6 +23,7 @@ func (sb *sandbox) mcpConfig(servers string) {
 // server whose command does not exist leaves the other working with a
 // warning naming it.
 func TestMCPToolsReachTheModel(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
@@ -58,9 +59,11 @@ func TestMCPToolsReachTheModel(t *testing.T) {
 // sh -c with a background child, one that ignores SIGTERM, and (with the
 // npm packages .ci/run installs) the everything server behind npx.
 func TestMCPServersStopWithLlmrt(t *testing.T) {
+	t.Parallel()
 	npmDir := ciNPM(t)
 	for _, how := range []string{"exit", "SIGINT", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			pidB := filepath.Join(sb.home, "b.pid")
 			pidC := filepath.Join(sb.home, "c.pid") // the wrapper's background child

@@ -19,6 +19,7 @@ import (
 // 3 showing the ids; a bad answer exits 2 without touching the session; a
 // good one resumes and sends the chosen option id back to the model.
 func TestPauseAndResume(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Bonjour, le monde !"))
 	o := openaiRun(sb, srv, "-p", "greet the world")
@@ -156,6 +157,7 @@ func TestInterruptDuringStreaming(t *testing.T) {
 // TestKillLeavesLoadableSession kills the process with SIGKILL mid-run; the
 // session file must still load.
 func TestKillLeavesLoadableSession(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("list_files", `{}`),

@@ -84,8 +84,10 @@ func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 // and the command that resumes it) and leaves nothing it started, the
 // processes that detached and dropped the call's marker included.
 func TestEverySignalStopsEverything(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			secs := uniqueMark()
 			line := "setsid sleep S >/dev/null 2>&1 & env -i setsid sleep S >/dev/null 2>&1 & sleep S"
@@ -119,6 +121,7 @@ func TestEverySignalStopsEverything(t *testing.T) {
 // away mid-command, llmrt stops the run (it is not killed by SIGPIPE with
 // its command left running).
 func TestBrokenPipeStopsTheRun(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	mark := "sleep " + uniqueMark()
 	srv := fake(t, fakellm.OpenAI, shellTurn("setsid "+mark+" >/dev/null 2>&1 & "+mark), finalAnswer("never"))

@@ -14,6 +14,7 @@ import (
 // TestWorkspaceEscapeFromOutside: a model that asks to write ../escape.txt
 // writes nothing outside the workspace and gets the refusal.
 func TestWorkspaceEscapeFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	outside := filepath.Join(filepath.Dir(sb.work), "escape.txt")
 	os.Remove(outside)
@@ -32,7 +33,9 @@ func TestWorkspaceEscapeFromOutside(t *testing.T) {
 // TestPermissionModesFromOutside checks read mode and the non-terminal ask
 // mode through the binary.
 func TestPermissionModesFromOutside(t *testing.T) {
+	t.Parallel()
 	t.Run("read mode stops every mutating call, shell included", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI,
 			scripted.Turn{ToolCalls: []scripted.Call{
@@ -53,6 +56,7 @@ func TestPermissionModesFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("ask mode without a terminal denies writes unless a rule allows them", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		write := toolCall("write_file", `{"path":"out/report.txt","content":"done\n"}`)
 		srv := fake(t, fakellm.OpenAI, write, finalAnswer("could not write"))
@@ -76,6 +80,7 @@ func TestPermissionModesFromOutside(t *testing.T) {
 // TestShellTimeoutFromOutside: shell_cmd with timeout_ms 1000 on sleep 30
 // returns within seconds and leaves no process behind.
 func TestShellTimeoutFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	// A unique duration marks this test's sleepers; a backgrounded one
 	// must die with the group too.
