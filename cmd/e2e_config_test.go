@@ -216,7 +216,9 @@ func TestToolsCommand(t *testing.T) {
 }
 
 // TestSigtermStopsChildren: SIGTERM during a shell command exits 130 at
-// once, kills the command's process group and saves the session.
+// once, kills the command's process group and saves the session. It is
+// not parallel: it times how soon llmrt stops, and the other tests' load
+// would be timed with it.
 func TestSigtermStopsChildren(t *testing.T) {
 	sb := newSandbox(t)
 	marker := "sleep " + uniqueMark()

@@ -84,7 +84,7 @@ func TestPauseAndResume(t *testing.T) {
 
 // TestInterruptDuringStreaming sends SIGINT while the answer streams: the
 // process exits 130 within a second, the session holds the conversation so
-// far, and --resume continues from it.
+// far, and --resume continues from it. Not parallel, as it times the stop.
 func TestInterruptDuringStreaming(t *testing.T) {
 	sb := newSandbox(t)
 	sb.write("a.txt", "alpha\n")

@@ -152,7 +152,7 @@ func TestBrokenPipeStopsTheRun(t *testing.T) {
 }
 
 // TestSignalWhileReadingStdin: a signal ends a run still waiting for its
-// piped stdin at once.
+// piped stdin at once. Not parallel, as it times the stop.
 func TestSignalWhileReadingStdin(t *testing.T) {
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("never"))
