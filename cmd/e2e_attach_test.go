@@ -18,6 +18,7 @@ var (
 // block and a PDF as a document where the API takes one; a provider that
 // cannot take a part fails before any request.
 func TestAttachments(t *testing.T) {
+	t.Parallel()
 	b64png := base64.StdEncoding.EncodeToString(pngBytes)
 	b64pdf := base64.StdEncoding.EncodeToString(pdfBytes)
 	cases := []struct {
@@ -34,6 +35,7 @@ func TestAttachments(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.n.provider, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			img := sb.write("pixel.png", string(pngBytes))
 			doc := sb.write("doc.pdf", string(pdfBytes))
@@ -65,6 +67,7 @@ func TestAttachments(t *testing.T) {
 		})
 	}
 	t.Run("an unsupported file is a usage error", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		bin := sb.write("blob.bin", "\x00\x01\x02\x03 not text")
 		o := sb.run(cli{args: []string{"run", "--provider", "scripted", "--model", "x.json", "--attach", bin, "-p", "x"}})

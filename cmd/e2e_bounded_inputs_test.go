@@ -45,6 +45,7 @@ func refusedBeforeSending(t *testing.T, sb *sandbox, srv *fakellm.Server, o outc
 // TestLargeInputsAreRefused: an 18 MB --attach, piped stdin and
 // redirected stdin are refused before anything is sent or saved.
 func TestLargeInputsAreRefused(t *testing.T) {
+	t.Parallel()
 	run := func(sb *sandbox, srv *fakellm.Server, stdin *os.File, args ...string) outcome {
 		c := cli{args: append([]string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "gpt-5"}, args...), env: openaiKey}
 		if stdin != nil {
@@ -103,6 +104,7 @@ func TestLargeInputsAreRefused(t *testing.T) {
 // file is refused with the reason on the screen; nothing is sent or
 // saved, and the chat goes on.
 func TestChatRefusesALargeMention(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	bigLog(sb)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("the small answer"))
@@ -139,6 +141,7 @@ func TestChatRefusesALargeMention(t *testing.T) {
 // the request's system prompt lists 100, the project's among them; the
 // run warns naming what was left out, and `llmrt skills` lists all.
 func TestSkillCatalogueIsBounded(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	for i := range 150 {
 		name := fmt.Sprintf("user-skill-%03d", i)

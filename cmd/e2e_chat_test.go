@@ -29,6 +29,7 @@ func slow(s string, delay int) scripted.Turn {
 // TestChatStreamsAnAnswer: type a prompt, see the answer rendered; Ctrl-D
 // quits and the session is saved as run saves it.
 func TestChatStreamsAnAnswer(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer(markdownAnswer))
 	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
@@ -55,6 +56,7 @@ func TestChatStreamsAnAnswer(t *testing.T) {
 // TestChatEscStopsASlowAnswer: Esc during a slow stream cancels the turn
 // and the prompt is usable at once.
 func TestChatEscStopsASlowAnswer(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	long := strings.Repeat("All work and no play makes a dull model. ", 40)
 	srv := fake(t, fakellm.OpenAI, slow(long, 60), finalAnswer("second answer"))
@@ -78,6 +80,7 @@ func TestChatEscStopsASlowAnswer(t *testing.T) {
 // TestChatResumesARunSession: a session made by llmrt run opens in the
 // chat with its history, through /resume.
 func TestChatResumesARunSession(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("The answer is 42."), finalAnswer("Still 42."))
 	openaiRun(sb, srv, "-p", "what is the answer?").want(t, 0)
@@ -105,6 +108,7 @@ func TestChatResumesARunSession(t *testing.T) {
 // TestChatResizeMidAnswer: shrinking the terminal from 120x40 to 80x24
 // while an answer streams leaves a clean 80-column screen.
 func TestChatResizeMidAnswer(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	long := strings.Repeat("Resizing must not leave garbage on the screen. ", 30) + "\n\nTHE END"
 	srv := fake(t, fakellm.OpenAI, slow(long, 20))
@@ -136,6 +140,7 @@ func TestChatResizeMidAnswer(t *testing.T) {
 // TestChatNeedsATerminal: with stdin or stdout not a terminal, chat
 // exits 2 and points at run.
 func TestChatNeedsATerminal(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	o := sb.run(cli{args: []string{"chat"}, stdin: strings.NewReader("hi\n")})
 	o.want(t, 2)
@@ -153,6 +158,7 @@ func TestChatNeedsATerminal(t *testing.T) {
 // TestLlmrtAloneOpensTheChat: on a terminal, llmrt with no arguments is
 // the chat.
 func TestLlmrtAloneOpensTheChat(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm := startTerm(t, sb, map[string]string{"LLMRT_PROVIDER": "scripted", "LLMRT_MODEL": "x.json"})
 	tm.waitFor("Ask anything", 10*time.Second)
@@ -164,6 +170,7 @@ func TestLlmrtAloneOpensTheChat(t *testing.T) {
 // TestChatAnswersAQuestion: a select question answered with the arrow
 // keys reaches the model as the chosen option id.
 func TestChatAnswersAQuestion(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Salut tout le monde"))
 	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
@@ -184,6 +191,7 @@ func TestChatAnswersAQuestion(t *testing.T) {
 // TestChatDeniesAWriteWithAReason: the reason typed at the permission
 // prompt reaches the model, and nothing is written.
 func TestChatDeniesAWriteWithAReason(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"notes.txt","content":"hi\n"}`), finalAnswer("left it alone"))
 	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
@@ -208,6 +216,7 @@ func TestChatDeniesAWriteWithAReason(t *testing.T) {
 // opens in the chat with the question asked at once; the answer goes to
 // the model and the run finishes in the chat.
 func TestChatResumesAPausedRun(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello in English."))
 	openaiRun(sb, srv, "-p", "greet").want(t, 3)
@@ -224,6 +233,7 @@ func TestChatResumesAPausedRun(t *testing.T) {
 // TestRunResumesAChatSession: llmrt run continues a session the chat
 // made, with the chat's conversation.
 func TestRunResumesAChatSession(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("The capital is Paris."), finalAnswer("About 2 million people."))
 	tm := startTerm(t, sb, openaiKey, chatArgs(srv)...)
@@ -246,6 +256,7 @@ func TestRunResumesAChatSession(t *testing.T) {
 // TestChatMissingKeyFailsBeforeTheScreen: a configuration problem is said
 // on the terminal and exits 2, before any screen is drawn.
 func TestChatMissingKeyFailsBeforeTheScreen(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm := startTerm(t, sb, nil, "chat", "--provider", "openai", "--model", "m")
 	scr := tm.waitFor("EXIT=", 10*time.Second)

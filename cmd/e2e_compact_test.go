@@ -13,6 +13,7 @@ import (
 // under a small context_window keeps every request inside the window,
 // continues from the model's summary, and still shows its whole history.
 func TestLongSessionIsCompacted(t *testing.T) {
+	t.Parallel()
 	const window = 5_000 // tokens
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", fmt.Sprintf(`{"context_window": %d}`, window))

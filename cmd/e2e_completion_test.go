@@ -11,6 +11,7 @@ import (
 // TestShellCompletionOfValues: completion offers the values of flags and
 // arguments, not only flag names.
 func TestShellCompletionOfValues(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("hi"))
 	openaiRun(sb, srv, "-p", "a session to complete").want(t, 0)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +18,9 @@ import (
 )
 
 func TestConfigFromOutside(t *testing.T) {
+	t.Parallel()
 	t.Run("a bad config file exits 2 naming the file, line and key", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		sb.write(".llmrt/config.json", "{\n  \"model\": \"m\",\n  \"max_iterations\": \"many\"\n}\n")
 		o := sb.run(cli{args: []string{"run", "--provider", "scripted", "-p", "hi"}})
@@ -29,6 +30,7 @@ func TestConfigFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("precedence: flag over env over .env over project over user", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, finalAnswer("a"), finalAnswer("b"), finalAnswer("c"), finalAnswer("d"), finalAnswer("e"))
 		os.MkdirAll(filepath.Join(sb.home, "config", "llmrt"), 0o755)
@@ -62,6 +64,7 @@ func TestConfigFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("an unknown key is a warning, and an error under --strict", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		sb.write(".llmrt/config.json", `{"modle":"typo"}`)
 		srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
@@ -79,6 +82,7 @@ func TestConfigFromOutside(t *testing.T) {
 }
 
 func TestRunFlagsReachTheRequest(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sys := sb.write("system.md", "Answer in French.")
 	srv := fake(t, fakellm.OpenAI, finalAnswer("oui"))
@@ -96,6 +100,7 @@ func TestRunFlagsReachTheRequest(t *testing.T) {
 }
 
 func TestBudgetFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	u := &providers.Usage{InputTokens: 900, OutputTokens: 200}
 	srv := fake(t, fakellm.OpenAI,
@@ -109,6 +114,7 @@ func TestBudgetFromOutside(t *testing.T) {
 }
 
 func TestTraceFile(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("list_files", `{}`), finalAnswer("done"))
 	trace := filepath.Join(sb.home, "trace.jsonl")
@@ -137,6 +143,7 @@ func TestTraceFile(t *testing.T) {
 }
 
 func TestSessionsFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("first answer"), finalAnswer("second answer"), finalAnswer("unsaved"))
 	openaiRun(sb, srv, "-p", "first question").want(t, 0)
@@ -176,6 +183,7 @@ func TestSessionsFromOutside(t *testing.T) {
 }
 
 func TestToolsCommand(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write("README.md", "# hello\n")
 	o := sb.run(cli{args: []string{"tools", "--json"}})
@@ -210,10 +218,12 @@ func TestToolsCommand(t *testing.T) {
 }
 
 // TestSigtermStopsChildren: SIGTERM during a shell command exits 130 at
-// once, kills the command's process group and saves the session.
+// once, kills the command's process group and saves the session. It is
+// not parallel: it times how soon llmrt stops, and the other tests' load
+// would be timed with it.
 func TestSigtermStopsChildren(t *testing.T) {
 	sb := newSandbox(t)
-	marker := fmt.Sprintf("sleep 40.%d", time.Now().UnixNano()%1_000_000)
+	marker := "sleep " + uniqueMark()
 	srv := fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"`+marker+`"}`), finalAnswer("never"))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -255,6 +265,7 @@ func TestSigtermStopsChildren(t *testing.T) {
 // TestTimeoutFromOutside: --timeout ends a stuck run with exit 1 and says
 // it timed out (an interruption would be 130).
 func TestTimeoutFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, scripted.Turn{DelayMS: 20_000, Text: "too late"})
 	o := openaiRun(sb, srv, "--timeout", "500ms", "-p", "hi")

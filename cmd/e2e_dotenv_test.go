@@ -15,6 +15,7 @@ import (
 // rev and base64 give the model nothing of it, and read_file still
 // redacts its values.
 func TestConfinedCommandsCannotReadDotenv(t *testing.T) {
+	t.Parallel()
 	if err := ossandbox.Available(); err != nil {
 		t.Skipf("this kernel cannot confine commands: %v", err)
 	}

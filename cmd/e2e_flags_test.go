@@ -8,6 +8,7 @@ import (
 // TestNoVShorthand: -v means the same on every command, namely nothing;
 // --verbose and --version are spelled out.
 func TestNoVShorthand(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	for _, args := range [][]string{{"-v"}, {"run", "-v", "-p", "x"}, {"tools", "-v"}, {"tools", "call", "-v", "read_file"}, {"sessions", "-v"}} {
 		o := sb.run(cli{args: args})

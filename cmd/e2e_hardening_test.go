@@ -20,6 +20,7 @@ import (
 // own environment nor in llmrt's (/proc/$PPID/environ), and the key's
 // value is in no request, session, trace or stderr byte.
 func TestSecretsNeverReachTheModel(t *testing.T) {
+	t.Parallel()
 	const key, token = "sk-e2e-secret-value-0123456789", "ghp-e2e-token-value-987"
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, shellTurn("echo key=$OPENAI_API_KEY; env; echo PARENT; tr '\\0' '\\n' < /proc/$PPID/environ"), finalAnswer("done"))
@@ -72,6 +73,7 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 // named variable through (its value is still kept from the model), and a
 // malformed shell_env is a clear error.
 func TestShellEnvPassesNamedVariables(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"shell_env": {"pass": ["GITHUB_TOKEN"], "set": {"CI": "1"}}}`)
 	sb.trust()
@@ -125,6 +127,7 @@ func killAll(pids []int) {
 // once shell_cmd returns (a second call looks for them), and once llmrt is
 // stopped mid-call.
 func TestNoProcessOutlivesACall(t *testing.T) {
+	t.Parallel()
 	lines := []string{
 		"sleep %s &",
 		"nohup sleep %s >/dev/null 2>&1 &",
@@ -134,10 +137,11 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 		"env -i bash -c 'set -m; sleep %s >/dev/null 2>&1 &';",
 		"(env -i setsid sleep %s >/dev/null 2>&1 &); sleep 0.3;",
 	}
-	for i, line := range lines {
-		secs := strconv.Itoa(5300 + i)
-		command := strings.ReplaceAll(line, "%s", secs)
-		t.Run(command, func(t *testing.T) {
+	for _, line := range lines {
+		t.Run(strings.ReplaceAll(line, "%s", "N"), func(t *testing.T) {
+			t.Parallel()
+			secs := uniqueMark()
+			command := strings.ReplaceAll(line, "%s", secs)
 			sb := newSandbox(t)
 			look := "pgrep -f 'slee[p] " + secs + "' || echo none-left"
 			srv := fake(t, fakellm.OpenAI, shellTurn(command+" echo started"), shellTurn(look), finalAnswer("done"))
@@ -157,8 +161,10 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 		})
 	}
 	t.Run("SIGTERM mid-call", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
-		srv := fake(t, fakellm.OpenAI, shellTurn("setsid sleep 5311 >/dev/null 2>&1 & nohup sleep 5312 >/dev/null 2>&1 & sleep 5313"), finalAnswer("done"))
+		mark := "sleep " + uniqueMark()
+		srv := fake(t, fakellm.OpenAI, shellTurn("setsid "+mark+" >/dev/null 2>&1 & nohup "+mark+" >/dev/null 2>&1 & "+mark), finalAnswer("done"))
 		cmd := sb.command(context.Background(), cli{
 			args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "x"},
 			env:  map[string]string{"OPENAI_API_KEY": "k"},
@@ -166,13 +172,8 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		defer func() { killAll(running("sleep 531")) }()
-		for deadline := time.Now().Add(15 * time.Second); len(running("sleep 531")) < 3; time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the command did not start: %v", running("sleep 531"))
-			}
-		}
+		defer func() { killAll(running(mark)) }()
+		waitRunning(t, mark, 3)
 		cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -185,7 +186,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 			cmd.Process.Kill()
 			t.Fatal("llmrt did not exit after SIGTERM")
 		}
-		if left := running("sleep 531"); len(left) > 0 {
+		if left := running(mark); len(left) > 0 {
 			t.Errorf("processes survived llmrt: %v", left)
 		}
 	})
@@ -194,6 +195,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 // TestSpecialFilesDoNotBlock: a named pipe in the workspace neither blocks
 // read_file, search_files and list_files nor stops SIGTERM working.
 func TestSpecialFilesDoNotBlock(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write("a.txt", "needle\n")
 	if err := syscall.Mkfifo(filepath.Join(sb.work, "fifo"), 0o644); err != nil {

@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -18,25 +22,53 @@ import (
 	"github.com/llmrt/llmrt/providers/scripted"
 )
 
-// binary is the llmrt executable built once for the end-to-end tests.
-var binary string
+// The executables the end-to-end tests run, built once by TestMain into
+// one directory: llmrt itself and the MCP server the MCP tests configure.
+var (
+	binary    string
+	mcpServer string
+)
 
-func TestMain(m *testing.M) {
+func TestMain(m *testing.M) { os.Exit(e2eMain(m)) }
+
+func e2eMain(m *testing.M) int {
 	dir, err := os.MkdirTemp("", "llmrt-e2e")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 1
 	}
-	binary = filepath.Join(dir, "llmrt")
-	build := exec.Command("go", "build", "-o", binary, "github.com/llmrt/llmrt")
+	defer os.RemoveAll(dir)
+	// Other users (the sandbox tests run llmrt as nobody when they are
+	// root) reach the executables and their race logs.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	binary, mcpServer = filepath.Join(dir, "llmrt"), filepath.Join(dir, "mcptestserver")
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "github.com/llmrt/llmrt", "github.com/llmrt/llmrt/cmd/internal/mcptestserver")...)
 	build.Stdout, build.Stderr = os.Stdout, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "build llmrt:", err)
-		os.Exit(1)
+		return 1
 	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	waitingParallelism()
+	return m.Run()
+}
+
+// waitingParallelism lets more tests run at once than -parallel's default
+// of GOMAXPROCS, unless -parallel was given: an end-to-end test spends its
+// time waiting for the processes it started, not computing.
+func waitingParallelism() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		flag.Set("test.parallel", strconv.Itoa(4*runtime.GOMAXPROCS(0)))
+	}
 }
 
 // cli describes one invocation of the binary.
@@ -54,17 +86,47 @@ type outcome struct {
 	took           time.Duration
 }
 
-// sandbox is an isolated home (sessions, config) and workspace.
+// sandbox is an isolated home (sessions, config) and workspace. Each test
+// makes its own, so tests that run in parallel share no files.
 type sandbox struct {
 	t    *testing.T
 	home string
 	work string
+	// races is where a binary built with -race writes its reports
+	// (GORACE log_path); "" without the race detector.
+	races string
 }
 
 func newSandbox(t *testing.T) *sandbox {
 	t.Helper()
 	sb := &sandbox{t: t, home: t.TempDir(), work: t.TempDir()}
+	if raceEnabled {
+		sb.races = raceLogs(t)
+	}
 	return sb
+}
+
+// raceLogs makes a directory for the race reports of t's processes and
+// fails t, showing them, if any is there when t ends: a race in llmrt
+// fails the test that ran into it, whatever its exit code said.
+func raceLogs(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp(filepath.Dir(binary), "race")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // llmrt may run as nobody
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		reports, _ := filepath.Glob(filepath.Join(dir, "report.*"))
+		for _, r := range reports {
+			b, _ := os.ReadFile(r)
+			t.Errorf("llmrt (pid %s) reported a data race:\n%s", strings.TrimPrefix(filepath.Ext(r), "."), b)
+		}
+		os.RemoveAll(dir)
+	})
+	return dir
 }
 
 // env is a minimal environment: no provider keys leak in from the host.
@@ -75,6 +137,9 @@ func (sb *sandbox) env(extra map[string]string) []string {
 		"XDG_CONFIG_HOME=" + filepath.Join(sb.home, "config"),
 		"PATH=" + os.Getenv("PATH"),
 		"OLLAMA_HOST=http://127.0.0.1:1",
+	}
+	if sb.races != "" {
+		env = append(env, "GORACE=log_path="+filepath.Join(sb.races, "report"))
 	}
 	for k, v := range extra {
 		env = append(env, k+"="+v)
@@ -93,6 +158,14 @@ func (sb *sandbox) command(ctx context.Context, c cli) *exec.Cmd {
 		cmd.Stdin = c.stdin
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A test that fails halfway leaves nothing running: llmrt leads its
+	// own process group, which goes when the test ends (a group already
+	// gone is no error).
+	sb.t.Cleanup(func() {
+		if cmd.Process != nil {
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+	})
 	return cmd
 }
 
@@ -174,3 +247,15 @@ func bodyOf(t *testing.T, r fakellm.Request) map[string]any {
 }
 
 func contains(haystack, needle string) bool { return strings.Contains(haystack, needle) }
+
+// marks numbers the markers handed out in this process.
+var marks atomic.Int64
+
+// uniqueMark returns a fixed-width number no other test uses, in this
+// process or in another running the suite at the same time (it holds the
+// pid). As a duration for sleep(1) it marks one test's processes, so that
+// running and pgrep -f find that test's sleepers and no one else's; it
+// also names each test's tmux server.
+func uniqueMark() string {
+	return fmt.Sprintf("9%07d%04d", os.Getpid()%10_000_000, marks.Add(1)%10_000)
+}

@@ -27,6 +27,7 @@ func endLines(t *testing.T, path string) int {
 // step of one run: `run -o json > file` reports both model calls, the
 // summed usage and one run id, and the session holds one end line.
 func TestTerminalQuestionIsOneRun(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		scripted.Turn{ToolCalls: toolCall("ask_user_input", askArgs).ToolCalls, Usage: &providers.Usage{InputTokens: 100, OutputTokens: 10}},
@@ -73,6 +74,7 @@ func TestTerminalQuestionIsOneRun(t *testing.T) {
 // submitted with nothing chosen stays open, and nothing reaches the model
 // until it is answered.
 func TestTerminalIncompleteAnswerIsAskedAgain(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	multi := `{"type":"multiple-select","questions":[{"header":"Checks","id":"checks","question":"Which checks should run?",` +
 		`"options":[{"id":"vet","label":"go vet"},{"id":"test","label":"go test"}]}]}`
@@ -98,6 +100,7 @@ func TestTerminalIncompleteAnswerIsAskedAgain(t *testing.T) {
 // permission prompt both end with exit 130, say so honestly, and print the
 // session id with the command that resumes it.
 func TestTerminalCancelAtPermissionPrompt(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		keys [][]string
@@ -106,6 +109,7 @@ func TestTerminalCancelAtPermissionPrompt(t *testing.T) {
 		{"ctrl-c", [][]string{{"C-c"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"x.txt","content":"hi"}`), finalAnswer("written"))
 			tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},

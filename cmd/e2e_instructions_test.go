@@ -14,6 +14,7 @@ import (
 // prompt the model receives, in that order; --verbose names the files;
 // --no-project-instructions leaves them all out.
 func TestProjectInstructionsFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	if err := os.MkdirAll(filepath.Join(sb.work, ".git"), 0o755); err != nil {
 		t.Fatal(err)
@@ -59,6 +60,7 @@ func TestProjectInstructionsFromOutside(t *testing.T) {
 // TestProjectInstructionsCapFromOutside: an oversized AGENTS.md is cut to
 // the cap with a warning naming it.
 func TestProjectInstructionsCapFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	big := sb.write("AGENTS.md", "BIG-START "+strings.Repeat("x", 40*1024)+" BIG-END")
 	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))

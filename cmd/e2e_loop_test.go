@@ -14,6 +14,7 @@ import (
 // way its users would: a model that calls read_file then final_answer, and
 // stdout that holds only the answer.
 func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		provider string
 		args     func(url string) []string
@@ -56,6 +57,7 @@ func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.provider, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			sb.write("notes.txt", "the launch code is 0000\n")
 			srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":"notes.txt"}`), finalAnswer("The launch code is 0000."))
@@ -95,7 +97,9 @@ func openaiRun(sb *sandbox, srv *fakellm.Server, extra ...string) outcome {
 // the binary: narration, repeats, the iteration bound, blocked, and bad
 // calls returned to the model.
 func TestLoopOutcomesFromOutside(t *testing.T) {
+	t.Parallel()
 	t.Run("narration does not end the run", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, text("I will now read the file and summarise it."), finalAnswer("Summary: nothing to see."))
 		o := openaiRun(sb, srv, "-p", "summarise")
@@ -105,6 +109,7 @@ func TestLoopOutcomesFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("a repeated call exits 1 within three requests", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		sb.write("a.txt", "a\n")
 		rd := toolCall("read_file", `{"path":"a.txt"}`)
@@ -119,6 +124,7 @@ func TestLoopOutcomesFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("max-iterations exits 4 after exactly that many calls", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		var turns []scripted.Turn
 		for i := 0; i < 10; i++ {
@@ -132,6 +138,7 @@ func TestLoopOutcomesFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("blocked exits 1 and shows the reason", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, toolCall("blocked", `{"reason":"the database is not reachable"}`))
 		o := openaiRun(sb, srv, "-p", "migrate")
@@ -141,6 +148,7 @@ func TestLoopOutcomesFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("invalid arguments and unknown tools go back to the model", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI,
 			toolCall("read_file", `{"path": "a.txt",`),

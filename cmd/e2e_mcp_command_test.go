@@ -12,6 +12,7 @@ import (
 // .mcp.json (--scope project) and the user config (--scope user), taking
 // the arguments claude mcp users type. Steps run in order in one sandbox.
 func TestMCPCommand(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	steps := []struct {
 		args        []string
@@ -62,6 +63,7 @@ func TestMCPCommand(t *testing.T) {
 // --mcp-config) once the folder is trusted, and a VS Code style {"servers": ...} file with ${VAR}
 // references works as given.
 func TestMCPConfigSources(t *testing.T) {
+	t.Parallel()
 	server := func(cmd string) string { return `{"mcpServers":{"calc":{"command":"/nonexistent/` + cmd + `"}}}` }
 	cases := []struct {
 		name  string
@@ -78,6 +80,7 @@ func TestMCPConfigSources(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			for rel, content := range tc.files {
 				dir, rest, _ := strings.Cut(rel, "/")
@@ -114,8 +117,9 @@ func TestMCPConfigSources(t *testing.T) {
 // a failed server with its reason, and `llmrt tools call` runs an MCP tool
 // outside any model run, under the same permissions.
 func TestMCPToolsCommand(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	o := sb.run(cli{args: []string{"tools"}})
 	o.want(t, 0)
 	for _, w := range []string{"calc_get-sum", "mcp:calc", "calc: ready, 4 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {

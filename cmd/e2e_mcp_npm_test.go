@@ -21,6 +21,7 @@ import (
 // naming it while the others work. With stream-json, the long-running
 // operation's progress notifications are tool_progress events.
 func TestMCPReferenceServersReachTheModel(t *testing.T) {
+	t.Parallel()
 	npmDir := ciNPM(t)
 	if npmDir == "" {
 		t.Skip("the pinned npm MCP servers are not installed; run .ci/run (npm ci in .ci/npm)")
@@ -65,6 +66,7 @@ func TestMCPReferenceServersReachTheModel(t *testing.T) {
 // call (and says so with tools/list_changed) has it offered on the very
 // next model call.
 func TestMCPListChangedBeforeTheNextCall(t *testing.T) {
+	t.Parallel()
 	s := server.NewMCPServer("web", "1.0", server.WithToolCapabilities(true))
 	s.AddTool(mcp.NewTool("grow"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.AddTool(mcp.NewTool("grown"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {

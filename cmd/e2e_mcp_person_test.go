@@ -18,8 +18,9 @@ import (
 // server marks read-only runs and one it does not is refused, and the
 // model sees both outcomes.
 func TestMCPReadOnlyHintInReadMode(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("calc_get-sum", `{"a":2,"b":3}`),
 		toolCall("calc_fail", `{}`),
@@ -41,8 +42,9 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 // server's elicitation request, so it is declined and the server's answer
 // to that reaches the model.
 func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("ok"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "who")
 	o.want(t, 0)
@@ -58,8 +60,9 @@ func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 // request is a form with the server's message; a typed name and the
 // default age reach the server, and its answer reaches the model.
 func TestTerminalMCPElicitation(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServerBinary(t)))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("Hello, Ada."))
 	tm := startTermSized(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "who")
@@ -88,6 +91,7 @@ func TestTerminalMCPElicitation(t *testing.T) {
 // says "listening to server forever" at every start, and more on errors);
 // none of it reaches llmrt's stderr, where every line is llmrt's own.
 func TestMCPLogsStayOffTheTerminal(t *testing.T) {
+	t.Parallel()
 	s := server.NewMCPServer("web", "1.0", server.WithToolCapabilities(true))
 	s.AddTool(mcp.NewTool("ping"), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("pong"), nil
@@ -98,8 +102,9 @@ func TestMCPLogsStayOffTheTerminal(t *testing.T) {
 	defer old.Close()
 	sb := newSandbox(t)
 	// "wrong" speaks streamable HTTP where SSE is configured: it never
-	// sends an endpoint, and its 2 s start-up timeout bounds the wait.
-	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":2}`,
+	// sends an endpoint, and its half-second start-up timeout bounds the
+	// wait.
+	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":0.5}`,
 		web.URL+"/mcp", old.URL+"/sse", web.URL+"/mcp"))
 	srv := fake(t, fakellm.OpenAI, toolCall("web_ping", `{}`), toolCall("old_ping", `{}`), finalAnswer("pong"))
 	o := openaiRun(sb, srv, "--permission", "auto", "--verbose", "-p", "ping")
@@ -108,7 +113,7 @@ func TestMCPLogsStayOffTheTerminal(t *testing.T) {
 		t.Fatalf("the streamable HTTP and SSE servers' tools should answer; stderr:\n%s", o.stderr)
 	}
 	if o.took > 20*time.Second {
-		t.Errorf("the run took %s; the SSE server without an endpoint should give up after its 2 s timeout", o.took)
+		t.Errorf("the run took %s; the SSE server without an endpoint should give up after its start-up timeout", o.took)
 	}
 	if !strings.Contains(o.stderr, "mcp server wrong") {
 		t.Errorf("stderr should name the failed server wrong:\n%s", o.stderr)

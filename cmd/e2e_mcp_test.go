@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,20 +13,6 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
 )
-
-// mcpServerBinary builds the test MCP server once per test binary.
-func mcpServerBinary(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(filepath.Dir(binary), "mcptestserver")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	out, err := exec.Command("go", "build", "-o", p, "github.com/llmrt/llmrt/cmd/internal/mcptestserver").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build mcptestserver: %v\n%s", err, out)
-	}
-	return p
-}
 
 // mcpConfig writes the project's .mcp.json and trusts the folder, as the
 // user who wrote it would.
@@ -41,9 +26,9 @@ func (sb *sandbox) mcpConfig(servers string) {
 // server whose command does not exist leaves the other working with a
 // warning naming it.
 func TestMCPToolsReachTheModel(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	srvBin := mcpServerBinary(t)
-	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, srvBin))
+	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("calc_get-sum", `{"a":2,"b":3}`),
 		toolCall("calc_fail", `{}`),
@@ -77,28 +62,32 @@ func TestMCPToolsReachTheModel(t *testing.T) {
 // sh -c with a background child, one that ignores SIGTERM, and (with the
 // npm packages .ci/run installs) the everything server behind npx.
 func TestMCPServersStopWithLlmrt(t *testing.T) {
-	srvBin := mcpServerBinary(t)
+	t.Parallel()
 	npmDir := ciNPM(t)
 	for _, how := range []string{"exit", "SIGINT", "SIGTERM"} {
 		t.Run(how, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			pidB := filepath.Join(sb.home, "b.pid")
 			pidC := filepath.Join(sb.home, "c.pid") // the wrapper's background child
 			servers := fmt.Sprintf(`"wrapped":{"command":"sh","args":["-c",%q]},`+
 				`"stubborn":{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q}}`,
-				"sleep 300 & echo $! > "+pidC+"; exec "+srvBin, srvBin, pidB)
+				"sleep 300 & echo $! > "+pidC+"; exec "+mcpServer, mcpServer, pidB)
 			if npmDir != "" {
 				servers += fmt.Sprintf(`,"npx":{"command":"npx","args":["--no-install","mcp-server-everything","stdio"],"cwd":%q,"timeout":60}`, npmDir)
 			}
 			sb.mcpConfig(servers)
-			// The first model call is slow, or runs a long command: the run
-			// is under way when its processes are counted and it is stopped.
-			first := toolCall("shell_cmd", `{"command":"sleep 30"}`)
+			// The run is under way when its processes are counted and it is
+			// stopped: its first model call is held until then, or runs a
+			// long command.
+			var srv *fakellm.Server
+			release := func() {}
 			if how == "exit" {
-				first = finalAnswer("done")
-				first.DelayMS = 1500
+				srv = fake(t, fakellm.OpenAI, finalAnswer("done"))
+				release = srv.Hold(1)
+			} else {
+				srv = fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"sleep 30"}`), finalAnswer("late"))
 			}
-			srv := fake(t, fakellm.OpenAI, first, finalAnswer("late"))
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			cmd := sb.command(ctx, cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-p", "go"}, env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
@@ -122,12 +111,13 @@ func TestMCPServersStopWithLlmrt(t *testing.T) {
 			if npmDir != "" && !hasCmdline(procs, "mcp-server-everything") {
 				t.Fatalf("no everything server behind npx among llmrt's processes %v", procs)
 			}
-			if how != "exit" {
-				sig := syscall.SIGINT
-				if how == "SIGTERM" {
-					sig = syscall.SIGTERM
-				}
-				_ = cmd.Process.Signal(sig)
+			switch how {
+			case "exit":
+				release()
+			case "SIGINT":
+				_ = cmd.Process.Signal(syscall.SIGINT)
+			case "SIGTERM":
+				_ = cmd.Process.Signal(syscall.SIGTERM)
 			}
 			_ = cmd.Wait()
 			deadline = time.Now().Add(5 * time.Second)

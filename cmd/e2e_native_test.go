@@ -37,8 +37,10 @@ func (n native) run(sb *sandbox, srv *fakellm.Server, extra ...string) outcome {
 // TestNativeReadThenAnswer: a read_file → final_answer loop completes with
 // each native provider against a local server speaking its protocol.
 func TestNativeReadThenAnswer(t *testing.T) {
+	t.Parallel()
 	for _, n := range natives {
 		t.Run(n.provider, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			sb.write("notes.txt", "the launch code is 0000\n")
 			srv := fake(t, n.protocol, toolCall("read_file", `{"path":"notes.txt"}`), finalAnswer("The launch code is 0000."))
@@ -60,8 +62,10 @@ func TestNativeReadThenAnswer(t *testing.T) {
 // cut before output is retried, after answer text it is not; an Anthropic 529
 // is retried.
 func TestNativeRetries(t *testing.T) {
+	t.Parallel()
 	for _, n := range natives {
 		t.Run(n.provider+"/429 then success", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, scripted.Turn{Error: &scripted.TurnError{Status: 429, Message: "slow down", RetryAfterMS: 1000}}, finalAnswer("ok"))
 			o := n.run(sb, srv, "-p", "hi")
@@ -75,6 +79,7 @@ func TestNativeRetries(t *testing.T) {
 			}
 		})
 		t.Run(n.provider+"/persistent 500", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			e := scripted.Turn{Error: &scripted.TurnError{Status: 500, Message: "internal trouble"}}
 			srv := fake(t, n.protocol, e, e, e, e)
@@ -85,6 +90,7 @@ func TestNativeRetries(t *testing.T) {
 			}
 		})
 		t.Run(n.provider+"/cut before output is retried", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, scripted.Turn{Error: &scripted.TurnError{Status: 0}}, finalAnswer("second try"))
 			o := n.run(sb, srv, "-p", "hi")
@@ -94,6 +100,7 @@ func TestNativeRetries(t *testing.T) {
 			}
 		})
 		t.Run(n.provider+"/cut after answer text is not retried", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, cutTurn(finalAnswer("partial answer"), true, len(`{"answer":"partial`)), finalAnswer("never"))
 			o := n.run(sb, srv, "-p", "hi")
@@ -104,6 +111,7 @@ func TestNativeRetries(t *testing.T) {
 		})
 	}
 	t.Run("anthropic/529 is retried", func(t *testing.T) {
+		t.Parallel()
 		n := natives[0]
 		sb := newSandbox(t)
 		srv := fake(t, n.protocol, scripted.Turn{Error: &scripted.TurnError{Status: 529, Message: "Overloaded"}}, finalAnswer("ok"))
@@ -118,11 +126,13 @@ func TestNativeRetries(t *testing.T) {
 // TestNativeReasoningEvents: --output stream-json shows reasoning_delta
 // events for each provider that sends reasoning.
 func TestNativeReasoningEvents(t *testing.T) {
+	t.Parallel()
 	cases := append([]native{{"openai", fakellm.OpenAI, func(u string) map[string]string {
 		return map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": u + "/v1"}
 	}}}, natives...)
 	for _, n := range cases {
 		t.Run(n.provider, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, scripted.Turn{Reasoning: "thinking about the answer", ToolCalls: finalAnswer("42").ToolCalls})
 			o := n.run(sb, srv, "-o", "stream-json", "--reasoning-effort", "medium", "-p", "hi")
@@ -146,8 +156,10 @@ func TestNativeReasoningEvents(t *testing.T) {
 }
 
 func TestOllamaSpecifics(t *testing.T) {
+	t.Parallel()
 	n := natives[2]
 	t.Run("web search is ignored with a warning", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, n.protocol, finalAnswer("ok"))
 		o := n.run(sb, srv, "--web-search", "-o", "json", "-p", "hi")
@@ -157,6 +169,7 @@ func TestOllamaSpecifics(t *testing.T) {
 		}
 	})
 	t.Run("a dead server is a clear error", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		l, _ := net.Listen("tcp", "127.0.0.1:0")
 		addr := l.Addr().String()
@@ -172,6 +185,7 @@ func TestOllamaSpecifics(t *testing.T) {
 // TestAnthropicWebSearch: with --web-search the Anthropic request carries
 // the web search server tool next to the function tools.
 func TestAnthropicWebSearch(t *testing.T) {
+	t.Parallel()
 	n := natives[0]
 	sb := newSandbox(t)
 	srv := fake(t, n.protocol, finalAnswer("searched"))

@@ -1,7 +1,6 @@
 package cmd_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"net"
 	"strings"
@@ -13,8 +12,11 @@ import (
 	"github.com/llmrt/llmrt/providers/scripted"
 )
 
-// TestExitCodes runs one scenario per exit code of SPEC §7.3.
+// TestExitCodes runs one scenario per exit code of llmrt run: 0 completed,
+// 1 failed, 2 usage error, 3 paused for input, 4 max iterations (130,
+// cancelled, is TestEverySignalStopsEverything's).
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		turns []scripted.Turn
@@ -30,6 +32,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, fakellm.OpenAI, tc.turns...)
 			openaiRun(sb, srv, append(tc.extra, "-p", "task")...).want(t, tc.code)
@@ -41,6 +44,7 @@ const askArgs = `{"questions":[{"header":"Language","id":"lang","question":"Whic
 	`"options":[{"id":"en","label":"English"},{"id":"fr","label":"French","description":"Bonjour"}]}]}`
 
 func TestJSONOutput(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		scripted.Turn{ToolCalls: toolCall("list_files", `{}`).ToolCalls, Usage: &providers.Usage{InputTokens: 100, OutputTokens: 20}},
@@ -76,6 +80,7 @@ func TestJSONOutput(t *testing.T) {
 }
 
 func TestStreamJSON(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		scripted.Turn{Reasoning: "look first", Text: "Checking.", ToolCalls: toolCall("list_files", `{}`).ToolCalls},
@@ -118,7 +123,9 @@ func TestStreamJSON(t *testing.T) {
 }
 
 func TestStdin(t *testing.T) {
+	t.Parallel()
 	t.Run("piped stdin is attached below the prompt", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, finalAnswer("A short summary."))
 		o := sb.run(cli{
@@ -133,6 +140,7 @@ func TestStdin(t *testing.T) {
 		}
 	})
 	t.Run("stdin alone is the prompt", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
 		o := sb.run(cli{
@@ -146,6 +154,7 @@ func TestStdin(t *testing.T) {
 		}
 	})
 	t.Run("no prompt at all is a usage error", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		o := sb.run(cli{args: []string{"run", "--provider", "scripted", "--model", "x.json"}, stdin: strings.NewReader("")})
 		o.want(t, 2)
@@ -156,7 +165,9 @@ func TestStdin(t *testing.T) {
 }
 
 func TestProviderFailuresFromOutside(t *testing.T) {
+	t.Parallel()
 	t.Run("a missing key exits 2 naming the variable and .env.example", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		o := sb.run(cli{args: []string{"run", "--provider", "openai", "-p", "hi"}})
 		o.want(t, 2)
@@ -165,6 +176,7 @@ func TestProviderFailuresFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("no provider at all says what to set", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		o := sb.run(cli{args: []string{"run", "-p", "hi"}})
 		o.want(t, 2)
@@ -173,6 +185,7 @@ func TestProviderFailuresFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("a refused connection exits 1 within the retry budget naming the URL", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		l, _ := net.Listen("tcp", "127.0.0.1:0")
 		addr := l.Addr().String()
@@ -188,6 +201,7 @@ func TestProviderFailuresFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("a 401 exits 1 at once with the server's message", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, scripted.Turn{Error: &scripted.TurnError{Status: 401, Message: "Incorrect API key provided: sk-bad."}})
 		o := openaiRun(sb, srv, "-p", "hi")
@@ -199,17 +213,4 @@ func TestProviderFailuresFromOutside(t *testing.T) {
 			t.Errorf("stderr: %s", o.stderr)
 		}
 	})
-}
-
-// scanLines reads a stream line by line into a channel.
-func scanLines(r interface{ Read([]byte) (int, error) }) <-chan string {
-	ch := make(chan string, 100)
-	go func() {
-		sc := bufio.NewScanner(r)
-		for sc.Scan() {
-			ch <- sc.Text()
-		}
-		close(ch)
-	}()
-	return ch
 }

@@ -32,6 +32,7 @@ func promptRun(t *testing.T, sb *sandbox, turns ...scripted.Turn) (*term, *fakel
 // TestPromptKeepsWhatWasChosen: after choosing YAML the screen says so,
 // and the options not chosen are gone.
 func TestPromptKeepsWhatWasChosen(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm, srv := promptRun(t, sb, toolCall("ask_user_input", formatArgs), finalAnswer("Config written."))
 	tm.waitFor("Which format", 15*time.Second)
@@ -54,6 +55,7 @@ func TestPromptKeepsWhatWasChosen(t *testing.T) {
 
 // TestPromptNumberKeyChooses: a number key chooses its entry at once.
 func TestPromptNumberKeyChooses(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm, srv := promptRun(t, sb, toolCall("ask_user_input", formatArgs), finalAnswer("TOML it is."))
 	tm.waitFor("Which format", 15*time.Second)
@@ -70,6 +72,7 @@ func TestPromptNumberKeyChooses(t *testing.T) {
 // TestPromptOtherText: text typed for "Other" reaches the model and stays
 // on the screen, quoted.
 func TestPromptOtherText(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm, srv := promptRun(t, sb, toolCall("ask_user_input", formatArgs), finalAnswer("INI then."))
 	tm.waitFor("Which format", 15*time.Second)
@@ -90,6 +93,7 @@ func TestPromptOtherText(t *testing.T) {
 // TestPromptDenyWithReason: a reason typed after "Deny…" reaches the model
 // in the tool result, and the run goes on.
 func TestPromptDenyWithReason(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm, srv := promptRun(t, sb, shellTurn("rm -rf build"), finalAnswer("Left build alone."))
 	tm.waitFor("Allow shell_cmd", 15*time.Second)
@@ -110,6 +114,7 @@ func TestPromptDenyWithReason(t *testing.T) {
 // TestPromptEscCancel: Esc and then Cancel at a question end the run with
 // exit 130.
 func TestPromptEscCancel(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm, srv := promptRun(t, sb, toolCall("ask_user_input", formatArgs), finalAnswer("never"))
 	tm.waitFor("Which format", 15*time.Second)
@@ -135,6 +140,7 @@ func TestPromptEscCancel(t *testing.T) {
 // to .llmrt/config.json, and a later run without a terminal is allowed by
 // it.
 func TestPromptAllowForProject(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"model": "m", "allow": ["read_file"]}`)
 	// The folder is trusted; saving the rule keeps it trusted.
@@ -166,6 +172,7 @@ func TestPromptAllowForProject(t *testing.T) {
 // exit 130, says it was a signal, and leaves no list on the screen: the
 // prompt does not take the signal for itself.
 func TestPromptSigterm(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	tm, _ := promptRun(t, sb, toolCall("ask_user_input", formatArgs), finalAnswer("never"))
 	tm.waitFor("Which format", 15*time.Second)

@@ -62,6 +62,7 @@ func eventLines(t *testing.T, data string) []map[string]any {
 // the trace hold it redacted, never whole, while the rest of the text is
 // kept as it was.
 func TestStreamedKeyIsRedactedWhole(t *testing.T) {
+	t.Parallel()
 	const key = "sk-e2e-SECRET-abcdefghijklmnop"
 	text := "Your key is " + key + ", keep it safe."
 	srv := streamText(t, text, 4)

@@ -50,8 +50,10 @@ func sendsCallsWhole(n native) bool {
 // protocols that stream a call's header apart from its arguments, the cut
 // call may be the final_answer itself.
 func TestStreamCutAfterCallHeader(t *testing.T) {
+	t.Parallel()
 	for _, n := range everyProtocol() {
 		t.Run(n.provider+"/read_file header", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			sb.write("notes.txt", "the code is 7\n")
 			read := toolCall("read_file", `{"path":"notes.txt"}`)
@@ -69,6 +71,7 @@ func TestStreamCutAfterCallHeader(t *testing.T) {
 			continue
 		}
 		t.Run(n.provider+"/final_answer header", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, cutTurn(finalAnswer("first try"), true, 0), finalAnswer("second try"))
 			o := n.run(sb, srv, "-p", "hi")
@@ -85,8 +88,10 @@ func TestStreamCutAfterCallHeader(t *testing.T) {
 // answer printed once; with --finish text the text reply is the answer,
 // printed once when the run completes.
 func TestStreamCutBeforeAnswer(t *testing.T) {
+	t.Parallel()
 	for _, n := range everyProtocol() {
 		t.Run(n.provider+"/reasoning", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, cutTurn(scripted.Turn{Reasoning: "thinking it over"}, false, 0), finalAnswer("42"))
 			o := n.run(sb, srv, "--reasoning-effort", "medium", "-p", "hi")
@@ -96,6 +101,7 @@ func TestStreamCutBeforeAnswer(t *testing.T) {
 			}
 		})
 		t.Run(n.provider+"/narration", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, cutTurn(text("Let me look at the files first."), false, 0), finalAnswer("42"))
 			o := n.run(sb, srv, "-p", "hi")
@@ -106,6 +112,7 @@ func TestStreamCutBeforeAnswer(t *testing.T) {
 			}
 		})
 		t.Run(n.provider+"/text finish", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, cutTurn(text("The answer is"), false, 0), text("The answer is 42."))
 			o := n.run(sb, srv, "--finish", "text", "-p", "hi")
@@ -121,8 +128,10 @@ func TestStreamCutBeforeAnswer(t *testing.T) {
 // (exit 1, no second request), and a server that always cuts before the
 // answer fails after the three attempts of the default retry policy.
 func TestStreamCutAfterAnswer(t *testing.T) {
+	t.Parallel()
 	for _, n := range everyProtocol() {
 		t.Run(n.provider+"/after answer text", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			srv := fake(t, n.protocol, cutTurn(finalAnswer("The answer is 42."), true, len(`{"answer":"The answer`)), finalAnswer("never"))
 			o := n.run(sb, srv, "-p", "hi")
@@ -135,6 +144,7 @@ func TestStreamCutAfterAnswer(t *testing.T) {
 			}
 		})
 		t.Run(n.provider+"/always cut", func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			c := cutTurn(toolCall("read_file", `{"path":"x"}`), true, 0)
 			srv := fake(t, n.protocol, c, c, c, finalAnswer("never"))
@@ -170,8 +180,10 @@ type streamEvent struct {
 // drops the call's deltas on it keeps exactly the completed reply. The
 // session holds no trace of the cut attempt.
 func TestStreamCutStreamJSON(t *testing.T) {
+	t.Parallel()
 	for _, n := range everyProtocol() {
 		t.Run(n.provider, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			cutReply := scripted.Turn{Text: "Checking the notes.", ToolCalls: toolCall("read_file", `{"path":"notes.txt"}`).ToolCalls}
 			srv := fake(t, n.protocol, cutTurn(cutReply, true, 0), scripted.Turn{Text: "All done.", ToolCalls: finalAnswer("done").ToolCalls})

@@ -27,6 +27,7 @@ func resumeLine(t *testing.T, stderr string) []string {
 // exactly the printed command (which names no URL) completes it against
 // the same server, with the options the run started with.
 func TestResumeGoesBackWhereItRan(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), text("Hello!"))
 	env := map[string]string{"OPENAI_API_KEY": "k"}
@@ -58,6 +59,7 @@ func TestResumeGoesBackWhereItRan(t *testing.T) {
 // the model replies leaves the session paused; the same command works
 // once the problem is gone.
 func TestFailedResumeKeepsQuestionsPending(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs),
 		scripted.Turn{Error: &scripted.TurnError{Status: 400, Message: "model overloaded"}},
@@ -82,6 +84,7 @@ func TestFailedResumeKeepsQuestionsPending(t *testing.T) {
 // leaves a question open is exit 2 naming the valid ids, and the session
 // stays paused.
 func TestIncompleteAnswerIsAUsageError(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	two := `{"questions":[{"header":"Language","id":"lang","question":"Which language?","options":[{"id":"en","label":"English"},{"id":"fr","label":"French"}]},` +
 		`{"header":"Tone","id":"tone","question":"Which tone?","options":[{"id":"warm","label":"Warm"},{"id":"dry","label":"Dry"}]}]}`
@@ -101,6 +104,7 @@ func TestIncompleteAnswerIsAUsageError(t *testing.T) {
 // TestUnusableStateDirectory: a state directory that cannot be written is
 // a warning and the run completes unsaved; resuming from it fails clearly.
 func TestUnusableStateDirectory(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	blocker := filepath.Join(sb.home, "not-a-dir")
 	if err := os.WriteFile(blocker, []byte("x"), 0o600); err != nil {
@@ -127,6 +131,7 @@ func TestUnusableStateDirectory(t *testing.T) {
 // TestKeysAreRedacted: the value of a provider key that reaches a tool
 // result, the trace, progress or an error message is written nowhere.
 func TestKeysAreRedacted(t *testing.T) {
+	t.Parallel()
 	const secret = "sk-test-secret-123"
 	sb := newSandbox(t)
 	sb.write("notes.txt", "the key is "+secret+"\n")
@@ -162,9 +167,9 @@ func TestKeysAreRedacted(t *testing.T) {
 // come back when exactly the printed command resumes it from elsewhere,
 // so the tools and skills the model used are still there.
 func TestResumeKeepsToolSources(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	srvBin := mcpServerBinary(t)
-	sb.write("extra/mcp.json", fmt.Sprintf(`{"mcpServers":{"calc":{"command":%q}}}`, srvBin))
+	sb.write("extra/mcp.json", fmt.Sprintf(`{"mcpServers":{"calc":{"command":%q}}}`, mcpServer))
 	sb.write("extra/skills/greet/SKILL.md", "---\nname: greet-people\ndescription: How to greet people.\n---\nSay hello.\n")
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello!"))
 	env := map[string]string{"OPENAI_API_KEY": "k"}

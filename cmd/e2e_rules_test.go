@@ -12,6 +12,7 @@ import (
 // command of a line, a wrapped one, and a line whose program it cannot
 // know before it runs (`llmrt tools call`, no terminal).
 func TestShellRulesFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	call := func(command string, flags ...string) outcome {
 		args := append([]string{"tools", "call", "shell_cmd", "--args", `{"command":` + quoteJSON(command) + `}`}, flags...)
@@ -51,6 +52,7 @@ func TestShellRulesFromOutside(t *testing.T) {
 // TestMisspeltRuleFromOutside: a rule naming no tool of the run is a
 // warning, and an error under --strict.
 func TestMisspeltRuleFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	args := []string{"tools", "call", "shell_cmd", "--args", `{"command":"echo ok"}`, "--permission", "auto", "--allow", "shel_cmd(command=echo *)"}
 	o := sb.run(cli{args: args})

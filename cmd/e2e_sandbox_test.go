@@ -123,11 +123,13 @@ func lastRequestText(t *testing.T, srv *fakellm.Server) string {
 // hears that the sandbox refused and how to allow it; the run's JSON and
 // its session record the mode.
 func TestSandboxConfines(t *testing.T) {
+	t.Parallel()
 	if err := ossandbox.Available(); err != nil {
 		t.Skipf("this kernel cannot confine commands: %v", err)
 	}
 	for name, cred := range users(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			outside := t.TempDir()
 			openTo(t, cred, sb.home, sb.work, outside)
@@ -180,10 +182,12 @@ func TestSandboxConfines(t *testing.T) {
 
 // TestSandboxModes: what each mode and setting lets through.
 func TestSandboxModes(t *testing.T) {
+	t.Parallel()
 	if err := ossandbox.Available(); err != nil {
 		t.Skipf("this kernel cannot confine commands: %v", err)
 	}
 	t.Run("--sandbox-network lets commands connect", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		inner := fake(t, fakellm.Ollama, finalAnswer("reached"))
 		srv := fake(t, fakellm.OpenAI,
@@ -195,6 +199,7 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 	t.Run("off lets the same write through", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		outside := t.TempDir()
 		srv := fake(t, fakellm.OpenAI, shellTurn("echo yes > "+filepath.Join(outside, "f.txt")), finalAnswer("done"))
@@ -204,6 +209,7 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 	t.Run("sandbox_writable adds a writable path", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		extra, outside := t.TempDir(), t.TempDir()
 		sb.write(".llmrt/config.json", fmt.Sprintf(`{"sandbox_writable": [%q]}`, extra))
@@ -217,6 +223,7 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 	t.Run("read-only refuses workspace writes", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, shellTurn("echo no > ro.txt"), finalAnswer("done"))
 		sandboxRun(t, sb, srv, "--permission", "auto", "--sandbox", "read-only", "-p", "try").want(t, 0)
@@ -225,6 +232,7 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 	t.Run("sandboxed_commands auto runs confined commands without asking", func(t *testing.T) {
+		t.Parallel()
 		for _, tc := range []struct {
 			mode string
 			runs bool
@@ -240,12 +248,12 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 	t.Run("an MCP stdio server with sandbox: true is confined", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		outside := t.TempDir()
-		srvBin := mcpServerBinary(t)
 		pid := func(name string) string { return filepath.Join(outside, name+".pid") }
 		sb.mcpConfig(fmt.Sprintf(`"boxed":{"command":%q,"sandbox":true,"env":{"MCPTEST_PIDFILE":%q}},"free":{"command":%q,"env":{"MCPTEST_PIDFILE":%q}}`,
-			srvBin, pid("boxed"), srvBin, pid("free")))
+			mcpServer, pid("boxed"), mcpServer, pid("free")))
 		srv := fake(t, fakellm.OpenAI, toolCall("boxed_get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
 		sandboxRun(t, sb, srv, "--permission", "auto", "-p", "add").want(t, 0)
 		if !strings.Contains(lastRequestText(t, srv), "The sum of 2 and 3 is 5.") {
@@ -259,6 +267,7 @@ func TestSandboxModes(t *testing.T) {
 		}
 	})
 	t.Run("llmrt tools shows the mode", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		o := sb.run(cli{args: []string{"tools", "--sandbox", "read-only"}})
 		o.want(t, 0)
@@ -272,6 +281,7 @@ func TestSandboxModes(t *testing.T) {
 // into the terminal llmrt runs in (TIOCSTI), which the shell would read
 // and run, unconfined, once llmrt exits.
 func TestSandboxKeepsTheTerminal(t *testing.T) {
+	t.Parallel()
 	if err := ossandbox.Available(); err != nil {
 		t.Skipf("this kernel cannot confine commands: %v", err)
 	}
@@ -298,6 +308,7 @@ func TestSandboxKeepsTheTerminal(t *testing.T) {
 // the project config to turn the sandbox off, or adds an MCP server, has
 // its change undone; the model is told, and the next run is confined.
 func TestSandboxKeepsLlmrtsConfiguration(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", `{"sandbox": "workspace-write"}`)
 	sb.trust()

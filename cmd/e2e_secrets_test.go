@@ -16,6 +16,7 @@ import (
 // tool prints them (here, reading the files that hold them; a confined
 // cat reads the .env as empty).
 func TestKnownSecretsAreRedactedForTheModel(t *testing.T) {
+	t.Parallel()
 	secrets := []string{"sk-dotenv-secret-123456", "svc-token-abcdef12", "hdr-secret-98765432", "env-secret-ABCDEFGH"}
 	sb := newSandbox(t)
 	sb.write(".env", "OPENAI_API_KEY="+secrets[0]+"\nSERVICE_TOKEN="+secrets[1]+"\n")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"strings"
 	"syscall"
@@ -18,6 +19,7 @@ import (
 // 3 showing the ids; a bad answer exits 2 without touching the session; a
 // good one resumes and sends the chosen option id back to the model.
 func TestPauseAndResume(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Bonjour, le monde !"))
 	o := openaiRun(sb, srv, "-p", "greet the world")
@@ -82,14 +84,14 @@ func TestPauseAndResume(t *testing.T) {
 
 // TestInterruptDuringStreaming sends SIGINT while the answer streams: the
 // process exits 130 within a second, the session holds the conversation so
-// far, and --resume continues from it.
+// far, and --resume continues from it. Not parallel, as it times the stop.
 func TestInterruptDuringStreaming(t *testing.T) {
 	sb := newSandbox(t)
 	sb.write("a.txt", "alpha\n")
 	long := strings.Repeat("word ", 200)
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("read_file", `{"path":"a.txt"}`),
-		scripted.Turn{ToolCalls: finalAnswer(long).ToolCalls, ChunkDelayMS: 2000},
+		scripted.Turn{ToolCalls: finalAnswer(long).ToolCalls, ChunkDelayMS: 1000},
 		finalAnswer("resumed fine"))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -101,19 +103,27 @@ func TestInterruptDuringStreaming(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := scanLines(stdout)
-	// Wait until the second model call is streaming its answer.
-	deadline := time.Now().Add(10 * time.Second)
-	for len(srv.Requests()) < 2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
+	// The answer is streaming once its first words are on stdout; the
+	// rest follows a chunk a second.
+	streaming := make(chan bool, 1)
+	go func() {
+		n, _ := stdout.Read(make([]byte, 1))
+		streaming <- n > 0
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case ok := <-streaming:
+		if !ok {
+			cmd.Wait()
+			t.Fatalf("llmrt ended before the answer streamed: %s", stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("the answer did not start streaming")
 	}
-	time.Sleep(300 * time.Millisecond)
 	sent := time.Now()
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	took := time.Since(sent)
-	for range lines {
-	}
 	code := -1
 	if ee, ok := err.(interface{ ExitCode() int }); ok {
 		code = ee.ExitCode()
@@ -147,6 +157,7 @@ func TestInterruptDuringStreaming(t *testing.T) {
 // TestKillLeavesLoadableSession kills the process with SIGKILL mid-run; the
 // session file must still load.
 func TestKillLeavesLoadableSession(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("list_files", `{}`),

@@ -40,6 +40,7 @@ func toolNames(t *testing.T, r fakellm.Request) []string {
 // the catalogue of the system prompt; load_skill returns its body and
 // files, and read_file can then read one of its files.
 func TestSkillsInRunFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	skillDir := filepath.Join(sb.home, ".claude", "skills", "pdf")
 	writeAbs(t, filepath.Join(skillDir, "SKILL.md"), skillFile("pdf", "Extract text from PDF files.", "Read reference.md first.\n"))
@@ -78,6 +79,7 @@ func TestSkillsInRunFromOutside(t *testing.T) {
 // TestNoSkillsNoTrace: without skills a run offers no load_skill and its
 // system prompt says nothing about skills.
 func TestNoSkillsNoTrace(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
 	openaiRun(sb, srv, "-p", "hi").want(t, 0)
@@ -95,6 +97,7 @@ func TestNoSkillsNoTrace(t *testing.T) {
 // TestSkillDiagnosticsInRunFromOutside: a malformed SKILL.md is a warning
 // naming the file on a run's stderr, and --strict refuses the run.
 func TestSkillDiagnosticsInRunFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	bad := sb.write(".llmrt/skills/broken/SKILL.md", "---\nname: broken\ndescription: [\n---\n")
 	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
@@ -113,6 +116,7 @@ func TestSkillDiagnosticsInRunFromOutside(t *testing.T) {
 // TestToolsListsLoadSkillFromOutside: `llmrt tools` shows load_skill when
 // there are skills, and only then.
 func TestToolsListsLoadSkillFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	o := sb.run(cli{args: []string{"tools"}})
 	o.want(t, 0)

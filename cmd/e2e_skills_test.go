@@ -18,6 +18,7 @@ func skillFile(name, description, body string) string {
 // same name, --skills-dir wins over both, and a malformed SKILL.md is a
 // warning naming the file, not a failure.
 func TestSkillsJSONFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	userRoot := filepath.Join(sb.home, ".claude", "skills")
 	configRoot := filepath.Join(sb.home, "config", "llmrt", "skills")
@@ -77,6 +78,7 @@ func TestSkillsJSONFromOutside(t *testing.T) {
 }
 
 func TestSkillsShowFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".llmrt/skills/pdf/SKILL.md", skillFile("pdf", "PDF.", "# Use pdftotext\n"))
 	sb.write(".llmrt/skills/pdf/scripts/run.sh", "echo\n")

@@ -13,6 +13,7 @@ import (
 // three inner tool results with the program's call as parent, in one model
 // round trip.
 func TestRunCodeFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	for _, n := range []string{"a", "b", "c"} {
 		sb.write(n+".txt", "file "+n+"\n")
@@ -62,6 +63,7 @@ func TestRunCodeFromOutside(t *testing.T) {
 // stdout holds only the parent's answer, and progress shows the sub-run
 // indented.
 func TestSpawnAgentFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("spawn_agent", `{"task":"count the files"}`),
@@ -85,6 +87,7 @@ func TestSpawnAgentFromOutside(t *testing.T) {
 // sub-run carries the parent's run id as parent_id, the sub-run ends with
 // its own terminal event, and the last line is the parent's.
 func TestSpawnAgentStreamJSON(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		toolCall("spawn_agent", `{"task":"look around"}`),

@@ -12,6 +12,7 @@ import (
 // TestSpecialProjectFiles: a named pipe where llmrt reads a project file
 // at start-up is refused with a message naming it; nothing hangs.
 func TestSpecialProjectFiles(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		code int
@@ -20,6 +21,7 @@ func TestSpecialProjectFiles(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
 			p := filepath.Join(sb.work, tc.name)
 			os.MkdirAll(filepath.Dir(p), 0o755)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -25,6 +24,21 @@ func waitRunning(t *testing.T, s string, n int) {
 		if time.Now().After(deadline) {
 			t.Fatalf("got %v running %q, want %d", running(s), s, n)
 		}
+	}
+}
+
+// waitGone polls until no process whose command line holds s runs; it
+// kills and reports those still there after five seconds.
+func waitGone(t *testing.T, s string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for left := running(s); len(left) > 0; left = running(s) {
+		if time.Now().After(deadline) {
+			killAll(left)
+			t.Errorf("processes left behind: %v", left)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
@@ -70,10 +84,12 @@ func waitExit(t *testing.T, cmd *exec.Cmd, limit time.Duration) int {
 // and the command that resumes it) and leaves nothing it started, the
 // processes that detached and dropped the call's marker included.
 func TestEverySignalStopsEverything(t *testing.T) {
-	for i, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT} {
 		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
 			sb := newSandbox(t)
-			secs := strconv.Itoa(5400 + i)
+			secs := uniqueMark()
 			line := "setsid sleep S >/dev/null 2>&1 & env -i setsid sleep S >/dev/null 2>&1 & sleep S"
 			srv := fake(t, fakellm.OpenAI, shellTurn(strings.ReplaceAll(line, "S", secs)), finalAnswer("never"))
 			cmd := sb.command(context.Background(), cli{
@@ -105,8 +121,10 @@ func TestEverySignalStopsEverything(t *testing.T) {
 // away mid-command, llmrt stops the run (it is not killed by SIGPIPE with
 // its command left running).
 func TestBrokenPipeStopsTheRun(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	srv := fake(t, fakellm.OpenAI, shellTurn("setsid sleep 5411 >/dev/null 2>&1 & sleep 5412"), finalAnswer("never"))
+	mark := "sleep " + uniqueMark()
+	srv := fake(t, fakellm.OpenAI, shellTurn("setsid "+mark+" >/dev/null 2>&1 & "+mark), finalAnswer("never"))
 	cmd := sb.command(context.Background(), cli{
 		args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "-o", "stream-json", "-p", "x"},
 		env:  map[string]string{"OPENAI_API_KEY": "k"},
@@ -118,23 +136,23 @@ func TestBrokenPipeStopsTheRun(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { killAll(running("sleep 541")) }()
+	defer func() { killAll(running(mark)) }()
 	lines := bufio.NewScanner(out)
 	for lines.Scan() && !strings.Contains(lines.Text(), `"type":"tool_start"`) {
 	}
-	waitRunning(t, "sleep 541", 2)
+	waitRunning(t, mark, 2)
 	out.Close() // the reader goes away; the next event (progress) breaks the pipe
 	code := waitExit(t, cmd, 20*time.Second)
 	if code != 130 {
 		t.Errorf("exit: got %d, want 130 (a stopped run)", code)
 	}
-	if left := running("sleep 541"); len(left) > 0 {
+	if left := running(mark); len(left) > 0 {
 		t.Errorf("processes survived llmrt: %v", left)
 	}
 }
 
 // TestSignalWhileReadingStdin: a signal ends a run still waiting for its
-// piped stdin at once.
+// piped stdin at once. Not parallel, as it times the stop.
 func TestSignalWhileReadingStdin(t *testing.T) {
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("never"))

@@ -11,6 +11,7 @@ import (
 // TestListingsFit80Columns: llmrt tools and llmrt sessions fit an
 // 80-column terminal, and sessions show prints the final answer whole.
 func TestListingsFit80Columns(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	long := strings.Repeat("every word of this answer matters ", 20) + "THE END"
 	srv := fake(t, fakellm.OpenAI, finalAnswer(long))

@@ -68,7 +68,7 @@ func startTermWith(t *testing.T, sb *sandbox, cols, rows int, env map[string]str
 	if err := os.WriteFile(script, []byte(b.String()), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tm := &term{t: t, socket: fmt.Sprintf("llmrt-test-%d", time.Now().UnixNano())}
+	tm := &term{t: t, socket: "llmrt-test-" + uniqueMark()}
 	tm.tmux("new-session", "-d", "-s", "main", "-x", fmt.Sprint(cols), "-y", fmt.Sprint(rows), script)
 	sock := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
 	t.Cleanup(func() {
@@ -123,6 +123,7 @@ const markdownAnswer = "# Results\n\nThe build is **green** and `go vet` is clea
 // with no ANSI bytes. The terminal run also proves a terminal stdin with -p
 // is not waited on.
 func TestTerminalRendersMarkdown(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer(markdownAnswer))
 	env := map[string]string{"OPENAI_API_KEY": "k"}
@@ -147,6 +148,7 @@ func TestTerminalRendersMarkdown(t *testing.T) {
 // TestTerminalAsksWithASelectList: on a terminal, ask_user_input shows a
 // select list; arrow keys and enter answer it and the run continues.
 func TestTerminalAsksWithASelectList(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Bonjour !"))
 	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},
@@ -167,6 +169,7 @@ func TestTerminalAsksWithASelectList(t *testing.T) {
 // TestTerminalPermissionPrompt: in ask mode on a terminal, a write asks;
 // allowing it once lets the write happen.
 func TestTerminalPermissionPrompt(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"out/hello.txt","content":"hi\n"}`), finalAnswer("written"))
 	tm := startTerm(t, sb, map[string]string{"OPENAI_API_KEY": "k"},
@@ -185,6 +188,7 @@ func TestTerminalPermissionPrompt(t *testing.T) {
 // TestTerminalResumeAsksPendingQuestions: a run paused without a terminal
 // and resumed on one without --answer asks its pending question there.
 func TestTerminalResumeAsksPendingQuestions(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("Hello!"))
 	openaiRun(sb, srv, "-p", "greet").want(t, 3)
@@ -206,6 +210,7 @@ func TestTerminalResumeAsksPendingQuestions(t *testing.T) {
 // person at the terminal, a write is asked about on the terminal, not
 // denied.
 func TestTerminalAsksThroughTTYWithPipedStdin(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	input := filepath.Join(sb.home, "input.txt")
 	if err := os.WriteFile(input, []byte("piped notes\n"), 0o644); err != nil {
@@ -235,6 +240,7 @@ const multiAskArgs = `{"type":"multiple-select","allowSkip":true,"questions":[{"
 // run, every entry is on screen, and after the answer the screen says
 // what was chosen and no longer shows the list.
 func TestTerminalMultiSelect(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", multiAskArgs), finalAnswer("Using YAML."))
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
@@ -272,6 +278,7 @@ const longCommand = "find . -name '*.go' -newer go.mod -not -path './vendor/*' |
 // TestTerminalPermissionShowsTheWholeCommand: a 200-character command is
 // shown whole, wrapped, in its permission prompt at 80 columns.
 func TestTerminalPermissionShowsTheWholeCommand(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, shellTurn(longCommand), finalAnswer("done"))
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
@@ -300,18 +307,23 @@ func TestTerminalPermissionShowsTheWholeCommand(t *testing.T) {
 // command runs, a spinner with the elapsed time is on screen; it is gone
 // once the answer is printed.
 func TestTerminalSpinner(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
-	slow := finalAnswer("Finished.")
-	slow.DelayMS = 2500
-	srv := fake(t, fakellm.OpenAI, shellTurn("sleep 2"), slow)
+	// The command runs, and the answer is held back, until the test has
+	// seen each spinner.
+	command := "until [ -e go-on ]; do sleep 0.05; done"
+	srv := fake(t, fakellm.OpenAI, shellTurn(command), finalAnswer("Finished."))
+	release := srv.Hold(2)
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "wait")
-	scr := tm.waitFor("shell_cmd  sleep 2", 15*time.Second)
+	scr := tm.waitFor("shell_cmd  until [ -e go-on ]", 15*time.Second)
 	if !strings.Contains(scr, "Ctrl-C to interrupt") {
 		t.Errorf("a running command should show with its spinner:\n%s", scr)
 	}
-	tm.waitFor("✓ shell_cmd  sleep 2", 15*time.Second)
+	sb.write("go-on", "")
+	tm.waitFor("✓ shell_cmd  until [ -e go-on ]", 15*time.Second)
 	tm.waitFor("thinking", 15*time.Second)
+	release()
 	scr = tm.waitFor("EXIT=", 15*time.Second)
 	if strings.Contains(scr, "thinking") || strings.Contains(scr, "Ctrl-C to interrupt") || !strings.Contains(scr, "Finished.") {
 		t.Errorf("the spinner should be cleared before the answer:\n%s", scr)
@@ -324,6 +336,7 @@ func TestTerminalSpinner(t *testing.T) {
 // TestTerminalTextFinishPrintsOnce: with --finish text, a text reply that
 // ends the run is printed once, as the answer, not also as progress.
 func TestTerminalTextFinishPrintsOnce(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, text("The only reply, printed once."))
 	tm := startTermSized(t, sb, 80, 24, map[string]string{"OPENAI_API_KEY": "k"},
@@ -337,6 +350,7 @@ func TestTerminalTextFinishPrintsOnce(t *testing.T) {
 // TestTerminalSlowListArrivesLineByLine: the items of a slowly streamed
 // list are on screen as they arrive, not all at once at its end.
 func TestTerminalSlowListArrivesLineByLine(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	var b strings.Builder
 	b.WriteString("Steps:\n\n")

@@ -1,9 +1,7 @@
 package cmd_test
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,6 +14,7 @@ import (
 // TestWorkspaceEscapeFromOutside: a model that asks to write ../escape.txt
 // writes nothing outside the workspace and gets the refusal.
 func TestWorkspaceEscapeFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	outside := filepath.Join(filepath.Dir(sb.work), "escape.txt")
 	os.Remove(outside)
@@ -34,7 +33,9 @@ func TestWorkspaceEscapeFromOutside(t *testing.T) {
 // TestPermissionModesFromOutside checks read mode and the non-terminal ask
 // mode through the binary.
 func TestPermissionModesFromOutside(t *testing.T) {
+	t.Parallel()
 	t.Run("read mode stops every mutating call, shell included", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI,
 			scripted.Turn{ToolCalls: []scripted.Call{
@@ -55,6 +56,7 @@ func TestPermissionModesFromOutside(t *testing.T) {
 		}
 	})
 	t.Run("ask mode without a terminal denies writes unless a rule allows them", func(t *testing.T) {
+		t.Parallel()
 		sb := newSandbox(t)
 		write := toolCall("write_file", `{"path":"out/report.txt","content":"done\n"}`)
 		srv := fake(t, fakellm.OpenAI, write, finalAnswer("could not write"))
@@ -78,10 +80,11 @@ func TestPermissionModesFromOutside(t *testing.T) {
 // TestShellTimeoutFromOutside: shell_cmd with timeout_ms 1000 on sleep 30
 // returns within seconds and leaves no process behind.
 func TestShellTimeoutFromOutside(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	// A unique duration marks this test's sleepers; a backgrounded one
 	// must die with the group too.
-	marker := fmt.Sprintf("sleep 30.%d", time.Now().UnixNano()%1_000_000)
+	marker := "sleep " + uniqueMark()
 	cmdline := marker + " & " + marker
 	srv := fake(t, fakellm.OpenAI, toolCall("shell_cmd", `{"command":"`+cmdline+`","timeout_ms":1000}`), finalAnswer("it timed out"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "sleep")
@@ -92,8 +95,5 @@ func TestShellTimeoutFromOutside(t *testing.T) {
 	if body := string(srv.Requests()[1].Body); !strings.Contains(body, `timed_out\":true`) {
 		t.Errorf("the result should say it timed out: %s", body)
 	}
-	time.Sleep(200 * time.Millisecond)
-	if out, _ := exec.Command("pgrep", "-f", marker).Output(); len(strings.TrimSpace(string(out))) > 0 {
-		t.Errorf("processes left behind: %s", out)
-	}
+	waitGone(t, marker)
 }

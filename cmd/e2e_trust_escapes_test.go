@@ -72,6 +72,7 @@ func controlBytes(s string) []string {
 // progress on stderr) prints the answer's words and none of its
 // sequences; -o json and -o stream-json keep the exact text.
 func TestPipedOutputHoldsNoControlSequences(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	turns, answer := hostileTurns(t)
 	o := openaiRun(sb, fake(t, fakellm.OpenAI, turns...), "--permission", "auto", "--verbose", "-p", "go")
@@ -233,6 +234,7 @@ func (rt *recordedTerm) checkTerminal(t *testing.T, own ...string) {
 // renders the answer and the progress lines; the terminal gets their
 // words and none of the sequences.
 func TestRunOnATerminalShowsNoControlSequences(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	turns, _ := hostileTurns(t)
 	srv := fake(t, fakellm.OpenAI, turns...)
@@ -254,6 +256,7 @@ func TestRunOnATerminalShowsNoControlSequences(t *testing.T) {
 // TestChatShowsNoControlSequences: the chat streams the same answer; the
 // terminal gets its words and none of its sequences.
 func TestChatShowsNoControlSequences(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	turns, _ := hostileTurns(t)
 	srv := fake(t, fakellm.OpenAI, turns...)

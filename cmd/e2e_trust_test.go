@@ -49,6 +49,7 @@ func (r *hostileRepo) started() bool {
 // endpoints, apply none of its policy, and say what they skipped and how
 // to trust it; --strict refuses.
 func TestUntrustedRepositoryGetsNothing(t *testing.T) {
+	t.Parallel()
 	r := newHostileRepo(t)
 	o := r.run("run", "-p", "hi", "--max-iterations", "2")
 	o.want(t, 0)
@@ -78,6 +79,7 @@ func TestUntrustedRepositoryGetsNothing(t *testing.T) {
 // servers start (its config still chooses no endpoint); once a project
 // file changes, they do not, until trusted again; --revoke forgets.
 func TestTrustIsForTheFilesAsTheyWere(t *testing.T) {
+	t.Parallel()
 	r := newHostileRepo(t)
 	// The .env would send the key elsewhere once trusted: this test
 	// trusts a project whose .env only sets a harmless variable.
@@ -116,6 +118,7 @@ func TestTrustIsForTheFilesAsTheyWere(t *testing.T) {
 // TestTrustForOneRun: --trust applies the project's files for one run
 // without remembering them.
 func TestTrustForOneRun(t *testing.T) {
+	t.Parallel()
 	r := newHostileRepo(t)
 	r.sb.write(".env", "PROJECT_NAME=demo\n")
 	r.run("run", "--trust", "-p", "hi", "--max-iterations", "2").want(t, 0)
@@ -131,6 +134,7 @@ func TestTrustForOneRun(t *testing.T) {
 // token) out of the repository unless --scope project says otherwise, and
 // mcp list names each server's scope.
 func TestMCPAddIsLocalByDefault(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.run(cli{args: []string{"mcp", "add", "mine", "-e", "TOKEN=secret-token", "--", "echo", "hi"}}).want(t, 0)
 	if _, err := os.Stat(filepath.Join(sb.work, ".mcp.json")); err == nil {
@@ -159,6 +163,7 @@ func TestMCPAddIsLocalByDefault(t *testing.T) {
 // "trust" starts the server and is remembered, so the next run does not
 // ask.
 func TestTerminalAsksToTrust(t *testing.T) {
+	t.Parallel()
 	r := newHostileRepo(t)
 	r.sb.write(".env", "PROJECT_NAME=demo\n")
 	env := map[string]string{"OPENAI_API_KEY": "sk-user-key-123456"}
@@ -199,6 +204,7 @@ func (sb *sandbox) trust() {
 // workspace is loaded on --resume only as the session recorded it; one the
 // run's commands could have rewritten starts nothing and is named.
 func TestRewrittenMCPConfigIsNotLoadedOnResume(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	marker := filepath.Join(t.TempDir(), "started")
 	sb.write("extra/mcp.json", `{"mcpServers":{}}`)
@@ -222,6 +228,7 @@ func TestRewrittenMCPConfigIsNotLoadedOnResume(t *testing.T) {
 // folder is not trusted) still holds secrets: the model reading it sees
 // them redacted.
 func TestUntrustedDotenvIsStillSecret(t *testing.T) {
+	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".env", "SERVICE_TOKEN=svc-untrusted-secret-42\n")
 	srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":".env"}`), finalAnswer("done"))
@@ -237,6 +244,7 @@ func TestUntrustedDotenvIsStillSecret(t *testing.T) {
 // guard that lost a race would leave it) or its symlinked target, the next
 // run sends nothing to the URL it wrote.
 func TestAChangeByTheModelIsNotTrusted(t *testing.T) {
+	t.Parallel()
 	for _, symlinked := range []bool{false, true} {
 		r := newHostileRepo(t)
 		r.sb.write(".llmrt/config.json", `{}`)

@@ -308,7 +308,8 @@ func TestCancelledBatchAnswersHostCalls(t *testing.T) {
 }
 
 // TestExecutableAskReplacesBuiltin: a host may supply its own executable
-// ask_user_input (SPEC §3.1); it replaces the host-owned built-in.
+// ask_user_input (the one host tool allowed a built-in's name); it
+// replaces the host-owned built-in.
 func TestExecutableAskReplacesBuiltin(t *testing.T) {
 	h := newHarness(t, call("ask_user_input", `{"q":"which?"}`), answer("chose blue"))
 	req := h.request("go")

@@ -12,9 +12,12 @@ import (
 	"github.com/llmrt/llmrt/tools"
 )
 
-// TestLoopRules covers the rules of SPEC §3 one by one. Each case scripts
-// the model, runs Complete, and checks the status, output, error code,
-// number of model calls, and whatever else the rule is about.
+// TestLoopRules covers the completion loop's rules one by one: control
+// tools, finish policies and narration, empty and repeated replies, the
+// iteration and token bounds, bad calls returned to the model, cut replies
+// and retries. Each case scripts the model, runs Complete, and checks the
+// status, output, error code, number of model calls, and whatever else the
+// rule is about.
 func TestLoopRules(t *testing.T) {
 	type check func(t *testing.T, h *harness, res engine.Result, ct *counterTool)
 	cases := []struct {

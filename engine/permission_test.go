@@ -122,8 +122,9 @@ func TestReplyViaEvents(t *testing.T) {
 	}
 }
 
-// TestPostAnswer covers SPEC §3.5: after the user answered ask_user_input,
-// one note at most for an unverified finish or a repeated question.
+// TestPostAnswer: after the user answered ask_user_input, final_answer is
+// accepted at once; an unverified text finish gets one recovery note and is
+// accepted the next time; asking the same question again is refused once.
 func TestPostAnswer(t *testing.T) {
 	askArgs := `{"questions":[{"id":"lang","header":"Language","question":"Which?","options":[{"id":"go","label":"Go"},{"id":"rs","label":"Rust"}]}]}`
 	ask := providers.ToolCall{ID: "ask1", Name: "ask_user_input", Arguments: askArgs}

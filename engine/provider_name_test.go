@@ -3,15 +3,18 @@ package engine_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/internal/recordings"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/anthropic"
 	"github.com/llmrt/llmrt/tools"
@@ -21,10 +24,10 @@ import (
 // key other than its name ("claude" for anthropic) still gets its thinking
 // signatures back when the loop replays the conversation.
 func TestReplayKeepsSignatureUnderAnotherKey(t *testing.T) {
-	const dir = "../../shared/testdata/provider-recordings/anthropic/"
+	dir := filepath.Join(recordings.Dir(t), "anthropic")
 	var bodies []string
 	for i := range 2 {
-		raw, err := os.ReadFile(dir + "fantasy__AnthropicThinking.claude-sonnet-4.thinking-streaming__" + string(rune('0'+i)) + ".json")
+		raw, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("fantasy__AnthropicThinking.claude-sonnet-4.thinking-streaming__%d.json", i)))
 		if err != nil {
 			t.Fatalf("read recording: %v", err)
 		}

@@ -162,9 +162,8 @@ func TestRoundTrip(t *testing.T) {
 func TestResume(t *testing.T) {
 	rt := newRuntime(t,
 		scripted.Turn{ToolCalls: []scripted.Call{call("ask_user_input", askArgs)}},
-		// The first final_answer after an answer is refused (SPEC §3.5), so
-		// the resumed run holds an engine-made error result too.
-		scripted.Turn{ToolCalls: []scripted.Call{call("final_answer", `{"answer":"using pg"}`)}},
+		// A final_answer right after the user's answer is accepted; its
+		// result is made by the engine, and the session must hold it too.
 		scripted.Turn{ToolCalls: []scripted.Call{call("final_answer", `{"answer":"using pg"}`)}},
 	)
 	store := &session.Store{Dir: t.TempDir()}

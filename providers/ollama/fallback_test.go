@@ -36,9 +36,10 @@ func split(s string, n int) []string {
 	return append(out, s)
 }
 
-// TestTextToolCalls: a reply that is a tool call written as JSON text (the
-// SPEC §4.7 fallback) becomes tool calls, however it was split into lines;
-// anything else that was held back comes out as text, unchanged.
+// TestTextToolCalls: a reply that is a tool call written as JSON text (a
+// {name, arguments} object, as small models emit a call they cannot make
+// natively) becomes tool calls, however it was split into lines; anything
+// else that was held back comes out as text, unchanged.
 func TestTextToolCalls(t *testing.T) {
 	const readFile = `{"name":"read_file","arguments":{"path":"a.txt"}}`
 	tests := []struct {

@@ -10,6 +10,7 @@
 // text and then breaks the connection; after_call_header also streams the
 // start of the first tool call (with argument_bytes of its arguments; the
 // whole call where the protocol sends calls whole) before the break.
+// Server.Hold keeps a turn's answer back until the test releases it.
 package fakellm
 
 import (
@@ -53,6 +54,7 @@ type Server struct {
 	turns []scripted.Turn
 	next  int
 	reqs  []Request
+	holds map[int]chan struct{} // turn number → closed when it may be answered
 }
 
 // Start serves turns over protocol until Close. Requests past the last
@@ -68,6 +70,22 @@ func Start(protocol string, turns ...scripted.Turn) *Server {
 func (s *Server) Close() {
 	s.srv.CloseClientConnections()
 	s.srv.Close()
+}
+
+// Hold keeps the answer to turn n (1 for the first) back until release
+// is called or its request ends, so a test can look at a run while it
+// waits for the model, as long as it needs to and no longer. Call it
+// before the turn is requested. release may be called more than once.
+func (s *Server) Hold(n int) (release func()) {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	if s.holds == nil {
+		s.holds = map[int]chan struct{}{}
+	}
+	s.holds[n] = ch
+	s.mu.Unlock()
+	var once sync.Once
+	return func() { once.Do(func() { close(ch) }) }
 }
 
 // Requests returns what the server received so far.
@@ -95,8 +113,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	t := s.turns[s.next]
 	s.next++
 	turnNo := s.next
+	hold := s.holds[turnNo]
 	s.mu.Unlock()
 
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if t.DelayMS > 0 {
 		select {
 		case <-time.After(time.Duration(t.DelayMS) * time.Millisecond):

@@ -4,13 +4,12 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/llmrt/llmrt/internal/recordings"
 )
 
 // Recording is one recorded HTTP interaction in the normalized format the
@@ -75,53 +74,17 @@ func (r *Recording) RequestJSON(t testing.TB) map[string]any {
 }
 
 // Dir returns the recordings folder, ../shared/testdata/provider-recordings
-// relative to the module root (the nearest directory above the working
-// directory holding go.mod). It skips t when the folder is absent.
+// beside the module's root directory. It skips t when the folder is absent,
+// or fails t when LLMRT_REQUIRE_RECORDINGS is set (see package recordings).
 func Dir(t testing.TB) string {
 	t.Helper()
-	dir, err := recordingsDir()
-	if err != nil {
-		t.Fatalf("replay: %v", err)
-	}
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("provider recordings not found at %s; they live in ../shared beside the repo", dir)
-	}
-	return dir
-}
-
-// recordingsDir is where the recordings live: shared/testdata beside the
-// module's root directory.
-func recordingsDir() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("working directory: %w", err)
-	}
-	root := wd
-	for {
-		if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(root)
-		if parent == root {
-			return "", fmt.Errorf("no go.mod in %s or above", wd)
-		}
-		root = parent
-	}
-	return filepath.Join(filepath.Dir(root), "shared", "testdata", "provider-recordings"), nil
+	return recordings.Dir(t)
 }
 
 // Main runs a provider package's tests (call it from TestMain) and, when
 // the recordings are absent, says once on stderr that the replay tests
 // were skipped and why, instead of a skip per test that only -v shows.
-func Main(m *testing.M) int {
-	code := m.Run()
-	if dir, err := recordingsDir(); err == nil {
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			fmt.Fprintf(os.Stderr, "replay: provider recordings not found at %s: the replay tests of this package were skipped (the recordings live in ../shared beside the repository)\n", dir)
-		}
-	}
-	return code
-}
+func Main(m *testing.M) int { return recordings.Main(m) }
 
 // Load reads the recording at rel (such as "openai/fantasy__...json") inside
 // the recordings folder. Header names are canonicalized so Get works.
