@@ -37,6 +37,13 @@ type Config struct {
 	// SpawnDepth is how deep spawn_agent sub-runs may nest: zero means
 	// DefaultSpawnDepth, negative forbids sub-runs.
 	SpawnDepth int
+	// Checkpoints keeps paused runs, so that a paused Result carries a
+	// token and Resume goes on with it in any process sharing the store.
+	// nil: runs still pause, without a token.
+	Checkpoints CheckpointStore
+	// Interrupt is what a pause does to the run's work; empty means
+	// InterruptContinue.
+	Interrupt InterruptMode
 }
 
 // Defaults are request settings applied when a request leaves them zero.
@@ -118,6 +125,9 @@ func New(cfg Config) (*Runtime, error) {
 		return nil, configError("default model %q has no provider: add its adapter to Config.Adapters", cfg.Defaults.Model)
 	case def == "" && cfg.Defaults.Model != "":
 		return nil, configError("default model %q has no default provider: set Defaults.Provider to one of %s", cfg.Defaults.Model, providerNames(byName))
+	}
+	if err := checkInterrupt(cfg.Interrupt); err != nil {
+		return nil, err
 	}
 	return &Runtime{cfg: cfg, providers: byName, defaultProvider: def}, nil
 }
