@@ -3,6 +3,7 @@ package engine_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -86,6 +87,11 @@ func TestResumeByToken(t *testing.T) {
 	}
 
 	b := newProcess(t, dir, "", askLang, answer("Go it is"))
+	cp, err := b.cps.Lookup(context.Background(), res.Token)
+	if err != nil || !reflect.DeepEqual(cp.Pending, res.PendingCalls) || cp.Kind != engine.PauseQuestion ||
+		!reflect.DeepEqual(cp.BuiltIns, []string{engine.AskUserTool}) || cp.Model != "test" {
+		t.Errorf("Lookup: got %+v, %v; want the pause with its calls and settings", cp, err)
+	}
 	out, err := b.rt.Resume(context.Background(), res.Token, engine.ResumeInput{Answers: goAnswer(t, res)})
 	if err != nil || out.Status != engine.StatusCompleted || out.Output != "Go it is" {
 		t.Fatalf("Resume: got %s %q, error %v %v; want completed %q", out.Status, out.Output, err, out.Error, "Go it is")
@@ -108,6 +114,9 @@ func TestResumeByToken(t *testing.T) {
 	}
 	if _, err := b.rt.Resume(context.Background(), res.Token, engine.ResumeInput{Answers: goAnswer(t, res)}); !errors.Is(err, engine.ErrInvalidToken) {
 		t.Errorf("second Resume of the same token: got %v, want ErrInvalidToken", err)
+	}
+	if _, err := b.cps.Lookup(context.Background(), res.Token); !errors.Is(err, engine.ErrInvalidToken) {
+		t.Errorf("Lookup of a spent token: got %v, want ErrInvalidToken", err)
 	}
 }
 

@@ -119,11 +119,7 @@ func (c *Checkpoints) Claim(ctx context.Context, token string) (engine.Checkpoin
 	case err != nil:
 		return engine.Checkpoint{}, err
 	}
-	s, err := c.b.LoadContext(ctx, id)
-	if err == nil && (s.Last == nil || s.Last.Token != token || s.Last.Status != engine.StatusToolCalls ||
-		len(s.Pending) == 0 || len(s.Pending) != len(s.Last.Pending)) {
-		err = fmt.Errorf("session %s: %w", id, engine.ErrInvalidToken)
-	}
+	s, err := c.load(ctx, id, token)
 	if err != nil {
 		return engine.Checkpoint{}, errors.Join(err, unlock())
 	}
@@ -131,6 +127,38 @@ func (c *Checkpoints) Claim(ctx context.Context, token string) (engine.Checkpoin
 	c.claims[token] = &claim{id: id, unlock: unlock, msgs: s.Messages}
 	c.mu.Unlock()
 	return checkpointOf(s, token), nil
+}
+
+// Lookup returns the pause token names without claiming it, for a host
+// that shows its questions before it has the answers. Its error matches
+// engine.ErrInvalidToken when the token names no pause.
+func (c *Checkpoints) Lookup(ctx context.Context, token string) (engine.Checkpoint, error) {
+	id, ok := tokenSession(token)
+	if !ok {
+		return engine.Checkpoint{}, engine.ErrInvalidToken
+	}
+	s, err := c.load(ctx, id, token)
+	if errors.Is(err, ErrNotFound) {
+		err = fmt.Errorf("session %s: %w", id, engine.ErrInvalidToken)
+	}
+	if err != nil {
+		return engine.Checkpoint{}, err
+	}
+	return checkpointOf(s, token), nil
+}
+
+// load reads session id and checks that its last record is the pause of
+// token.
+func (c *Checkpoints) load(ctx context.Context, id, token string) (*Session, error) {
+	s, err := c.b.LoadContext(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if s.Last == nil || s.Last.Token != token || s.Last.Status != engine.StatusToolCalls ||
+		len(s.Pending) == 0 || len(s.Pending) != len(s.Last.Pending) {
+		return nil, fmt.Errorf("session %s: %w", id, engine.ErrInvalidToken)
+	}
+	return s, nil
 }
 
 // Finish appends the resumed run's messages and its end record.
