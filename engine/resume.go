@@ -96,7 +96,9 @@ type Checkpoint struct {
 type CheckpointStore interface {
 	// Save keeps a run that paused and returns the token that resumes it.
 	// With cp.Resumed set, the run continued that claimed pause: the same
-	// conversation goes on, and the claim ends.
+	// conversation goes on, and once the pause is kept the claim ends. A
+	// token returned with an error means the pause was kept and something
+	// after it failed (a lock lost while held).
 	Save(ctx context.Context, cp Checkpoint) (token string, err error)
 	// Claim takes the pause token names for the caller alone and returns
 	// it. Errors match ErrInvalidToken or ErrTokenInUse, or are the

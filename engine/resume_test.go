@@ -245,3 +245,43 @@ func TestResumePausesAgain(t *testing.T) {
 		t.Errorf("sessions: got %+v, want one holding all %d messages", list, len(out.Messages))
 	}
 }
+
+// failingAppends is a session backend whose appends fail.
+type failingAppends struct{ *session.Store }
+
+func (f failingAppends) AppendContext(context.Context, string) (*session.Writer, error) {
+	return nil, errors.New("disk full")
+}
+
+// TestResumeSaveFails: a resumed run that pauses again where the store
+// cannot keep the pause reports it, has no token, and leaves the old
+// pause to be resumed again.
+func TestResumeSaveFails(t *testing.T) {
+	dir := t.TempDir()
+	const again = `{"questions":[{"id":"db","header":"DB","question":"Which?","options":[{"id":"pg","label":"Postgres"},{"id":"my","label":"MySQL"}]}]}`
+	turns := []scripted.Turn{askLang, call("ask_user_input", again), answer("Go")}
+	first := newProcess(t, dir, "", turns...).pause(t, "pick a stack")
+
+	b := newProcess(t, dir, "", turns...)
+	cps := session.NewCheckpoints(failingAppends{b.store})
+	rt, err := engine.New(engine.Config{Providers: map[string]providers.Provider{"fake": b.rec}, Checkpoints: cps,
+		Defaults: engine.Defaults{Provider: "fake", Model: "test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	out, err := rt.Resume(context.Background(), first.Token, engine.ResumeInput{Answers: goAnswer(t, first)})
+	if err != nil || out.Status != engine.StatusToolCalls || out.Token != "" {
+		t.Fatalf("Resume: got %s, token %q, error %v; want a pause without a token", out.Status, out.Token, err)
+	}
+	if len(out.Diagnostics) != 1 || out.Diagnostics[0].Source != "checkpoint" || !strings.Contains(out.Diagnostics[0].Message, "disk full") {
+		t.Errorf("diagnostics: got %+v, want the checkpoint failure", out.Diagnostics)
+	}
+	if _, err := cps.Lookup(context.Background(), first.Token); err != nil {
+		t.Errorf("Lookup of the old token: %v; want the pause still there", err)
+	}
+	c := newProcess(t, dir, "", turns...)
+	if again, err := c.rt.Resume(context.Background(), first.Token, engine.ResumeInput{Answers: goAnswer(t, first)}); err != nil || again.Token == "" {
+		t.Errorf("Resume again: got %s, token %q, %v; want a new pause with a token", again.Status, again.Token, err)
+	}
+}

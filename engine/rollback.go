@@ -104,8 +104,11 @@ func (r *run) paused(ctx context.Context, pending []ToolCall) Result {
 			Messages: r.conv.msgs, Pending: pending, Usage: usage, Iterations: r.guard.iter,
 		}
 		token, err := store.Save(context.WithoutCancel(ctx), cp)
-		if err != nil {
+		switch {
+		case err != nil && token == "":
 			r.diagnose([]Diagnostic{{Source: "checkpoint", Message: "the pause was not saved, so it has no resume token: " + err.Error()}})
+		case err != nil:
+			r.diagnose([]Diagnostic{{Source: "checkpoint", Message: err.Error()}})
 		}
 		r.pause.token = token
 	}

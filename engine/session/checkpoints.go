@@ -60,21 +60,26 @@ type options struct {
 }
 
 // Save keeps a paused run: a new session, or the claimed one it resumed.
+// When that fails the claim stands, for the resumer to release.
 func (c *Checkpoints) Save(ctx context.Context, cp engine.Checkpoint) (string, error) {
 	if cp.Resumed == "" {
 		return c.saveNew(ctx, cp)
 	}
-	cl, err := c.take(cp.Resumed)
-	if err != nil {
-		return "", err
+	c.mu.Lock()
+	cl := c.claims[cp.Resumed]
+	c.mu.Unlock()
+	if cl == nil {
+		return "", fmt.Errorf("session: token %s is not claimed here", cp.Resumed)
 	}
 	token := newToken(cl.id)
-	err = c.append(ctx, cl, cp.Messages, endOfPause(cp, token))
-	if uerr := cl.unlock(); err == nil && uerr != nil {
-		err = fmt.Errorf("session %s: unlock: %w", cl.id, uerr)
-	}
-	if err != nil {
+	if err := c.append(ctx, cl, cp.Messages, endOfPause(cp, token)); err != nil {
 		return "", err
+	}
+	if _, err := c.take(cp.Resumed); err != nil {
+		return "", err
+	}
+	if err := cl.unlock(); err != nil {
+		return token, fmt.Errorf("session %s: the pause is kept, but unlock: %w", cl.id, err)
 	}
 	return token, nil
 }
