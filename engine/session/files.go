@@ -55,6 +55,7 @@ type fileRecords struct {
 	noSync bool // benchmarks only: measures what the per-line sync costs
 }
 
+// WriteRecord appends rec as a line and syncs the file.
 func (fr *fileRecords) WriteRecord(rec Record) error {
 	b := make([]byte, 0, len(rec.JSON)+1)
 	b = append(append(b, rec.JSON...), '\n')
@@ -70,4 +71,5 @@ func (fr *fileRecords) WriteRecord(rec Record) error {
 	return nil
 }
 
+// Close closes the file.
 func (fr *fileRecords) Close() error { return fr.f.Close() }

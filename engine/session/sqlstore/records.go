@@ -26,6 +26,8 @@ type records struct {
 	ctx    context.Context
 }
 
+// WriteRecord inserts rec and updates its session's summary in one
+// transaction; a new session's first record also inserts its row.
 func (r *records) WriteRecord(rec session.Record) error {
 	ctx, cancel := r.s.detached()
 	defer cancel()
@@ -92,4 +94,5 @@ func (r *records) insertSession(ctx context.Context, tx *sql.Tx, rec session.Rec
 	return nil
 }
 
+// Close does nothing: every record is committed as it is written.
 func (r *records) Close() error { return nil }

@@ -52,6 +52,7 @@ func TestBackend(t *testing.T) {
 	})
 }
 
+// TestNewChecksDialect: a dialect is required and must be known.
 func TestNewChecksDialect(t *testing.T) {
 	for _, d := range []sqlstore.Dialect{"", "mysql"} {
 		if _, err := sqlstore.New(nil, sqlstore.Options{Dialect: d}); err == nil {
