@@ -40,6 +40,14 @@
 // (Permission.ReplyViaEvents, Request.AskViaEvents); with neither, a
 // question pauses the run as a host-owned tool call.
 //
+// A paused Result says what it waits for (PauseKind). With a checkpoint
+// store (Config.Checkpoints; engine/session keeps paused runs in session
+// files or a SQL database) it also carries a Token, and Resume goes on
+// with the run in any process sharing the store; a token resumes its
+// pause once (ErrInvalidToken, ErrTokenInUse). Config.Interrupt decides
+// what a pause does to the work before it: kept (continue), or undone by
+// the rollbacks tools registered (RegisterRollback) under restart.
+//
 // Which calls a run may make is decided by package policy (engine/policy):
 // the permission modes, the allow, allow_once and deny rules and the
 // analysis of shell lines those rules are matched against. Mode, Rule,

@@ -169,6 +169,8 @@ var codeErrors = map[ErrorCode]error{
 	CodeBlocked:           ErrBlocked,
 	CodeEmptyResponse:     ErrEmptyResponse,
 	CodeRepeatedToolCalls: ErrRepeatedToolCalls,
+	CodeInvalidToken:      ErrInvalidToken,
+	CodeTokenInUse:        ErrTokenInUse,
 }
 
 // Is reports whether target is the sentinel error of e's code, so

@@ -158,7 +158,7 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 		return r.cancelled(ctx), true
 	}
 	if len(pending) > 0 {
-		return r.end(StatusToolCalls, "", nil, pending), true
+		return r.paused(ctx, pending), true
 	}
 	return Result{}, false
 }

@@ -35,6 +35,9 @@ type run struct {
 	tally   tallies    // usage, evidence, warnings and diagnostics
 	perm    permState  // the rules as they stand; decisions one at a time
 	answers answers    // a person's answers to ask_user_input
+
+	rollbacks rollbacks  // what the run's tools registered to undo on a pause
+	pause     pauseState // the pause it resumed and the one it ends in
 }
 
 // newRun prepares a run; errors are misuse (invalid_request).
@@ -214,6 +217,8 @@ func (r *run) end(status Status, output string, rerr *RunError, pending []ToolCa
 		Iterations:   r.guard.iter,
 		Warnings:     warnings,
 		Diagnostics:  diags,
+		PauseKind:    r.pause.kind,
+		Token:        r.pause.token,
 	}
 	t := EventFailed
 	switch status {

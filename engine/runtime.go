@@ -40,6 +40,13 @@ type Config struct {
 	SpawnDepth int
 	// Reporter, when set, hears every run's warnings as they happen.
 	Reporter Reporter
+	// Checkpoints keeps paused runs, so that a paused Result carries a
+	// token and Resume goes on with it in any process sharing the store.
+	// nil: runs still pause, without a token.
+	Checkpoints CheckpointStore
+	// Interrupt is what a pause does to the run's work; empty means
+	// InterruptContinue.
+	Interrupt InterruptMode
 }
 
 // Defaults are request settings applied when a request leaves them zero.
@@ -126,6 +133,9 @@ func New(cfg Config) (*Runtime, error) {
 		return nil, configError("default model %q has no provider: add its adapter to Config.Adapters", cfg.Defaults.Model)
 	case def == "" && cfg.Defaults.Model != "":
 		return nil, configError("default model %q has no default provider: set Defaults.Provider to one of %s", cfg.Defaults.Model, providerNames(byName))
+	}
+	if err := checkInterrupt(cfg.Interrupt); err != nil {
+		return nil, err
 	}
 	return &Runtime{cfg: cfg, providers: byName, defaultProvider: def}, nil
 }

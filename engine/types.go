@@ -208,6 +208,11 @@ type Result struct {
 	Iterations   int          `json:"iterations"`
 	Warnings     []Warning    `json:"warnings,omitempty"`
 	Diagnostics  []Diagnostic `json:"diagnostics,omitempty"`
+	// PauseKind, on a tool_calls run, says what it waits for.
+	PauseKind PauseKind `json:"pause_kind,omitempty"`
+	// Token, on a tool_calls run of a Runtime with Config.Checkpoints,
+	// resumes it with Runtime.Resume, from any process sharing the store.
+	Token string `json:"token,omitempty"`
 }
 
 // Response is the outcome of Generate: one model reply, as the providers

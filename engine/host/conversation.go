@@ -22,6 +22,11 @@ const NoteCode = "llmrt"
 type Options struct {
 	// Store is where the conversation is saved; nil keeps it unsaved.
 	Store *session.Store
+	// Backend, when set, is where the conversation is saved instead of
+	// Store: any session backend, such as a SQL database a service
+	// shares (engine/session/sqlstore). The backend redacts with its own
+	// settings; Redact below still covers the trace.
+	Backend session.Backend
 	// Resume is a saved conversation to continue; nil starts a new one.
 	Resume *session.Session
 	// Describe describes a new session when its first turn creates it
@@ -148,7 +153,7 @@ func (c *Conversation) Turn(ctx context.Context, t Turn) (Outcome, error) {
 		c.mu.Unlock()
 		return Outcome{}, ErrNothingToRun
 	}
-	c.open(t.Title, t.Prompt)
+	c.open(ctx, t.Title, t.Prompt)
 	if len(t.Answers) > 0 && len(c.pending) > 0 {
 		c.rec.hold(fresh...)
 	} else {
@@ -194,24 +199,28 @@ func (c *Conversation) Turn(ctx context.Context, t Turn) (Outcome, error) {
 // titled by the first prompt with the system prompt first. A session that
 // cannot be written is a note, and the conversation goes on unsaved.
 // c.mu is held.
-func (c *Conversation) open(title string, prompt *engine.Message) {
+func (c *Conversation) open(ctx context.Context, title string, prompt *engine.Message) {
 	if c.rec != nil {
 		return
 	}
 	c.rec = &recorder{tr: c.tr}
 	st := c.opts.Store
+	b := c.opts.Backend
 	switch {
+	case b != nil:
 	case st == nil:
 		return
 	case st.Dir == "":
 		c.rec.note("no home directory, so this conversation is not saved (set HOME or XDG_STATE_HOME)")
 		return
+	default:
+		s := *st
+		s.Redact = c.opts.Redact
+		b = &s
 	}
-	s := *st
-	s.Redact = c.opts.Redact
 	var err error
 	if c.opts.Resume != nil {
-		c.rec.w, err = s.Append(c.opts.Resume.Meta.ID)
+		c.rec.w, err = b.AppendContext(ctx, c.opts.Resume.Meta.ID)
 	} else {
 		var meta session.Meta
 		if c.opts.Describe != nil {
@@ -223,9 +232,14 @@ func (c *Conversation) open(title string, prompt *engine.Message) {
 		if meta.Title == "" && prompt != nil {
 			meta.Title = prompt.Text()
 		}
-		c.rec.w, err = s.Create(meta)
+		c.rec.w, err = b.CreateContext(ctx, meta)
 	}
-	if err != nil {
+	switch {
+	case err != nil && c.opts.Backend != nil:
+		c.rec.w = nil
+		c.rec.note(fmt.Sprintf("this conversation is not saved: %v", err))
+		return
+	case err != nil:
 		c.rec.w = nil
 		c.rec.note(fmt.Sprintf("this conversation is not saved: %v (make sure %s can be created and written, or set XDG_STATE_HOME to a directory you own)", err, st.Dir))
 		return
@@ -330,7 +344,7 @@ func (c *Conversation) Compact(ctx context.Context, rt *engine.Runtime, req engi
 		c.mu.Unlock()
 		return engine.Result{}, errClosed
 	}
-	c.open("compacted conversation", nil)
+	c.open(ctx, "compacted conversation", nil)
 	req.Messages = append([]engine.Message(nil), c.msgs...)
 	c.mu.Unlock()
 	res, err := rt.Compact(ctx, req, focus, c.sink(events))

@@ -268,3 +268,40 @@ func TestUnsavedConversationSaysSo(t *testing.T) {
 		t.Errorf("an empty turn of an empty conversation: got %v, want ErrNothingToRun", err)
 	}
 }
+
+// refusingBackend is a session backend that cannot create sessions.
+type refusingBackend struct{ session.Backend }
+
+func (refusingBackend) CreateContext(context.Context, session.Meta) (*session.Writer, error) {
+	return nil, errors.New("database is read-only")
+}
+
+// TestConversationOnABackend: a conversation saved in any session backend
+// is saved there, not in Store, and one that cannot be written is a note.
+func TestConversationOnABackend(t *testing.T) {
+	f := newFixture(t, `{"turns":[{"tool_calls":[{"name":"final_answer","arguments":{"answer":"ok"}}]}]}`)
+	other := &session.Store{Dir: t.TempDir()}
+	c, _ := host.Open(host.Options{Store: f.store, Backend: other})
+	out, err := c.Turn(context.Background(), host.Turn{Runtime: f.rt, Request: f.request(engine.ModeAuto), Prompt: prompt("hi")})
+	c.Close()
+	if err != nil || out.Status != engine.StatusCompleted || c.Resumable() == "" {
+		t.Fatalf("got %v %s resumable %q, want completed and saved", err, out.Status, c.Resumable())
+	}
+	if _, err := other.LoadContext(context.Background(), c.ID()); err != nil {
+		t.Errorf("the backend does not hold the session: %v", err)
+	}
+	if l, _ := f.store.List(); len(l) != 0 {
+		t.Errorf("Store holds %d sessions, want none: Backend takes its place", len(l))
+	}
+
+	f = newFixture(t, `{"turns":[{"tool_calls":[{"name":"final_answer","arguments":{"answer":"ok"}}]}]}`)
+	c, _ = host.Open(host.Options{Backend: refusingBackend{other}})
+	defer c.Close()
+	var evs events
+	if _, err := c.Turn(context.Background(), host.Turn{Runtime: f.rt, Request: f.request(engine.ModeAuto), Prompt: prompt("hi"), Events: evs.sink}); err != nil || c.Resumable() != "" {
+		t.Fatalf("got %v, resumable %q; want the turn run unsaved", err, c.Resumable())
+	}
+	if types := evs.types(); len(types) < 2 || types[1] != "warning:"+host.NoteCode {
+		t.Errorf("events %v: want the note right after run_start", types)
+	}
+}

@@ -2,9 +2,10 @@
 // engine needs around it, written once: `llmrt run` uses it for one turn,
 // `llmrt chat` for every turn of a chat, and an editor agent as it is.
 //
-// A Conversation owns the messages, the session file and trace they are
-// recorded in, the answers to a paused run (held back until the run makes
-// progress, so a turn that fails at once leaves its questions pending),
+// A Conversation owns the messages, the session (a file, or any
+// session.Backend: Options.Backend) and trace they are recorded in, the
+// answers to a paused run (held back until the run makes progress, so a
+// turn that fails at once leaves its questions pending),
 // the rules a person allowed "always" for the rest of the conversation,
 // and how a turn was stopped. It never prints: what it has to say about
 // its records reaches the turn's event sink as warning events with the

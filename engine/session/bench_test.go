@@ -29,7 +29,7 @@ func BenchmarkWriteEvent(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer w.Close()
-			w.noSync = !sync
+			w.dst.(*fileRecords).noSync = !sync
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := w.WriteEvent(ev); err != nil {

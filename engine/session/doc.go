@@ -1,6 +1,12 @@
-// Package session stores conversations as append-only JSONL files, so a
-// run can be listed, shown, resumed after a pause (exit 3) and continued
-// after a crash.
+// Package session stores conversations as append-only records, so a run
+// can be listed, shown, resumed after a pause (exit 3, or by token with
+// the engine's Runtime.Resume) and continued after a crash.
+//
+// A Backend is where sessions are kept: Store, JSONL files on one machine
+// (the command line's), or engine/session/sqlstore, a SQL database that
+// several machines share; package sessiontest checks that a backend keeps
+// sessions as Store does. Checkpoints keeps the engine's paused runs in
+// any Backend, with Lock keeping two processes from resuming one pause.
 //
 // A Store is a directory holding one file per session, <id>.jsonl. Each
 // line is one JSON object with a "type":

@@ -72,14 +72,24 @@ type End struct {
 	Usage      engine.Usage      `json:"usage"`
 	Iterations int               `json:"iterations"`
 	Warnings   []engine.Warning  `json:"warnings,omitempty"`
+	// PauseKind is what a tool_calls run waits for.
+	PauseKind engine.PauseKind `json:"pause_kind,omitempty"`
+	// Token resumes the pause this record ends in, with the engine's
+	// Runtime.Resume and Checkpoints; set when the run had a checkpoint
+	// store.
+	Token string `json:"token,omitempty"`
 }
 
 func endOf(res *engine.Result) *End {
 	return &End{
 		Status: res.Status, RunID: res.RunID, Output: res.Output, Error: res.Error,
 		Pending: res.PendingCalls, Usage: res.Usage, Iterations: res.Iterations, Warnings: res.Warnings,
+		PauseKind: res.PauseKind, Token: res.Token,
 	}
 }
+
+// now is the time of records that come from no event.
+func now() time.Time { return time.Now() }
 
 // maxTitle bounds Meta.Title in characters, so listings stay one line.
 const maxTitle = 80

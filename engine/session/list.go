@@ -2,12 +2,12 @@ package session
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -71,17 +71,11 @@ func (s *Store) List() ([]Summary, error) {
 // directory is workdir, for `chat --continue`. It wraps ErrNotFound when
 // there is none.
 func (s *Store) Latest(workdir string) (Summary, error) {
-	all, err := s.List()
-	if err != nil {
-		return Summary{}, err
+	sum, err := Latest(context.Background(), s, workdir)
+	if errors.Is(err, ErrNotFound) {
+		return sum, fmt.Errorf("session: no session for %s in %s: %w", workdir, s.Dir, ErrNotFound)
 	}
-	want := filepath.Clean(workdir)
-	for _, sum := range all {
-		if sum.Error == "" && sum.WorkDir != "" && filepath.Clean(sum.WorkDir) == want {
-			return sum, nil
-		}
-	}
-	return Summary{}, fmt.Errorf("session: no session for %s in %s: %w", workdir, s.Dir, ErrNotFound)
+	return sum, err
 }
 
 // summaryLine decodes only what a listing needs, skipping message content

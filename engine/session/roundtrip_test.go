@@ -137,7 +137,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("warnings: got %q, want none", s.Warnings)
 			}
 			want := session.End{Status: res.Status, RunID: res.RunID, Output: res.Output, Pending: res.PendingCalls,
-				Usage: res.Usage, Iterations: res.Iterations, Warnings: res.Warnings}
+				Usage: res.Usage, Iterations: res.Iterations, Warnings: res.Warnings, PauseKind: res.PauseKind, Token: res.Token}
 			if res.Error != nil { // Err is not stored
 				want.Error = &engine.RunError{Code: res.Error.Code, Message: res.Error.Message}
 			}

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // ErrNotFound is returned (wrapped) when a session does not exist, and by
@@ -53,26 +52,18 @@ func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".jsonl"
 // line and shortened, BaseURL loses user info and query. The file is
 // created with mode 0600 and never overwrites an existing session.
 func (s *Store) Create(meta Meta) (*Writer, error) {
-	if meta.Created.IsZero() {
-		meta.Created = time.Now()
-	}
-	meta.Title = title(meta.Title)
-	meta.BaseURL = redactURL(meta.BaseURL)
-	if meta.ID != "" {
-		if err := checkID(meta.ID); err != nil {
-			return nil, err
-		}
+	if _, err := PrepareMeta(meta); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("session: create directory: %w", err)
 	}
 	var f *os.File
 	for attempt := 0; ; attempt++ {
-		m := meta
-		if m.ID == "" {
-			m.ID = newID(m.Created)
+		m, err := PrepareMeta(meta)
+		if err != nil {
+			return nil, err
 		}
-		var err error
 		f, err = os.OpenFile(s.path(m.ID), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 		if err == nil {
 			meta = m
@@ -83,8 +74,8 @@ func (s *Store) Create(meta Meta) (*Writer, error) {
 			return nil, fmt.Errorf("session: create: %w", err)
 		}
 	}
-	w := &Writer{f: f, id: meta.ID, redact: s.Redact}
-	if err := w.writeLine(line{Type: lineMeta, Time: meta.Created, Meta: &meta}); err != nil {
+	w, err := StartWriter(meta, &fileRecords{f: f}, s.Redact)
+	if err != nil {
 		f.Close()
 		return nil, err
 	}
@@ -111,7 +102,7 @@ func (s *Store) Append(id string) (*Writer, error) {
 		f.Close()
 		return nil, fmt.Errorf("session %s: %w", id, err)
 	}
-	return &Writer{f: f, id: id, redact: s.Redact}, nil
+	return NewWriter(id, &fileRecords{f: f}, s.Redact), nil
 }
 
 // repairTail makes f end at a line boundary.

@@ -4,21 +4,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
 	"github.com/llmrt/llmrt/engine"
 )
 
-// Writer appends lines to one session file. It is safe for concurrent use;
-// each line is one write call followed by a sync, so a crash loses at most
-// the line in flight. The caller closes it.
+// Writer appends records to one session, in a file (Store) or another
+// Backend's RecordWriter. It is safe for concurrent use; each record is
+// durable before the next is written (in a file, one write call followed
+// by a sync), so a crash loses at most the record in flight. The caller
+// closes it.
 type Writer struct {
 	mu     sync.Mutex
-	f      *os.File
+	dst    RecordWriter
 	id     string
-	noSync bool // benchmarks only: measures what the per-line sync costs
 	redact func([]byte) []byte
 	err    error // first write failure; sticky, see writeLine
 }
@@ -78,10 +78,10 @@ func eventTime(ev engine.Event) time.Time {
 // errClosed is returned by writes after Close.
 var errClosed = errors.New("session: writer is closed")
 
-// writeLine encodes l and appends it with a single write and a sync. After
-// a failed write the file may end in a partial line, and anything appended
-// behind it would turn that torn line into corruption in the middle of the
-// file, so the first failure is sticky: every later write returns it.
+// writeLine encodes l and hands it to the record writer. After a failed
+// write a file may end in a partial line, and anything appended behind it
+// would turn that torn line into corruption in the middle of the file, so
+// the first failure is sticky: every later write returns it.
 func (w *Writer) writeLine(l line) error {
 	b, err := json.Marshal(l)
 	if err != nil {
@@ -90,26 +90,24 @@ func (w *Writer) writeLine(l line) error {
 	if w.redact != nil {
 		b = w.redact(b)
 	}
-	b = append(b, '\n')
+	rec := Record{Type: l.Type, Time: l.Time, JSON: b}
+	if l.End != nil {
+		rec.Status = string(l.End.Status)
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.err != nil {
 		return w.err
 	}
-	if _, err := w.f.Write(b); err != nil {
-		w.err = fmt.Errorf("session %s: write: %w", w.id, err)
+	if err := w.dst.WriteRecord(rec); err != nil {
+		w.err = fmt.Errorf("session %s: %w", w.id, err)
 		return w.err
-	}
-	if !w.noSync {
-		if err := w.f.Sync(); err != nil {
-			w.err = fmt.Errorf("session %s: sync: %w", w.id, err)
-			return w.err
-		}
 	}
 	return nil
 }
 
-// Close closes the file. It is idempotent; writes after Close fail.
+// Close closes the record writer (the file). It is idempotent; writes
+// after Close fail.
 func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -117,5 +115,5 @@ func (w *Writer) Close() error {
 		return nil
 	}
 	w.err = errClosed
-	return w.f.Close()
+	return w.dst.Close()
 }

@@ -11,7 +11,7 @@
 //	{"type":"run.end","time":"…","run_id":"run_…","status":"completed","usage":{…},"iterations":2,"duration_ms":5123}
 //
 // The outcome line is run.success (completed), run.paused (tool_calls,
-// with the pending calls) or run.error (failed, cancelled; with the error
+// with the pending calls and pause_kind: question or host_tool) or run.error (failed, cancelled; with the error
 // code and message). Event lines hold the engine's stable event JSON, the
 // same as `--output stream-json`. Sub-runs get their own run.start and
 // run.end lines, marked with parent_id.

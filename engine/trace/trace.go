@@ -75,7 +75,9 @@ type outcomeLine struct {
 	Status   engine.Status     `json:"status"`
 	Output   string            `json:"output,omitempty"`
 	Pending  []engine.ToolCall `json:"pending,omitempty"`
-	Error    *engine.RunError  `json:"error,omitempty"`
+	// PauseKind is what a paused run waits for (run.paused).
+	PauseKind engine.PauseKind `json:"pause_kind,omitempty"`
+	Error     *engine.RunError `json:"error,omitempty"`
 }
 
 type endLine struct {
@@ -128,7 +130,7 @@ func (w *Writer) write(ev engine.Event) error {
 	case engine.EventCompleted:
 		out.Type, out.Output = TypeSuccess, res.Output
 	case engine.EventToolCalls:
-		out.Type, out.Pending = TypePaused, res.PendingCalls
+		out.Type, out.Pending, out.PauseKind = TypePaused, res.PendingCalls, res.PauseKind
 	}
 	if err := w.line(out); err != nil {
 		return err

@@ -24,6 +24,7 @@ type line struct {
 	Status     engine.Status     `json:"status"`
 	Output     string            `json:"output"`
 	Pending    []engine.ToolCall `json:"pending"`
+	PauseKind  engine.PauseKind  `json:"pause_kind"`
 	Error      *engine.RunError  `json:"error"`
 	Iterations int               `json:"iterations"`
 	DurationMS *int64            `json:"duration_ms"`
@@ -53,8 +54,8 @@ func TestTrace(t *testing.T) {
 			}},
 		{"paused", []scripted.Turn{turn("ask_user_input", askArgs)}, trace.TypePaused,
 			func(t *testing.T, out line) {
-				if len(out.Pending) != 1 || out.Pending[0].Name != "ask_user_input" {
-					t.Errorf("run.paused: got pending %+v, want the ask_user_input call", out.Pending)
+				if len(out.Pending) != 1 || out.Pending[0].Name != "ask_user_input" || out.PauseKind != engine.PauseQuestion {
+					t.Errorf("run.paused: got pending %+v, kind %q; want the ask_user_input call, kind question", out.Pending, out.PauseKind)
 				}
 			}},
 		{"failed", []scripted.Turn{turn("blocked", `{"reason":"no access"}`)}, trace.TypeError,
