@@ -41,6 +41,7 @@ const (
 // plain value driven by Update and drawn by View, with no IO.
 type PermitForm struct {
 	req   engine.PermissionRequest
+	args  string // the call's arguments as the model sent them
 	allow string // the rule "allow always" adds
 	p     Palette
 
@@ -64,8 +65,10 @@ func NewPermitForm(req engine.PermissionRequest, p Palette) *PermitForm {
 		allow = req.Suggested
 	}
 	// The request quotes the model's call: it is shown cleaned, while the
-	// rule "allow always" adds is the engine's own.
-	return &PermitForm{req: *cleanPermission(&req), allow: allow, p: p, input: newTextInput()}
+	// rule "allow always" adds is the engine's own. The call's arguments
+	// are kept as they came too: the body shows them with every control
+	// character made visible rather than removed (see visibleCommand).
+	return &PermitForm{req: *cleanPermission(&req), args: req.Arguments, allow: allow, p: p, input: newTextInput()}
 }
 
 // Done reports whether the person has decided.
@@ -83,6 +86,9 @@ func (f *PermitForm) Result() PermitResult {
 // calls it when the run ends while the prompt is open.
 func (f *PermitForm) Cancel() { f.decide(permitCancel, "") }
 
+// summaryRule is the most cells of a rule a summary line shows.
+const summaryRule = 160
+
 // Summary is one line saying what was decided, e.g. "✔ shell_cmd: allowed
 // once" or "✗ write_file: denied ("not there")"; "" until the form is
 // done.
@@ -95,9 +101,9 @@ func (f *PermitForm) Summary() string {
 	case d.Action == engine.AllowOnce:
 		return "✔ " + tool + ": allowed once"
 	case d.Action == engine.AllowAlways && f.result.Project:
-		return "✔ " + tool + ": allowed always in this project: " + d.Rule
+		return "✔ " + tool + ": allowed always in this project: " + ruleLine(d.Rule, summaryRule)
 	case d.Action == engine.AllowAlways:
-		return "✔ " + tool + ": allowed always in this session: " + d.Rule
+		return "✔ " + tool + ": allowed always in this session: " + ruleLine(d.Rule, summaryRule)
 	case d.Action == engine.Deny && d.Reason != "":
 		return fmt.Sprintf("✗ %s: denied (%q)", tool, d.Reason)
 	case d.Action == engine.Deny:

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -44,7 +45,7 @@ func (f *PermitForm) View(width, height int) string {
 // the keys) and returns the lines left for the call; scroll says the call
 // scrolls, for the keys line.
 func (f *PermitForm) below(width, height, head int, scroll bool) ([]string, int) {
-	lines := flatten(f.p.pickLines(f.choices(), f.cursor, width))
+	lines := flatten(f.p.pickLines(f.choices(width), f.cursor, width))
 	if f.reason {
 		lines = append(lines, "", "  "+f.p.Text.Render("Why? (optional; the model sees this)"))
 		lines = append(lines, f.p.inputLines(f.input, width)...)
@@ -84,13 +85,22 @@ func (f *PermitForm) scrollBody(body []string, avail int) []string {
 	return out
 }
 
-// choices describes the choices for pickLines.
-func (f *PermitForm) choices() []pickItem {
-	rule := Sanitize(f.rule())
+// choices describes the choices for pickLines, for a list width cells
+// wide. The rule "allow always" adds is shown on one line (see ruleLine),
+// so however many lines a command has the choices keep their height; a
+// rule that is the whole command, which is on screen above them, is
+// named as such when it would not fit.
+func (f *PermitForm) choices(width int) []pickItem {
+	session, project := "Allow always in this session: ", " (saved to "+ProjectConfig+")"
+	room := 2*(width-5) - widthOf(session+project) // two lines of the list
+	rule := ruleLine(f.rule(), room)
+	if cmd := f.command(); cmd != "" && f.rule() == "shell_cmd(command="+cmd+")" && rule != ruleLine(f.rule(), 1<<30) {
+		rule = "this exact command"
+	}
 	return []pickItem{
 		{label: "Allow once"},
-		{label: "Allow always in this session: " + rule},
-		{label: "Allow always in this project: " + rule + " (saved to " + ProjectConfig + ")"},
+		{label: session + rule},
+		{label: "Allow always in this project: " + rule + project},
 		{label: "Deny…"},
 		{label: "Cancel the run"},
 	}
@@ -110,10 +120,12 @@ func (f *PermitForm) keysHelp(scroll bool) string {
 
 // bodyLines renders the call: a shell command as "$ command args" (and
 // the directory it runs in), a write or an edit as its diff, anything
-// else as indented JSON; wrapped to width, never cut.
+// else as indented JSON; wrapped to width, never cut. Commands and JSON
+// are drawn from the arguments as the model sent them, every control
+// character made visible.
 func (f *PermitForm) bodyLines(width int) []string {
 	var args map[string]any
-	_ = json.Unmarshal([]byte(f.req.Arguments), &args)
+	_ = json.Unmarshal([]byte(f.args), &args)
 	switch cmd, _ := args["command"].(string); {
 	case f.req.Tool == "shell_cmd" && cmd != "":
 		return f.commandLines(cmd, args, width)
@@ -121,21 +133,35 @@ func (f *PermitForm) bodyLines(width int) []string {
 		return f.p.diffLines(f.req.Preview, width)
 	}
 	var b bytes.Buffer
-	text := f.req.Arguments
-	if json.Indent(&b, []byte(f.req.Arguments), "", "  ") == nil {
+	text := f.args
+	if json.Indent(&b, []byte(f.args), "", "  ") == nil {
 		text = b.String()
 	}
 	var out []string
-	for _, l := range strings.Split(text, "\n") {
+	for _, l := range strings.Split(visibleCommand(text), "\n") {
 		for _, w := range strings.Split(ansi.Hardwrap(l, max(width, 10), true), "\n") {
-			out = append(out, f.p.Code.Render(w))
+			out = append(out, f.codeLine(w))
 		}
 	}
 	return out
 }
 
+// command is the shell command of the call, if it is a shell_cmd call.
+func (f *PermitForm) command() string {
+	if f.req.Tool != "shell_cmd" {
+		return ""
+	}
+	var args struct {
+		Command string `json:"command"`
+	}
+	_ = json.Unmarshal([]byte(f.args), &args)
+	return args.Command
+}
+
 // commandLines renders a shell_cmd call: "$ " and the command with its
-// arguments (quoted where they hold spaces), then "(in directory)".
+// arguments (quoted where they hold spaces), then "(in directory)". Every
+// line of the command is drawn, except that a run of blank lines is one
+// line that counts them.
 func (f *PermitForm) commandLines(cmd string, args map[string]any, width int) []string {
 	line := cmd
 	if extra, ok := args["args"].([]any); ok {
@@ -148,20 +174,52 @@ func (f *PermitForm) commandLines(cmd string, args map[string]any, width int) []
 		}
 	}
 	var out []string
-	for i, l := range strings.Split(line, "\n") {
+	for i, l := range commandShape(line) {
 		lead := "  "
 		if i == 0 {
 			lead = "$ "
 		}
-		for j, w := range wrapLines(l, width-2) {
+		if l.blanks > 0 {
+			out = append(out, f.p.Dim.Render(lead+blankRun(l.blanks)))
+			continue
+		}
+		for j, w := range wrapLines(l.text, width-2) {
 			if j > 0 {
 				lead = "  "
 			}
-			out = append(out, f.p.Dim.Render(lead)+f.p.Code.Render(w))
+			out = append(out, f.p.Dim.Render(lead)+f.codeLine(w))
 		}
 	}
 	if dir, _ := args["directory"].(string); dir != "" {
-		out = append(out, wrapStyled("(in "+dir+")", width, f.p.Dim)...)
+		out = append(out, wrapStyled("(in "+visibleCommand(dir)+")", width, f.p.Dim)...)
 	}
 	return out
+}
+
+// codeLine styles one line of visibleCommand's output: the stand-ins for
+// control characters in the Warn style, so they are not read as text,
+// the rest as code.
+func (f *PermitForm) codeLine(s string) string {
+	var b strings.Builder
+	start, warn, bracket := 0, false, false
+	for i, r := range s {
+		w := bracket || r == '⟨' || r >= 0x2400 && r <= 0x243f
+		bracket = (bracket || r == '⟨') && r != '⟩'
+		if w != warn && i > start {
+			b.WriteString(f.codeStyle(warn).Render(s[start:i]))
+			start = i
+		}
+		warn = w
+	}
+	if start < len(s) {
+		b.WriteString(f.codeStyle(warn).Render(s[start:]))
+	}
+	return b.String()
+}
+
+func (f *PermitForm) codeStyle(standIn bool) lipgloss.Style {
+	if standIn {
+		return f.p.Warn
+	}
+	return f.p.Code
 }
