@@ -1,6 +1,13 @@
 package cmd_test
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -75,3 +82,105 @@ func TestSafetyChatPromptShowsEveryLine(t *testing.T) {
 		tm.waitFor("✗ shell_cmd: denied", 15*time.Second)
 	}
 }
+
+// runLimited runs llmrt with args under prlimit with the given options
+// (e.g. --fsize=N), as sb.run does.
+func runLimited(t *testing.T, sb *sandbox, limits []string, env map[string]string, args ...string) outcome {
+	t.Helper()
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit (util-linux) is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, prlimit, append(append(limits, "--", binary), args...)...)
+	cmd.Env, cmd.Dir = sb.env(env), sb.work
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	o := outcome{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		o.code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run llmrt under prlimit: %v", err)
+	}
+	return o
+}
+
+// argsJSON is v as a JSON object for a scripted tool call.
+func argsJSON(v map[string]any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// TestSafetyWritesNeverDestroy: a write and an edit that run out of room
+// (a file size limit under what they need, as on a full disk) leave the
+// 100 KB file they change whole, and the model hears that they failed.
+func TestSafetyWritesNeverDestroy(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString("first\n")
+	for i := 0; b.Len() < 100*1024; i++ {
+		fmt.Fprintf(&b, "line %d of a file that must survive a full disk\n", i)
+	}
+	original := b.String()
+	for _, tc := range []struct {
+		name string
+		call string
+	}{
+		{"write_file", argsJSON(map[string]any{"path": "big.txt", "content": original[:60*1024]})},
+		{"edit_file", argsJSON(map[string]any{"path": "big.txt", "old_string": "first\n", "new_string": "the first line, longer now\n"})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			p := sb.write("big.txt", original)
+			srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":"big.txt","limit":1}`), toolCall(tc.name, tc.call), finalAnswer("done"))
+			o := runLimited(t, sb, []string{"--fsize=51200"}, openaiKey, "run", "--provider", "openai", "--base-url", srv.URL+"/v1",
+				"--model", "m", "--permission", "auto", "--no-session", "-p", "change it")
+			o.want(t, 0)
+			if got, _ := os.ReadFile(p); string(got) != original {
+				t.Errorf("the file holds %d bytes after the failed %s, want its %d bytes unchanged", len(got), tc.name, len(original))
+			}
+			if req := lastRequestText(t, srv); !strings.Contains(req, "file too large") {
+				t.Errorf("the model should hear that the %s failed:\n%s", tc.name, tail(req, 1500))
+			}
+			if left, _ := filepath.Glob(filepath.Join(sb.work, ".*tmp")); len(left) > 0 {
+				t.Errorf("temporary files left behind: %v", left)
+			}
+		})
+	}
+}
+
+// TestSafetyHardLinksLeadNowhere: a hard link in the workspace to a file
+// outside it is read with a note, and neither written nor edited through.
+func TestSafetyHardLinksLeadNowhere(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	outside := filepath.Join(sb.home, "outside.txt")
+	if err := os.WriteFile(outside, []byte("outside\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(outside, filepath.Join(sb.work, "linked.txt")); err != nil {
+		t.Skipf("no hard link from the workspace to the home: %v", err)
+	}
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("read_file", `{"path":"linked.txt"}`),
+		toolCall("edit_file", `{"path":"linked.txt","old_string":"outside","new_string":"pwned"}`),
+		toolCall("write_file", `{"path":"linked.txt","content":"pwned\n"}`),
+		finalAnswer("done"))
+	o := openaiRun(sb, srv, "--permission", "auto", "-p", "change it")
+	o.want(t, 0)
+	reqs := srv.Requests()
+	for i, want := range []string{"has 2 hard links", "refused: linked.txt has 2 hard links", "refused: linked.txt has 2 hard links"} {
+		if body := string(reqs[i+1].Body); !strings.Contains(body, want) {
+			t.Errorf("request %d should tell the model %q:\n%s", i+2, want, tail(body, 1500))
+		}
+	}
+	if got, _ := os.ReadFile(outside); string(got) != "outside\n" {
+		t.Errorf("the file outside the workspace now holds %q", got)
+	}
+}
+
+// tail is the last n bytes of s, where a request body keeps its messages.
+func tail(s string, n int) string { return s[max(len(s)-n, 0):] }

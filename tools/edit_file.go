@@ -73,6 +73,8 @@ func editFile(ws *Workspace, a editArgs) Result {
 		return Errorf("refused: %s is a directory", a.Path)
 	case notRegular(a.Path, info) != "":
 		return Errorf("%s", notRegular(a.Path, info))
+	case linkRefusal(a.Path, info) != "":
+		return Errorf("%s", linkRefusal(a.Path, info))
 	}
 	if err := ws.checkFresh(abs); err != nil {
 		return Errorf("%v", err)
@@ -107,7 +109,7 @@ func editFile(ws *Workspace, a editArgs) Result {
 	} else {
 		updated = content[:first] + newS + content[first+len(oldS):]
 	}
-	if err := writeAndNote(ws, abs, os.O_WRONLY|os.O_TRUNC, updated, true); err != nil {
+	if err := writeAndNote(ws, abs, info, replaceOverwrite, updated, true); err != nil {
 		return Errorf("write %s: %v", a.Path, err)
 	}
 	line := strings.Count(content[:first], "\n") + 1

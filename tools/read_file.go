@@ -130,6 +130,9 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 	default:
 		fmt.Fprintf(&out, "[lines %d-%d of %d]", offset, last, lineNo)
 	}
+	if n := hardLinks(info); n > 1 {
+		fmt.Fprintf(&out, "\n[note: %s has %d hard links, so it is also reachable under another name, maybe outside the workspace; write_file and edit_file refuse it]", path, n)
+	}
 	return Text(out.String())
 }
 

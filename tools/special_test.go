@@ -140,7 +140,8 @@ func TestOpenAfterSwapToSpecialFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- writeAndNote(ws, pipe, os.O_WRONLY|os.O_TRUNC, "x", true) }()
+	// The tool saw no file there (prev nil); a pipe appeared since.
+	go func() { done <- writeAndNote(ws, pipe, nil, replaceOverwrite, "x", true) }()
 	select {
 	case err := <-done:
 		if err == nil {
@@ -148,6 +149,9 @@ func TestOpenAfterSwapToSpecialFile(t *testing.T) {
 		}
 	case <-time.After(3 * time.Second):
 		t.Fatal("writing to a named pipe blocked")
+	}
+	if info, err := os.Lstat(pipe); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the named pipe should be left as it was: %v %v", info, err)
 	}
 	zero := filepath.Join(root, "zero")
 	if err := syscall.Mknod(zero, syscall.S_IFCHR|0o666, 1<<8|5); err != nil {

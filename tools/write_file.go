@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 )
 
 const writeFileSchema = `{
@@ -28,7 +27,8 @@ func writeFileTool(ws *Workspace) Tool {
 		Name: "write_file",
 		Description: "Write a text file: create a new one, replace an existing one, or append to one. " +
 			"Replacing an existing file requires having read it in this run (read_file) and refuses if it changed on disk since; " +
-			"for changes to part of a file prefer edit_file. Parent directories are created.",
+			"for changes to part of a file prefer edit_file. Parent directories are created. " +
+			"The file is replaced whole, never changed in place (a failed write leaves it as it was); files with more than one hard link are refused.",
 		Schema: json.RawMessage(writeFileSchema),
 		Kind:   KindWrite,
 		Source: SourceBuiltin,
@@ -66,6 +66,8 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 		return Errorf("refused: %s is a directory; give a file path", path)
 	case exists && !info.Mode().IsRegular():
 		return Errorf("%s", notRegular(path, info))
+	case exists && linkRefusal(path, info) != "":
+		return Errorf("%s", linkRefusal(path, info))
 	case exists && mode == "create":
 		return Errorf("refused: %s already exists (%d bytes); mode=create only makes new files. Read it and use mode=overwrite or edit_file to change it", path, info.Size())
 	case exists && mode == "overwrite" && !ws.hasRead(abs):
@@ -81,19 +83,20 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 	if err := ws.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return Errorf("create parent directories of %s: %v", path, err)
 	}
-	flags := os.O_WRONLY | os.O_CREATE
-	switch mode {
-	case "create":
-		flags |= os.O_EXCL
-	case "append":
-		flags |= os.O_APPEND
-	default:
-		flags |= os.O_TRUNC
+	op, prev := replaceOverwrite, info
+	switch {
+	case mode == "create":
+		op = replaceCreate
+	case mode == "append":
+		op = replaceAppend
+	}
+	if !exists {
+		prev = nil
 	}
 	// Appending to a file the run never read must not mark it as read: the
 	// run still has not seen what was there before.
 	note := !exists || mode != "append" || ws.hasRead(abs)
-	if err := writeAndNote(ws, abs, flags, content, note); err != nil {
+	if err := writeAndNote(ws, abs, prev, op, content, note); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return Errorf("refused: %s already exists; mode=create only makes new files", path)
 		}
@@ -106,30 +109,12 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 	return Text(fmt.Sprintf("%s %s (%d bytes, %d lines written).", verb, ws.Rel(abs), len(content), countLines(content)))
 }
 
-// writeAndNote writes content with the given open flags and, when note is
-// set, records the new version as read, so the run can keep editing the
-// file it just wrote without a stale-write refusal.
-//
-// The open never blocks (a named pipe swapped in since the caller's check
-// has no reader, and opening it to write would wait for one), and what
-// was opened must be a regular file.
-func writeAndNote(ws *Workspace, abs string, flags int, content string, note bool) error {
-	f, err := ws.OpenFile(abs, flags|syscall.O_NONBLOCK, 0o644)
-	if err != nil {
-		return err
-	}
-	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
-		f.Close()
-		if err == nil {
-			err = errors.New(notRegular(ws.Rel(abs), info))
-		}
-		return err
-	}
-	if _, err := f.WriteString(content); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+// writeAndNote writes content to abs as op says (see replaceFile; prev
+// is the file there, nil for none) and, when note is set, records the new
+// version as read, so the run can keep editing the file it just wrote
+// without a stale-write refusal.
+func writeAndNote(ws *Workspace, abs string, prev fs.FileInfo, op replaceOp, content string, note bool) error {
+	if err := ws.replaceFile(abs, prev, op, content); err != nil {
 		return err
 	}
 	if !note {
