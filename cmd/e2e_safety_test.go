@@ -184,3 +184,33 @@ func TestSafetyHardLinksLeadNowhere(t *testing.T) {
 
 // tail is the last n bytes of s, where a request body keeps its messages.
 func tail(s string, n int) string { return s[max(len(s)-n, 0):] }
+
+// TestSafetyRunCodeMemoryBomb: a run_code program that asks for 4 GiB in
+// one step fails with the memory limit while llmrt lives on (here with 3
+// GiB of address space, where the allocation itself would end it), the
+// model hears why, and the command the program started is gone.
+func TestSafetyRunCodeMemoryBomb(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	mark := uniqueMark()
+	code := "r = shell_cmd(command=\"sleep " + mark + " > /dev/null 2>&1 &\")\nprint(r)\nx = [1] * (1 << 28)\nprint(len(x))\n"
+	srv := fake(t, fakellm.OpenAI, toolCall("run_code", argsJSON(map[string]any{"code": code})), finalAnswer("done"))
+	args := []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "auto", "--sandbox", "off", "-p", "go"}
+	var o outcome
+	if raceEnabled {
+		// The race detector reserves more address space than a limit
+		// leaves; the guard, not the limit, is what is tested.
+		o = sb.run(cli{args: args, env: openaiKey})
+	} else {
+		o = runLimited(t, sb, []string{"--as=3221225472"}, openaiKey, args...)
+	}
+	if o.code != 0 || strings.Contains(o.stderr, "fatal error") {
+		t.Fatalf("llmrt should live through the program: exit %d\n%s", o.code, tail(o.stderr, 3000))
+	}
+	if req := lastRequestText(t, srv); !strings.Contains(req, "memory limit of 256 MiB reached") {
+		t.Errorf("the model should hear that the program hit the memory limit:\n%s", tail(req, 1500))
+	}
+	if pids := running("sleep " + mark); len(pids) > 0 {
+		t.Errorf("the program's command is still running: %v", pids)
+	}
+}

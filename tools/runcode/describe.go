@@ -14,14 +14,15 @@ import (
 // write one and the functions it may call, each with its parameters
 // (required first, then optional ones with "=None") and the first
 // sentence of its tool's description, then the host's globals.
-func (Starlark) Describe(env Env) string {
+func (s Starlark) Describe(env Env) string {
 	var b strings.Builder
 	b.WriteString("Run a Starlark program (a Python dialect: def, for, while, if, comprehensions, str/list/dict methods; no imports, classes or try/except) ")
 	b.WriteString("that calls the other tools as functions. Use it to make many tool calls in one step: loop over files, filter results, combine outputs. ")
 	b.WriteString("Call functions with keyword arguments only. Each returns the tool's result parsed from JSON (dicts, lists, strings, numbers) or its text. ")
 	b.WriteString("A failed call returns a value v with failed(v) == True and the message in v.error; test it, as there are no exceptions. ")
 	b.WriteString("print() output is returned as stdout; json.encode and json.decode are available. An error stops the program and reports its line. ")
-	fmt.Fprintf(&b, "Time limit: timeout_ms (default %d ms); the number of steps is bounded too. ", cmpOr(env.Timeout, defaultTimeout).Milliseconds())
+	fmt.Fprintf(&b, "Time limit: timeout_ms (default %d ms); the number of steps is bounded too, and so is memory (%s): a program that would pass it stops with an error. ",
+		cmpOr(env.Timeout, defaultTimeout).Milliseconds(), mebibytes(cmpOr(s.MaxMemoryBytes, defaultMemory)))
 	b.WriteString("Each call is checked against the run's permissions like a direct call.\nFunctions:\n")
 	for _, f := range starlarkFunctions(env.Functions) {
 		fmt.Fprintf(&b, "- %s", signature(f))

@@ -14,7 +14,9 @@
 // (validation, permissions, events), supplied as a tools.Caller on the
 // call context, so a program can do nothing its run could not. Programs
 // are bounded by wall time and stop at once when the run is cancelled;
-// Starlark also bounds their execution steps and output.
+// Starlark also bounds their execution steps, output and memory (a
+// program that would take more than its limit stops with an error rather
+// than end the process; see memory for what the bound covers).
 //
 // In Starlark, each function takes keyword arguments (the tool's JSON
 // arguments) and returns the tool's result parsed as JSON (dicts, lists,

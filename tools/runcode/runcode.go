@@ -33,9 +33,13 @@ type Options struct {
 	// MaxOutputBytes bounds the stdout kept (head and tail); zero means
 	// 30,000 bytes.
 	MaxOutputBytes int
-	// Runtime runs the programs; nil means Starlark, bounded by MaxSteps
-	// and MaxOutputBytes. A Runtime of the host's bounds its programs'
-	// steps and output itself.
+	// MaxMemoryBytes bounds the memory one Starlark program's values
+	// take; zero means 256 MiB. A program that would pass it fails, and
+	// the process lives on.
+	MaxMemoryBytes uint64
+	// Runtime runs the programs; nil means Starlark, bounded by MaxSteps,
+	// MaxOutputBytes and MaxMemoryBytes. A Runtime of the host's bounds
+	// its programs' steps, output and memory itself.
 	Runtime Runtime
 	// Globals are values and functions (Func) every program sees by
 	// name beside the tools' functions; a tool's function wins over a
@@ -58,7 +62,7 @@ func (o Options) runtime() Runtime {
 	if o.Runtime != nil {
 		return o.Runtime
 	}
-	return Starlark{MaxSteps: o.MaxSteps, MaxOutputBytes: o.MaxOutputBytes}
+	return Starlark{MaxSteps: o.MaxSteps, MaxOutputBytes: o.MaxOutputBytes, MaxMemoryBytes: o.MaxMemoryBytes}
 }
 
 // schemaFormat is run_code's schema, given the description of its code.

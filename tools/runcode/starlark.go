@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	starjson "go.starlark.net/lib/json"
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -33,6 +32,10 @@ type Starlark struct {
 	// MaxOutputBytes bounds the stdout kept (head and tail); zero means
 	// 30,000 bytes.
 	MaxOutputBytes int
+	// MaxMemoryBytes bounds the memory one program's values take; zero
+	// means 256 MiB. A program that would pass it stops with an error
+	// (see memory for how it is kept and what it does not cover).
+	MaxMemoryBytes uint64
 }
 
 // Language returns "Starlark".
@@ -48,20 +51,56 @@ func (s Starlark) Run(ctx context.Context, code string, env Env) (Result, error)
 		out.WriteString(msg)
 		out.WriteString("\n")
 	}}
-	thread.SetMaxExecutionSteps(cmpOr(s.MaxSteps, defaultSteps))
+	mem := newMemory(cmpOr(s.MaxMemoryBytes, defaultMemory))
+	limitSteps(thread, cmpOr(s.MaxSteps, defaultSteps), mem)
 	stop := context.AfterFunc(ctx, func() { thread.Cancel(stopReason(ctx)) })
 	defer stop()
 
-	pre, err := predeclared(ctx, env)
+	pre, err := predeclared(ctx, env, mem)
 	if err != nil {
 		return Result{}, err
 	}
-	_, err = starlark.ExecFileOptions(fileOptions, thread, "program", code, pre)
+	err = execGuarded(thread, code, pre)
 	res := Result{Stdout: out.String()}
 	if err != nil {
 		res.Err, res.Stderr = programError(err)
 	}
 	return res, nil
+}
+
+// limitSteps stops thread after max steps and, every pollSteps steps,
+// checks that its program has not outgrown its memory.
+func limitSteps(thread *starlark.Thread, max uint64, mem *memory) {
+	thread.SetMaxExecutionSteps(min(pollSteps, max))
+	thread.OnMaxSteps = func(thread *starlark.Thread) {
+		if thread.Steps >= max {
+			thread.Cancel("too many steps")
+			return
+		}
+		if err := mem.check(); err != nil {
+			thread.Cancel(err.Error())
+			return
+		}
+		thread.SetMaxExecutionSteps(min(thread.Steps+pollSteps, max))
+	}
+}
+
+// execGuarded parses the program, guards its allocations (guardProgram),
+// and runs it with the predeclared names pre.
+func execGuarded(thread *starlark.Thread, code string, pre starlark.StringDict) error {
+	f, err := fileOptions.Parse("program", code, 0)
+	if err != nil {
+		return err
+	}
+	if err := guardProgram(f); err != nil {
+		return err
+	}
+	prog, err := starlark.FileProgram(f, pre.Has)
+	if err != nil {
+		return err
+	}
+	_, err = prog.Init(thread, pre)
+	return err
 }
 
 // stopReason says why a program's context ended: its time limit, or the
@@ -100,8 +139,11 @@ func starlarkGlobals(globals map[string]any) []string {
 	return names
 }
 
-func predeclared(ctx context.Context, env Env) (starlark.StringDict, error) {
-	pre := starlark.StringDict{}
+// predeclared are the names a program sees besides Starlark's own: the
+// host's globals, json and failed, the guards of its memory (which stand
+// in for some of Starlark's builtins), and the tools' functions.
+func predeclared(ctx context.Context, env Env, mem *memory) (starlark.StringDict, error) {
+	pre := guards(mem)
 	for _, name := range starlarkGlobals(env.Globals) {
 		v, err := global(ctx, name, env.Globals[name])
 		if err != nil {
@@ -109,7 +151,6 @@ func predeclared(ctx context.Context, env Env) (starlark.StringDict, error) {
 		}
 		pre[name] = v
 	}
-	pre["json"] = starjson.Module
 	pre["failed"] = starlark.NewBuiltin("failed", builtinFailed)
 	for _, f := range starlarkFunctions(env.Functions) {
 		pre[f.Name] = starlark.NewBuiltin(f.Name, func(_ *starlark.Thread, _ *starlark.Builtin, pos starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
