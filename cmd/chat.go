@@ -68,6 +68,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	if err != nil {
 		return err
 	}
+	defer h.hold(nil)
 	logs, closeLogs := chatLog(opts.f.Getenv, opts.f.secrets)
 	defer closeLogs()
 	c, err := newChatHost(h, sess, opts.f, logs)

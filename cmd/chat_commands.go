@@ -127,6 +127,8 @@ func (c *chatHost) sessionsCommand(context.Context, string) (ui.Reply, error) {
 	return ui.Reply{Report: r}, nil
 }
 
+// resumeCommand continues session id in the chat, holding its lock (see
+// loadSession) until the chat moves on to another session or ends.
 func (c *chatHost) resumeCommand(ctx context.Context, id string) (ui.Reply, error) {
 	if id == "" {
 		return c.sessionsCommand(ctx, "")
@@ -134,13 +136,23 @@ func (c *chatHost) resumeCommand(ctx context.Context, id string) (ui.Reply, erro
 	if c.h.store == nil {
 		return ui.Reply{}, errors.New("sessions are not saved in this chat (--no-session)")
 	}
-	sess, err := loadSession(c.h.store, func(w string) { c.h.warnf("%s", w) }, id, false, c.h.s.workDir)
+	if id == c.conv.ID() {
+		// This chat holds the session (its writer, or the lock it was
+		// resumed under): let go of it, to load it afresh below.
+		if err := c.reopen(nil); err != nil {
+			return ui.Reply{}, err
+		}
+		c.h.hold(nil)
+	}
+	sess, release, err := loadSession(ctx, c.h.store, func(w string) { c.h.warnf("%s", w) }, id, false, c.h.s.workDir)
 	if err != nil {
 		return ui.Reply{}, err
 	}
 	if err := c.reopen(sess); err != nil {
+		release()
 		return ui.Reply{}, err
 	}
+	c.h.hold(release)
 	st := c.status()
 	r := ui.Resumed{ID: id}
 	if m := sess.Meta; m.Provider != "" && (m.Provider != c.h.s.provider || m.Model != c.h.s.model) {
@@ -153,6 +165,8 @@ func (c *chatHost) clearCommand(context.Context, string) (ui.Reply, error) {
 	if err := c.reopen(nil); err != nil {
 		return ui.Reply{}, err
 	}
+	c.h.hold(nil) // the session left behind is free for others
+
 	st := c.status()
 	return ui.Reply{History: []engine.Message{}, Status: &st, Report: ui.Notice("New session: the conversation is cleared.")}, nil
 }

@@ -214,3 +214,54 @@ func TestSafetyRunCodeMemoryBomb(t *testing.T) {
 		t.Errorf("the program's command is still running: %v", pids)
 	}
 }
+
+// TestSafetyOneWriterPerSession: while one run resumes a session (its
+// model call held back), a second resume of the same session waits
+// briefly, then exits 2 naming the first run's process, and writes
+// nothing; the first run finishes and the session holds its turn alone.
+func TestSafetyOneWriterPerSession(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	first := fake(t, fakellm.OpenAI, finalAnswer("one"))
+	openaiRun(sb, first, "-p", "first prompt").want(t, 0)
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+
+	slow := fake(t, fakellm.OpenAI, finalAnswer("two"))
+	release := slow.Hold(1)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a := sb.command(ctx, cli{args: []string{"run", "--provider", "openai", "--base-url", slow.URL + "/v1", "--model", "m",
+		"--resume", id, "-p", "second prompt"}, env: openaiKey})
+	var aOut bytes.Buffer
+	a.Stdout, a.Stderr = &aOut, &aOut
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); len(slow.Requests()) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the first resume never called the model:\n%s", aOut.String())
+		}
+	}
+
+	other := fake(t, fakellm.OpenAI, finalAnswer("three"))
+	b := openaiRun(sb, other, "--resume", id, "-p", "third prompt")
+	release()
+	if err := a.Wait(); err != nil {
+		t.Errorf("the first resume failed: %v\n%s", err, aOut.String())
+	}
+	b.want(t, 2)
+	if want := fmt.Sprintf("process %d", a.Process.Pid); !strings.Contains(b.stderr, id) || !strings.Contains(b.stderr, want) {
+		t.Errorf("the second resume should name the session and %q:\n%s", want, b.stderr)
+	}
+	if len(other.Requests()) != 0 {
+		t.Errorf("the second resume should not have called the model")
+	}
+	data, _ := os.ReadFile(sb.sessions()[0])
+	if strings.Contains(string(data), "third prompt") || !strings.Contains(string(data), "second prompt") || strings.Count(string(data), `"type":"end"`) != 2 {
+		t.Errorf("the session should hold the first two turns only:\n%s", data)
+	}
+	o := sb.run(cli{args: []string{"sessions", "show", id}})
+	if o.code != 0 || !strings.Contains(o.stdout, "two") {
+		t.Errorf("the session should load whole: %d\n%s%s", o.code, o.stdout, o.stderr)
+	}
+}

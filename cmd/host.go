@@ -39,6 +39,18 @@ type cmdHost struct {
 	// tell reports a warning or a note: on stderr for run, on the chat's
 	// screen for chat.
 	tell func(warning bool, msg string)
+	// held releases the lock of the resumed session the host's runs
+	// append to (see loadSession); nil when it holds none.
+	held func()
+}
+
+// hold makes release the lock the host holds, letting go of the one it
+// held before; hold(nil) lets go of it.
+func (h *cmdHost) hold(release func()) {
+	if h.held != nil {
+		h.held()
+	}
+	h.held = release
 }
 
 // newHost returns the host for runs with settings s. store may be nil

@@ -27,7 +27,8 @@ func (sf *sessionFlags) register(fs *pflag.FlagSet, what string) {
 
 // openHost resolves the settings (those of a resumed session unless flags
 // override them) and returns the host for the command's runs, with the
-// session to resume, if any. noQuestions makes questions pause the run
+// session to resume, if any, whose lock the host holds until the caller
+// lets it go (hold(nil)). noQuestions makes questions pause the run
 // even on a terminal (see cmdHost).
 func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFlags, noQuestions bool) (*cmdHost, *session.Session, error) {
 	if sf.resume != "" && sf.cont {
@@ -40,15 +41,17 @@ func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFl
 	errOut := f.secrets.writer(f.IO.ErrOut)
 	var sess *session.Session
 	var resumed *session.Meta
+	release := func() {}
 	if sf.resume != "" || sf.cont {
 		warn := func(msg string) { fmt.Fprintf(errOut, "llmrt: warning: %s\n", ui.Sanitize(msg)) }
-		if sess, err = loadSession(f.Sessions(), warn, sf.resume, sf.cont, dir); err != nil {
+		if sess, release, err = loadSession(ctx, f.Sessions(), warn, sf.resume, sf.cont, dir); err != nil {
 			return nil, nil, err
 		}
 		resumed = &sess.Meta
 	}
 	s, err := f.resolveSettings(ctx, flags, true, resumed)
 	if err != nil {
+		release()
 		return nil, nil, err
 	}
 	if isTrue(flags.NoColor) {
@@ -59,6 +62,7 @@ func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFl
 		store = f.Sessions()
 	}
 	h := newHost(f.IO, s, store, f.secrets)
+	h.hold(release)
 	h.noQuestions = noQuestions
 	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
 		h.warnf("%s; sessions are saved in %s", w, store.Dir)

@@ -75,6 +75,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
+	defer h.hold(nil)
 	out, err := newOutput(opts.output, h)
 	if err != nil {
 		return err

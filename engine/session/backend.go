@@ -35,13 +35,54 @@ type Backend interface {
 	// Lock takes session id's lock for the caller alone, or fails at once
 	// with an error wrapping ErrLocked while someone else holds it (or
 	// ErrNotFound). unlock releases it and reports a lock that was lost
-	// while held. Locks exclude lockers only: writers do not take them.
+	// while held. A caller that resumes a session takes its lock before
+	// it loads it and keeps it while it appends, so no one else appends
+	// in between; AppendContext does not take it. Store's CreateContext
+	// holds the new session's lock until its writer is closed.
 	Lock(ctx context.Context, id string) (unlock func() error, err error)
 }
 
 // ErrLocked is returned (wrapped) by Lock while another caller holds the
 // session's lock.
 var ErrLocked = errors.New("session is locked")
+
+// LockedError is the error of Lock while another holds the session's
+// lock, naming that process where the system tells (Store on Linux). It
+// matches ErrLocked.
+type LockedError struct {
+	// PID is the process holding the lock, 0 when not known.
+	PID int
+}
+
+// Error says the session is locked, by which process if known.
+func (e *LockedError) Error() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("%v by process %d", ErrLocked, e.PID)
+	}
+	return ErrLocked.Error()
+}
+
+// Is makes a LockedError match ErrLocked.
+func (e *LockedError) Is(target error) bool { return target == ErrLocked }
+
+// WaitLock is b.Lock retried while the session is locked, until wait has
+// passed or ctx ends: for a second run on a session, which should get it
+// when the first ends soon. The last error is returned (wrapping
+// ErrLocked, as a *LockedError where the backend names the holder).
+func WaitLock(ctx context.Context, b Backend, id string, wait time.Duration) (func() error, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		unlock, err := b.Lock(ctx, id)
+		if !errors.Is(err, ErrLocked) || !time.Now().Before(deadline) {
+			return unlock, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(min(100*time.Millisecond, time.Until(deadline))):
+		}
+	}
+}
 
 // Record is one record of a session as a Writer hands it to its
 // RecordWriter: one line of the JSONL format.

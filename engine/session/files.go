@@ -27,8 +27,9 @@ func (s *Store) ListContext(_ context.Context) ([]Summary, error) { return s.Lis
 // Lock takes session id's lock: an exclusive advisory lock (flock) on its
 // file, which the system releases when the process dies, so no crash
 // leaves a session locked. Another Lock of the same session fails at once
-// with ErrLocked, in this process or another on the same machine. Writers
-// do not take it.
+// with a *LockedError (ErrLocked) naming the holder on Linux, in this
+// process or another on the same machine, as it does while a writer from
+// Create is open. Append does not take it: a resumer holds it.
 func (s *Store) Lock(_ context.Context, id string) (func() error, error) {
 	if err := checkID(id); err != nil {
 		return nil, err

@@ -21,7 +21,7 @@ func lockFile(f *os.File) error {
 		case errors.Is(err, syscall.EINTR):
 			continue
 		case errors.Is(err, syscall.EWOULDBLOCK):
-			return ErrLocked
+			return &LockedError{PID: lockHolder(f)}
 		}
 		return err
 	}

@@ -50,7 +50,9 @@ func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".jsonl"
 // Create starts a new session and writes its meta line. An empty meta.ID
 // gets a fresh id and a zero Created the current time; Title is put on one
 // line and shortened, BaseURL loses user info and query. The file is
-// created with mode 0600 and never overwrites an existing session.
+// created with mode 0600 and never overwrites an existing session. The
+// writer holds the session's lock (see Lock) until it is closed, so no
+// one resumes the session while its first run writes it.
 func (s *Store) Create(meta Meta) (*Writer, error) {
 	if _, err := PrepareMeta(meta); err != nil {
 		return nil, err
@@ -74,6 +76,9 @@ func (s *Store) Create(meta Meta) (*Writer, error) {
 			return nil, fmt.Errorf("session: create: %w", err)
 		}
 	}
+	// Nobody else knows the new file yet, so the lock is free; where the
+	// system has no locks the session is written unlocked, as before.
+	_ = lockFile(f)
 	w, err := StartWriter(meta, &fileRecords{f: f}, s.Redact)
 	if err != nil {
 		f.Close()
@@ -86,7 +91,10 @@ func (s *Store) Create(meta Meta) (*Writer, error) {
 // it. A torn last line (the process died mid-write) is cut off first, since
 // lines appended behind it would turn it into corruption in the middle of
 // the file; Load has already reported it as skipped. A last line that is
-// complete but lacks its newline gets one.
+// complete but lacks its newline gets one. Append does not take the
+// session's lock: a resumer takes Lock before it loads the session and
+// holds it while it appends, so that no other process appends in between
+// (or repairs the tail of a line being written).
 func (s *Store) Append(id string) (*Writer, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
