@@ -5,10 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -264,4 +268,77 @@ func TestSafetyOneWriterPerSession(t *testing.T) {
 	if o.code != 0 || !strings.Contains(o.stdout, "two") {
 		t.Errorf("the session should load whole: %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
+}
+
+// stallingServer speaks OpenAI's streamed chat completions: its first
+// stalls answers start a final_answer call, then send nothing more while
+// the connection stays open; later requests get the whole call,
+// answering "done".
+func stallingServer(t *testing.T, stalls int) (*httptest.Server, *atomic.Int32) {
+	t.Helper()
+	var hits atomic.Int32
+	head := `{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"final_answer","arguments":""}}]},"finish_reason":null}]}`
+	rest := []string{
+		`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"answer\":\"done\"}"}}]},"finish_reason":null}]}`,
+		`{"id":"c","object":"chat.completion.chunk","model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`,
+		`[DONE]`,
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		n := hits.Add(1)
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "data: %s\n\n", head)
+		w.(http.Flusher).Flush()
+		if int(n) <= stalls {
+			<-r.Context().Done() // the stall: open, silent
+			return
+		}
+		for _, d := range rest {
+			fmt.Fprintf(w, "data: %s\n\n", d)
+		}
+	}))
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+	})
+	return srv, &hits
+}
+
+// TestSafetyStalledStreamIsRetried: a reply that stalls mid-stream is
+// given up after the idle timeout (--stream-idle-timeout, or the config
+// key stream_idle_timeout) and retried within the retry budget; stalling
+// every time fails the run with the stall named, after three attempts.
+func TestSafetyStalledStreamIsRetried(t *testing.T) {
+	t.Parallel()
+	t.Run("flag", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv, hits := stallingServer(t, 1)
+		o := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
+			"--stream-idle-timeout", "300ms", "-p", "go"}, env: openaiKey})
+		o.want(t, 0)
+		if strings.TrimSpace(o.stdout) != "done" || hits.Load() != 2 {
+			t.Errorf("got %q after %d requests, want done after 2", o.stdout, hits.Load())
+		}
+		if o.took > 20*time.Second {
+			t.Errorf("the stall took %s to notice", o.took)
+		}
+	})
+	t.Run("config, every attempt stalls", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		config := filepath.Join(sb.home, "config", "llmrt", "config.json")
+		if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(config, []byte(`{"stream_idle_timeout": "300ms"}`), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		srv, hits := stallingServer(t, 100)
+		o := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "go"}, env: openaiKey})
+		o.want(t, 1)
+		if hits.Load() != 3 || !strings.Contains(o.stderr, "no data from") || !strings.Contains(o.stderr, "300ms") {
+			t.Errorf("want three attempts and the stall named, got %d:\n%s", hits.Load(), o.stderr)
+		}
+	})
 }

@@ -84,6 +84,7 @@ func (h *cmdHost) warnf(format string, args ...any) { h.tell(true, fmt.Sprintf(f
 func (h *cmdHost) runtime(hc *http.Client) (*engine.Runtime, error) {
 	b := h.s.backend
 	b.HTTPClient = hc
+	b.Timeouts.Idle = h.s.streamIdle
 	p, err := catalog.New(h.s.provider, b)
 	if err != nil {
 		return nil, err

@@ -46,7 +46,8 @@ type settings struct {
 	finish        engine.FinishPolicy
 	budget        int
 	timeout       time.Duration
-	skillsDirs    []string // extra skill roots, after the standard ones
+	streamIdle    time.Duration // the providers' idle timeout; 0: their default
+	skillsDirs    []string      // extra skill roots, after the standard ones
 	skills        *skills.Catalogue
 	projectDocs   *instructions.Set // nil with --no-project-instructions
 	mcp           *mcp.Source       // nil when no MCP server is configured
@@ -334,6 +335,9 @@ func (s *settings) applyRun() error {
 	}
 	if s.timeout = c.Timeout.Std(); s.timeout < 0 {
 		return usageErrorf("%s %s: must not be negative (0 means no limit)", c.Where("timeout"), s.timeout)
+	}
+	if s.streamIdle = c.StreamIdleTimeout.Std(); s.streamIdle < 0 {
+		return usageErrorf("%s %s: must not be negative (0 means the default, 60s)", c.Where("stream_idle_timeout"), s.streamIdle)
 	}
 	if c.AllowPrivateWeb != nil {
 		s.allowPrivateWeb = *c.AllowPrivateWeb

@@ -65,9 +65,18 @@ func ParseWebSearch(s string) (*WebSearch, error) {
 type Timeouts struct {
 	// Response is the longest wait for response headers (default 2m).
 	Response time.Duration
-	// Idle is the longest silence inside a streamed body (default 3m).
+	// Idle is the longest silence inside a streamed body (default
+	// DefaultIdleTimeout). A stream silent for longer fails with a
+	// retryable *Error saying it stalled, which RetryPolicy retries within
+	// its attempts.
 	Idle time.Duration
 }
+
+// DefaultIdleTimeout is the longest silence inside a streamed reply that
+// an adapter waits out by default, so that a stalled connection is
+// noticed and retried within a minute. A model that may think silently
+// for longer mid-stream needs a longer Idle.
+const DefaultIdleTimeout = 60 * time.Second
 
 // Request is one model call in neutral form. System text may appear as
 // system messages anywhere in Messages; adapters with a single system field

@@ -46,7 +46,10 @@ type Layer struct {
 	Finish          *string   `json:"finish,omitempty" flag:"finish" scope:"session" help:"when a text reply may end a run: evidence (default) or text"`
 	Budget          *int      `json:"budget,omitempty" flag:"budget" scope:"session" help:"token budget for the run (input + output)"`
 	Timeout         *Duration `json:"timeout,omitempty" flag:"timeout" help:"time limit for the whole run, e.g. 5m"`
-	MaxResultBytes  *int      `json:"max_result_bytes,omitempty" flag:"max-result-bytes" scope:"session" help:"most bytes of each tool result the model sees (default 32768)"`
+	// StreamIdleTimeout is the longest silence inside a streamed reply
+	// before the attempt is given up and retried (default 60s).
+	StreamIdleTimeout *Duration `json:"stream_idle_timeout,omitempty" flag:"stream-idle-timeout" help:"give up on a streamed reply after this long without data, and retry (default 60s)"`
+	MaxResultBytes    *int      `json:"max_result_bytes,omitempty" flag:"max-result-bytes" scope:"session" help:"most bytes of each tool result the model sees (default 32768)"`
 	// ContextWindow is the model's context window in tokens, for models
 	// the built-in table does not know or gets wrong.
 	ContextWindow *int `json:"context_window,omitempty"`

@@ -24,7 +24,7 @@ func withDefaults(t Timeouts) Timeouts {
 		t.Response = 2 * time.Minute
 	}
 	if t.Idle <= 0 {
-		t.Idle = 3 * time.Minute
+		t.Idle = providers.DefaultIdleTimeout
 	}
 	return t
 }
