@@ -70,6 +70,11 @@ func (w *Workspace) replaceFile(abs string, prev fs.FileInfo, op replaceOp, cont
 	}
 	defer dir.Close()
 	base := filepath.Base(abs)
+	if prev != nil {
+		if err := writable(dir, base); err != nil {
+			return err
+		}
+	}
 	tmp, f, err := createTemp(dir, base, prev)
 	if err != nil {
 		return err
@@ -122,6 +127,18 @@ func (w *Workspace) openDir(abs string) (*os.Root, error) {
 	}
 	defer r.Close()
 	return r.OpenRoot(rel)
+}
+
+// writable checks that the file base of dir may be written, as opening
+// it to write in place would: a rename needs only the directory's
+// permission, and must not replace a file its mode keeps from being
+// written. The open neither truncates nor blocks.
+func writable(dir *os.Root, base string) error {
+	f, err := dir.OpenFile(base, os.O_WRONLY|syscall.O_NONBLOCK|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // createTemp creates an empty temporary file next to base in dir: hidden,

@@ -184,3 +184,23 @@ func TestWritesThroughASymlinkInside(t *testing.T) {
 		t.Errorf("the link should still be a symlink: %v %v", info, err)
 	}
 }
+
+// TestWritesRespectAReadOnlyFile: a file whose mode forbids writing is
+// not replaced, although its directory would allow the rename.
+func TestWritesRespectAReadOnlyFile(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write any file")
+	}
+	ws, root := newTestWorkspace(t)
+	p := writeTestFile(t, root, "ro.txt", "keep\n")
+	if err := os.Chmod(p, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	call(t, builtin(t, ws, Options{}, "read_file"), map[string]any{"path": "ro.txt"})
+	if r := call(t, builtin(t, ws, Options{}, "write_file"), map[string]any{"path": "ro.txt", "content": "new\n"}); !r.IsError || !strings.Contains(r.Content, "permission denied") {
+		t.Errorf("write_file of a read-only file = %q, want permission denied", r.Content)
+	}
+	if got := readTestFile(t, p); got != "keep\n" {
+		t.Errorf("the read-only file now holds %q", got)
+	}
+}
