@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
@@ -57,6 +58,10 @@ func stoppedError(cause error, sessionID string) error {
 	var at *engine.CancelError
 	msg := "the run was cancelled"
 	switch {
+	case errors.As(cause, &sig) && sig.sig == syscall.SIGPIPE:
+		// The reader of the output went away (| head): nobody is left to
+		// tell, as a pipeline's other commands say nothing either.
+		return &exitError{code: exitBrokenPipe, err: errors.New("the output pipe closed"), quiet: true}
 	case errors.As(cause, &sig):
 		msg = fmt.Sprintf("interrupted (signal: %s)", sig.sig)
 	case errors.As(cause, &at):
