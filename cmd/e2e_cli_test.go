@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +85,38 @@ func TestTopLevelWordsAndFlags(t *testing.T) {
 	}
 	tm.keys("C-d")
 	tm.waitFor("EXIT=0", 15*time.Second)
+}
+
+// TestSessionsYouCanFind: llmrt sessions lists this directory's sessions
+// with age, size and title (--all every directory's, with it), and rm
+// deletes them.
+func TestSessionsYouCanFind(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, finalAnswer("one"), finalAnswer("two"))
+	openaiRun(sb, srv, "-p", "a question here").want(t, 0)
+	other := t.TempDir()
+	sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "elsewhere"},
+		env: openaiKey, dir: other}).want(t, 0)
+	o := sb.run(cli{args: []string{"sessions"}})
+	if o.code != 0 || !strings.Contains(o.stdout, "a question here") || strings.Contains(o.stdout, "elsewhere") ||
+		!strings.Contains(o.stdout, "AGE") || !strings.Contains(o.stdout, "SIZE") {
+		t.Errorf("sessions of this directory:\n%s%s", o.stdout, o.stderr)
+	}
+	o = sb.run(cli{args: []string{"sessions", "--all"}})
+	if !strings.Contains(o.stdout, "elsewhere") || !strings.Contains(o.stdout, "DIRECTORY") {
+		t.Errorf("sessions --all:\n%s", o.stdout)
+	}
+	files := sb.sessions()
+	ids := make([]string, len(files))
+	for i, f := range files {
+		ids[i] = strings.TrimSuffix(filepath.Base(f), ".jsonl")
+	}
+	o = sb.run(cli{args: append([]string{"sessions", "rm"}, ids...)})
+	if o.code != 0 || len(sb.sessions()) != 0 {
+		t.Errorf("sessions rm: exit %d, %d left\n%s", o.code, len(sb.sessions()), o.stderr)
+	}
+	if o := sb.run(cli{args: []string{"sessions", "rm", "nope"}}); o.code != 2 || !strings.Contains(o.stderr, `no session "nope"`) {
+		t.Errorf("rm of a missing session: %d %s", o.code, o.stderr)
+	}
 }
