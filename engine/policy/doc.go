@@ -23,4 +23,8 @@
 // code (arithmetic and variable names run the $(...) in an array
 // subscript) is never allowed by a command pattern, except one that is
 // the exact line; under a deny rule it is "unchecked" (see Unchecked).
+//
+// A path argument of a file tool is matched in the forms the caller's
+// Policy.Paths gives it: the workspace-relative clean path, as written
+// and through symlinks, however it was spelled.
 package policy
