@@ -119,6 +119,9 @@ func TestPipedScripts(t *testing.T) {
 		{"echo 'rm w' | env BASH_ENV=/dev/stdin bash -c true", "unchecked"},
 		{"env 'BASH_FUNC_ls%%=() { rm w; }' bash -c ls", "unchecked"},
 		{"ENV=/dev/stdin sh -i", "unchecked"},
+		{"echo 'rm w' | ENV=/dev/stdin sh -ic true", "unchecked"},
+		{"echo 'rm w' | sudo BASH_ENV=/dev/stdin bash -c true", "unchecked"},
+		{"ENV=prod make deploy", "allow"},
 		// A script file is a program like any other.
 		{"bash build.sh", "allow"},
 		{". ./env.sh", "allow"},
@@ -286,6 +289,7 @@ func TestCheckerSeesWhatBashRuns(t *testing.T) {
 		"bash <(echo zap)", "source /dev/fd/0 <<< zap", "echo zap | bash /proc/self/fd/0",
 		"exec 3<<EOF\nzap\nEOF\n. /dev/fd/3", "echo zap | xargs -I{} sh -c {}",
 		"echo zap | BASH_ENV=/dev/stdin bash -c true", "export BASH_ENV=/dev/stdin; echo zap | bash -c true",
+		"echo zap | ENV=/dev/stdin bash --posix -ic true", "echo zap | ENV=/dev/stdin sh -ic true",
 		"x='a[$(zap)]'; echo $((x))", "printf -v 'a[$(zap)]' 1", "PS4='$(zap)'; set -x; true",
 		"v=$(cat f); echo $((v))", "read -r v < f; [[ $v -eq 1 ]]", "x='a[$(zap)]'; echo ${!x}",
 		"f() { echo $(($1)); }; f 'a[$(zap)]'", "mapfile -C 'zap #' -c 1 < f", "compgen -W '$(zap)'",

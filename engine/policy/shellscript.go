@@ -23,9 +23,9 @@ type shellRun struct {
 	script string
 	file   word
 	// own: the shell also reads a start-up file the line names
-	// (--rcfile, --init-file) or its user's (-i), so it is a part of
-	// its own that an allow rule must cover.
-	own bool
+	// (--rcfile, --init-file) or its user's (-i, interactive), so it is
+	// a part of its own that an allow rule must cover.
+	own, interactive bool
 }
 
 // shellScript finds the script of a shell invocation (its arguments after
@@ -69,7 +69,8 @@ func shellScript(args []word) shellRun {
 			if t[0] == '-' {
 				c = c || strings.ContainsRune(t[1:], 'c')
 				stdin = stdin || strings.ContainsRune(t[1:], 's')
-				r.own = r.own || strings.ContainsRune(t[1:], 'i')
+				r.interactive = r.interactive || strings.ContainsRune(t[1:], 'i')
+				r.own = r.own || r.interactive
 			}
 			if last := t[len(t)-1]; last == 'o' || last == 'O' {
 				i++
@@ -97,6 +98,7 @@ func (l *shellLine) addShell(env []string, name string, part shellPart, words []
 	var run shellRun
 	if isShell(name) {
 		run = shellScript(words[1:])
+		l.values.interactive = l.values.interactive || run.interactive
 	} else {
 		args := words[1:]
 		if len(args) > 0 && args[0].fixed && args[0].text == "--" {

@@ -32,6 +32,10 @@ type values struct {
 	// functions or sets them. sourced: the line sources a file, which
 	// may give any variable any value.
 	positional, sourced bool
+	// env reports ENV set, and interactive an interactive shell (sh -i),
+	// which reads $ENV as a script: together, a script the rules cannot
+	// see. ENV alone is a common variable (ENV=prod).
+	env, interactive bool
 	// why is the first reason found that needs no variable's history.
 	why string
 }
@@ -51,6 +55,7 @@ type valueUse struct {
 }
 
 func (v *values) set(name string, plain bool) {
+	v.env = v.env || name == "ENV"
 	if v.tainted == nil {
 		v.tainted = make(map[string]bool)
 	}
@@ -72,6 +77,9 @@ func (v *values) fail(why string) {
 func (v *values) check() string {
 	if v.why != "" {
 		return v.why
+	}
+	if v.env && v.interactive {
+		return "it sets ENV and starts an interactive shell, which reads $ENV as a script first"
 	}
 	for _, s := range v.sets {
 		if v.ints[s.name] && !s.plain {
@@ -121,13 +129,13 @@ var dynamicVars = map[string]bool{
 }
 
 // codeVar says why assigning a variable runs code, or "" when it does
-// not: bash sources $BASH_ENV (sh $ENV) before a script, imports
-// BASH_FUNC_name%% as a function, and expands PS4 (under set -x) and the
-// prompts, $(...) included.
+// not: bash sources $BASH_ENV before a script, imports BASH_FUNC_name%%
+// as a function, and expands PS4 (under set -x) and the prompts, $(...)
+// included. ENV, read only by interactive shells, is left to check.
 func codeVar(name string, plain bool) string {
 	switch {
-	case name == "BASH_ENV" || name == "ENV":
-		return fmt.Sprintf("it sets %s, a script every shell it starts reads first", name)
+	case name == "BASH_ENV":
+		return "it sets BASH_ENV, a script every bash it starts reads first"
 	case strings.HasPrefix(name, "BASH_FUNC_"):
 		return fmt.Sprintf("it sets %s, which a bash it starts imports as a function", name)
 	case name == "PROMPT_COMMAND":
@@ -491,6 +499,17 @@ func (l *shellLine) noteValueBuiltin(name string, words []word, depth int) {
 				} else {
 					l.addSource(args[i+1].text, depth+1)
 				}
+			}
+		}
+	case "sudo":
+		// sudo NAME=value cmd sets the variable, when sudoers lets it.
+		for _, a := range args {
+			if n, v, ok := strings.Cut(a.text, "="); ok && isName(n) {
+				plain := a.fixed && !strings.ContainsAny(v, "$`[]")
+				if why := codeVar(n, plain); why != "" {
+					l.values.fail(why)
+				}
+				l.values.set(n, plain)
 			}
 		}
 	case "env":
