@@ -127,6 +127,8 @@ func TestPipedScripts(t *testing.T) {
 		{". ./env.sh", "allow"},
 		{"source venv/bin/activate && go test ./...", "allow"},
 		{"bash build.sh < /dev/null", "allow"},
+		{"bash build.sh > /dev/tty 2>&1", "allow"},
+		{"bash build.sh < /dev/stdin", "unchecked"},
 		{"find . -exec rm {} \\;", "deny"},
 		{"ls | xargs -I{} rm {}", "deny"},
 		{"ls | xargs -I{} echo {}", "allow"},

@@ -130,8 +130,8 @@ func (l *shellLine) addShell(env []string, name string, part shellPart, words []
 }
 
 // noteRedirect keeps the text of here-documents and here-strings, which
-// a shell may read as its script, and notes a redirection from a path a
-// script file may turn out to be (/dev/stdin, /dev/fd/N).
+// a shell may read as its script, and notes input redirected from a path
+// a script file may turn out to be (/dev/stdin, /dev/fd/N).
 func (l *shellLine) noteRedirect(src string, r *syntax.Redirect, depth int) {
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
@@ -143,7 +143,8 @@ func (l *shellLine) noteRedirect(src string, r *syntax.Redirect, depth int) {
 		l.inputs = append(l.inputs, shellInput{text: wordOf(src, r.Word).text, depth: depth})
 		return
 	}
-	if r.Word != nil {
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
 		if w := wordOf(src, r.Word); w.fixed && namesInput(w.text) {
 			l.inputPaths = true
 		}
