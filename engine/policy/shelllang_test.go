@@ -286,7 +286,12 @@ func TestCheckerSeesWhatBashRuns(t *testing.T) {
 	}
 	lines := []string{
 		"((rm +v1))", "((rm -rf * x))", "((rm x))", "((rm x) )", "( (rm x) )", "(( zap ) )", "echo $((zap) )",
-		"((zap)) || ((boom))", "echo $(( (zap) ))", "((a)) ; zap",
+		"((zap)) || ((boom))", "echo $(( (zap) ))", "((a)) ; zap", "echo $((zap)|(boom))", "((zap)|(boom))",
+		"((zap)||(boom))", "((zap);(boom))", "echo $((zap) ; (boom))", "((zap) && (boom))", "((zap) |(boom))",
+		"echo $((`zap`))", "((x=$(zap)))", "echo $[$(zap)]",
+		"cat <<EOF; zap\nx\nEOF", "cat <<-EOF\n\tx\n\tEOF\nzap", "cat <<EOF\n${x:-$(zap)}\nEOF", "cat <<EOF | zap\nx\nEOF",
+		"x=$(cat <<EOF\nhi\nEOF\n) zap", "[[ x =~ ( $(zap) ) ]]", "echo a#$(zap)", "echo {a,b}$(zap)",
+		"echo hi >&$(zap)", "exec {fd}> >(zap); echo >&$fd", "declare a[$(zap)]=1",
 		". /dev/stdin <<EOF\nzap\nEOF", "echo zap | . /dev/stdin", "sh 3<<EOF /dev/fd/3\nzap\nEOF",
 		"bash <(echo zap)", "source /dev/fd/0 <<< zap", "echo zap | bash /proc/self/fd/0",
 		"exec 3<<EOF\nzap\nEOF\n. /dev/fd/3", "echo zap | xargs -I{} sh -c {}",
