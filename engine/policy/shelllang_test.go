@@ -259,10 +259,11 @@ func TestValuesAsCode(t *testing.T) {
 
 // TestCheckerSeesWhatBashRuns runs lines under bash with stand-ins for
 // the programs they name, and checks that for every program bash started
-// a deny rule naming it holds against the line: it is denied, or it
-// cannot be checked (and so is asked about or refused). This is the
-// promise "the checker parses the language of the shell that runs the
-// line", tested against the shell itself.
+// a deny rule naming it holds against the line (it is denied, or it
+// cannot be checked, and so is asked about or refused), and that allow
+// rules must cover it. This is the promise "the checker parses the
+// language of the shell that runs the line", tested against the shell
+// itself.
 func TestCheckerSeesWhatBashRuns(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -321,10 +322,20 @@ func TestCheckerSeesWhatBashRuns(t *testing.T) {
 		cmd.Run()
 		cancel()
 		b, _ := os.ReadFile(log)
+		l := parseShellLine(line)
 		for _, ran := range strings.Fields(string(b)) {
 			rules := parseRules(t, "deny shell_cmd(command="+ran+" *)")
 			if got := autoVerdict(rules, line); got == "allow" {
 				t.Errorf("bash ran %s for %q, but deny %s(command=%s *) allows the line", ran, line, "shell_cmd", ran)
+			}
+			// Allow rules must cover it too: it is one of the commands an
+			// allow rule has to match, or none may allow the line.
+			covered := false
+			for _, p := range l.parts {
+				covered = covered || filepath.Base(p.prog) == ran || matchCommand(ran+" *", p.text)
+			}
+			if l.allowable() && !covered {
+				t.Errorf("bash ran %s for %q, but allow rules may cover the line without it (parts %v)", ran, line, l.parts)
 			}
 		}
 	}
