@@ -126,6 +126,7 @@ var dynamicVars = map[string]bool{
 	"_": true, "PWD": true, "OLDPWD": true, "REPLY": true, "MAPFILE": true, "OPTARG": true,
 	"BASH_REMATCH": true, "BASH_ARGV": true, "BASH_COMMAND": true, "COMPREPLY": true,
 	"READLINE_LINE": true, "DIRSTACK": true, "FUNCNAME": true, "BASH_SOURCE": true,
+	"BASH_ALIASES": true, "BASH_CMDS": true,
 }
 
 // codeVar says why assigning a variable runs code, or "" when it does
