@@ -155,7 +155,7 @@ func (r *run) askUnchecked(ctx context.Context, p *plan, rule Rule, part string)
 		return r.askPerson(ctx, p)
 	}
 	return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
-		Content: fmt.Sprintf("permission denied: the rule deny %s cannot be checked against this command, because %s; write the command out plainly (no variables, command substitutions or globs in place of a program, no script fed to a shell)", rule, part)}
+		Content: fmt.Sprintf("permission denied: the rule deny %s cannot be checked against this command, because %s; write the command out plainly (no variables, command substitutions or globs in place of a program, no script fed to a shell, no value read at run time used in arithmetic)", rule, part)}
 }
 
 // askPerson puts an undecided call to the Approver, to the Stream
