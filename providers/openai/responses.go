@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
@@ -95,10 +96,10 @@ func (p *Responses) send(ctx context.Context, endpoint string, body *responsesRe
 }
 
 // downgrade drops from body the option a 400 says the model does not
-// take, and reports whether it did: the include of encrypted reasoning
-// (a model that does not reason), or reasoning summaries (an
-// organization not verified for them, told in a warning since the
-// reasoning text it asked for will not come).
+// take, and reports whether it did: the include of encrypted reasoning,
+// with the reasoning items replayed (a model that does not reason), or
+// reasoning summaries (an organization not verified for them, told in a
+// warning since the reasoning text it asked for will not come).
 func downgrade(body *responsesRequest, err error) (providers.Warning, bool) {
 	var pe *providers.Error
 	if !errors.As(err, &pe) || pe.StatusCode != http.StatusBadRequest {
@@ -108,6 +109,10 @@ func downgrade(body *responsesRequest, err error) (providers.Warning, bool) {
 	switch {
 	case body.Include != nil && strings.Contains(msg, "encrypted content"):
 		body.Include = nil
+		body.Input = slices.DeleteFunc(body.Input, func(it any) bool {
+			_, reasoning := it.(reasoningItem)
+			return reasoning
+		})
 		return providers.Warning{}, true
 	case body.Reasoning != nil && body.Reasoning.Summary != "" && strings.Contains(msg, "summar"):
 		body.Reasoning.Summary = ""

@@ -130,7 +130,7 @@ func (p *Responses) buildRequest(req *providers.Request, codec *adapter.NameCode
 	}
 	out.Input = make([]any, 0, len(req.Messages)+4)
 	for i, m := range req.Messages {
-		items, err := p.inputItems(m, codec, system)
+		items, err := p.inputItems(m, codec, system, reasoner)
 		if err != nil {
 			return nil, &providers.Error{Provider: p.cfg.Name, URL: adapter.StripQuery(endpoint),
 				Message: fmt.Sprintf("message %d: %v", i, err)}
@@ -142,9 +142,9 @@ func (p *Responses) buildRequest(req *providers.Request, codec *adapter.NameCode
 
 // inputItems converts one neutral message to the input items it becomes:
 // one message for system and user text, and for an assistant turn its
-// reasoning items, its text and one item per call, in the order the API
-// produced them.
-func (p *Responses) inputItems(m providers.Message, codec *adapter.NameCodec, system string) ([]any, error) {
+// reasoning items (for a model that reasons), its text and one item per
+// call, in the order the API produced them.
+func (p *Responses) inputItems(m providers.Message, codec *adapter.NameCodec, system string, reasoner bool) ([]any, error) {
 	switch m.Role {
 	case providers.RoleSystem:
 		return []any{inputMessage{Type: "message", Role: system, Content: m.Text()}}, nil
@@ -152,7 +152,7 @@ func (p *Responses) inputItems(m providers.Message, codec *adapter.NameCodec, sy
 		content, err := inputContent(m)
 		return []any{inputMessage{Type: "message", Role: "user", Content: content}}, err
 	case providers.RoleAssistant:
-		return p.assistantItems(m, codec), nil
+		return p.assistantItems(m, codec, reasoner), nil
 	case providers.RoleTool:
 		output, err := toolOutput(m)
 		return []any{functionOutputItem{Type: "function_call_output", CallID: m.ToolCallID, Output: output}}, err
@@ -161,14 +161,15 @@ func (p *Responses) inputItems(m providers.Message, codec *adapter.NameCodec, sy
 }
 
 // assistantItems replays an assistant turn. Reasoning items go back only
-// to the API that issued them, only with their encrypted state (with
-// store: false the server keeps nothing to look an id up in), and only
-// ahead of the text or call they led to: the API rejects a reasoning
+// to the API that issued them, only to a model that reasons (the
+// conversation may have switched models), only with their encrypted state
+// (with store: false the server keeps nothing to look an id up in), and
+// only ahead of the text or call they led to: the API rejects a reasoning
 // item with nothing after it.
-func (p *Responses) assistantItems(m providers.Message, codec *adapter.NameCodec) []any {
+func (p *Responses) assistantItems(m providers.Message, codec *adapter.NameCodec, reasoner bool) []any {
 	text := m.Text()
 	items := make([]any, 0, len(m.Reasoning)+1+len(m.ToolCalls))
-	if text != "" || len(m.ToolCalls) > 0 {
+	if reasoner && (text != "" || len(m.ToolCalls) > 0) {
 		for _, r := range m.Reasoning {
 			if r.Provider != p.cfg.Name {
 				continue

@@ -134,10 +134,14 @@ func TestResponsesInput(t *testing.T) {
 		t.Errorf("input:\n got %s\nwant %s", replay.CompactJSON(string(got)), replay.CompactJSON(want))
 	}
 
-	// A model that does not reason gets the system role by its own name.
-	bodies, _ = sendResponses(t, &providers.Request{Model: "gpt-4o", Messages: msgs[:1]})
+	// A model that does not reason (a switch to gpt-4o mid-conversation)
+	// gets the system role by its own name, and no reasoning items.
+	bodies, _ = sendResponses(t, &providers.Request{Model: "gpt-4o", Messages: msgs})
 	if first := bodies[0]["input"].([]any)[0].(map[string]any); first["role"] != "system" {
 		t.Errorf("gpt-4o system role: got %v, want system", first["role"])
+	}
+	if got, _ := json.Marshal(bodies[0]["input"]); strings.Contains(string(got), `"type":"reasoning"`) {
+		t.Errorf("gpt-4o input holds reasoning items: %s", got)
 	}
 }
 
@@ -174,6 +178,23 @@ func TestResponsesDowngrade(t *testing.T) {
 			if c.Type == providers.ChunkWarning {
 				t.Errorf("unexpected warning %+v", c.Warning)
 			}
+		}
+	})
+	t.Run("include with reasoning in the history", func(t *testing.T) {
+		// The model refusing encrypted reasoning cannot take it back
+		// either: the replayed items go with the include.
+		srv := replay.Sequence{replay.Status(400, `{"error":{"message":"Encrypted content is not supported with this model.","type":"invalid_request_error","param":"include","code":null}}`),
+			replay.SSE(okEvents)}.Serve(t)
+		msgs := []providers.Message{providers.TextMessage(providers.RoleUser, "hi"),
+			{Role: providers.RoleAssistant, Reasoning: []providers.Reasoning{{Signature: encodeReasoning("rs_1", "E"), Provider: "openai"}},
+				Content: []providers.Part{providers.TextPart("hello")}},
+			providers.TextMessage(providers.RoleUser, "again")}
+		if _, _, err := replay.Run(t.Context(), NewResponses(Config{BaseURL: srv.URL}), &providers.Request{Model: "my-proxy-model", Messages: msgs}); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		if !strings.Contains(string(reqs[0].Body), `"type":"reasoning"`) || strings.Contains(string(reqs[1].Body), `"type":"reasoning"`) {
+			t.Errorf("want the reasoning item in the first request only:\n%s\n%s", reqs[0].Body, reqs[1].Body)
 		}
 	})
 	t.Run("summary", func(t *testing.T) {
