@@ -155,6 +155,9 @@ func (s *rstreamer) handle(data []byte) error {
 		}
 		return s.serverError(data)
 	case "error":
+		if ev.Message == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
+			return s.serverError(data) // {"type":"error","error":{...}}
+		}
 		return s.codedError(ev.Code, ev.Message)
 	}
 	return nil
@@ -224,6 +227,9 @@ func (s *rstreamer) itemDone(i int, done *item) {
 		var text string
 		if !it.text {
 			text = reasoningText(done)
+		}
+		if done.ID == "" && done.EncryptedContent == "" && text == "" {
+			break // nothing to show or replay
 		}
 		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Text: text,
 			Signature: encodeReasoning(done.ID, done.EncryptedContent)})
