@@ -94,6 +94,8 @@ func providerHint(s *settings, re *engine.RunError) string {
 		if len(spec.KeyVars) > 0 {
 			return fmt.Sprintf("check %s (see .env.example)", spec.KeyVars[0])
 		}
+	case (pe.StatusCode == 404 || pe.StatusCode == 405) && strings.HasSuffix(pe.URL, "/responses"):
+		return fmt.Sprintf("check the model name (%s) and the base URL; a server that speaks only Chat Completions needs --api chat (or LLMRT_API=chat, or \"api\": \"chat\" in the config)", s.model)
 	case pe.StatusCode == 404:
 		return fmt.Sprintf("check the model name (%s) and the base URL", s.model)
 	case pe.StatusCode == 0 && spec.BaseURLVar != "":
