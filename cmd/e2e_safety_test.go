@@ -273,7 +273,7 @@ func TestSafetyOneWriterPerSession(t *testing.T) {
 // stallingServer speaks OpenAI's streamed chat completions: its first
 // stalls answers start a final_answer call, then send nothing more while
 // the connection stays open; later requests get the whole call,
-// answering "done".
+// answering "done". The runs pass --api chat.
 func stallingServer(t *testing.T, stalls int) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var hits atomic.Int32
@@ -315,7 +315,7 @@ func TestSafetyStalledStreamIsRetried(t *testing.T) {
 		sb := newSandbox(t)
 		srv, hits := stallingServer(t, 1)
 		o := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m",
-			"--stream-idle-timeout", "300ms", "-p", "go"}, env: openaiKey})
+			"--api", "chat", "--stream-idle-timeout", "300ms", "-p", "go"}, env: openaiKey})
 		o.want(t, 0)
 		if strings.TrimSpace(o.stdout) != "done" || hits.Load() != 2 {
 			t.Errorf("got %q after %d requests, want done after 2", o.stdout, hits.Load())
@@ -335,7 +335,7 @@ func TestSafetyStalledStreamIsRetried(t *testing.T) {
 			t.Fatal(err)
 		}
 		srv, hits := stallingServer(t, 100)
-		o := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "go"}, env: openaiKey})
+		o := sb.run(cli{args: []string{"run", "--provider", "openai", "--api", "chat", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "go"}, env: openaiKey})
 		o.want(t, 1)
 		if hits.Load() != 3 || !strings.Contains(o.stderr, "no data from") || !strings.Contains(o.stderr, "300ms") {
 			t.Errorf("want three attempts and the stall named, got %d:\n%s", hits.Load(), o.stderr)
