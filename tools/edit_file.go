@@ -83,10 +83,14 @@ func editFile(ws *Workspace, a editArgs) Result {
 	if err != nil {
 		return Errorf("read %s: %v", a.Path, err)
 	}
-	if isBinary(data[:min(len(data), sniffSize)]) {
+	kind := sniffText(data[:min(len(data), sniffSize)])
+	if kind == kindBinary {
 		return Errorf("refused: %s is a binary file; edit_file only edits text", a.Path)
 	}
-	content := string(data)
+	content, bom, err := decodeBytes(data, kind)
+	if err != nil {
+		return Errorf("read %s as %s: %v", a.Path, kind, err)
+	}
 	oldS, newS := a.OldString, a.NewString
 	n := strings.Count(content, oldS)
 	if n == 0 && strings.Contains(content, "\r\n") && !strings.Contains(oldS, "\r") {
@@ -109,7 +113,11 @@ func editFile(ws *Workspace, a editArgs) Result {
 	} else {
 		updated = content[:first] + newS + content[first+len(oldS):]
 	}
-	if err := writeAndNote(ws, abs, info, replaceOverwrite, updated, true); err != nil {
+	encoded, err := kind.encode(updated, bom)
+	if err != nil {
+		return Errorf("refused: %s is %s text and %v; keep to its characters, or rewrite the file with write_file (as UTF-8)", a.Path, kind, err)
+	}
+	if err := writeAndNote(ws, abs, info, replaceOverwrite, encoded, true); err != nil {
 		return Errorf("write %s: %v", a.Path, err)
 	}
 	line := strings.Count(content[:first], "\n") + 1

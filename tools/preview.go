@@ -96,10 +96,15 @@ func previewRead(ws *Workspace, path string) (content string, exists bool, note 
 	if err != nil {
 		return "", true, fmt.Sprintf("(cannot read %s: %v)", path, err)
 	}
-	if isBinary(data[:min(len(data), sniffSize)]) {
+	kind := sniffText(data[:min(len(data), sniffSize)])
+	if kind == kindBinary {
 		return "", true, fmt.Sprintf("(%s is a binary file)", path)
 	}
-	return string(data), true, ""
+	text, _, err := decodeBytes(data, kind)
+	if err != nil {
+		return "", true, fmt.Sprintf("(cannot read %s as %s: %v)", path, kind, err)
+	}
+	return text, true, ""
 }
 
 // diffText is a unified diff of old and updated, cut to previewMaxLines.

@@ -88,8 +88,14 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 	}
 	br := bufio.NewReaderSize(f, 64*1024)
 	head, _ := br.Peek(sniffSize)
-	if isBinary(head) {
+	kind := sniffText(head)
+	switch {
+	case kind == kindBinary:
 		return Errorf("refused: %s is a binary file (%s, %d bytes); read_file only reads text", path, http.DetectContentType(head), info.Size())
+	case kind != kindUTF8:
+		br = bufio.NewReaderSize(decodeReader(br, kind), 64*1024)
+	case bytes.HasPrefix(head, utf8BOM):
+		br.Discard(len(utf8BOM))
 	}
 	ws.noteRead(abs, info)
 	if offset <= 0 {
@@ -129,6 +135,9 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 		fmt.Fprintf(&out, "[lines %d-%d of %d; truncated: call read_file with offset=%d to read on]", offset, last, lineNo, last+1)
 	default:
 		fmt.Fprintf(&out, "[lines %d-%d of %d]", offset, last, lineNo)
+	}
+	if kind != kindUTF8 {
+		fmt.Fprintf(&out, "\n[note: %s is %s text, shown decoded; edit_file keeps its encoding, write_file writes UTF-8]", path, kind)
 	}
 	if n := hardLinks(info); n > 1 {
 		fmt.Fprintf(&out, "\n[note: %s has %d hard links, so it is also reachable under another name, maybe outside the workspace; write_file and edit_file refuse it]", path, n)
@@ -172,16 +181,5 @@ func cutLine(line []byte) string {
 	return fmt.Sprintf("%s… [line cut at %d bytes]", line[:cut], maxLineChars)
 }
 
-// isBinary reports whether a file's first bytes look like binary data: a
-// NUL byte, or text that is not valid UTF-8 (allowing a rune cut at the end
-// of the sample).
-func isBinary(head []byte) bool {
-	if bytes.IndexByte(head, 0) >= 0 {
-		return true
-	}
-	valid := head
-	for i := 0; i < utf8.UTFMax && len(valid) > 0 && !utf8.Valid(valid); i++ {
-		valid = valid[:len(valid)-1]
-	}
-	return !utf8.Valid(valid)
-}
+// utf8BOM is UTF-8's byte-order mark, which read_file does not show.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
