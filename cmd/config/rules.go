@@ -48,7 +48,7 @@ func AddProjectAllow(dir, rule string) error {
 			return nil
 		}
 	}
-	list, err := json.Marshal(append(allow, rule))
+	list, err := marshalPlain(append(allow, rule))
 	if err != nil {
 		return err
 	}
@@ -58,6 +58,18 @@ func AddProjectAllow(dir, rule string) error {
 		vals[at] = list
 	}
 	return writeAtomic(path, encodeObject(keys, vals))
+}
+
+// marshalPlain encodes v as JSON with <, > and & as themselves: a rule
+// such as "shell_cmd(command=make && make test)" reads as typed.
+func marshalPlain(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // objectFields returns the top-level keys of a JSON object in the order
@@ -104,7 +116,7 @@ func encodeObject(keys []string, vals []json.RawMessage) []byte {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		name, _ := json.Marshal(k)
+		name, _ := marshalPlain(k)
 		b.WriteString("\n  ")
 		b.Write(name)
 		b.WriteString(": ")

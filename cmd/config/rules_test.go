@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -54,6 +55,27 @@ func TestAddProjectAllow(t *testing.T) {
 				t.Errorf("%s: got file\n%s\nwant\n%s", tc.before, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestAddProjectAllowWritesRulesAsTyped: a rule with &, < and > is saved
+// as it reads, not as \u0026-style escapes, and read back the same.
+func TestAddProjectAllowWritesRulesAsTyped(t *testing.T) {
+	dir := t.TempDir()
+	const rule = "shell_cmd(command=make && ./run <in >out)"
+	if err := AddProjectAllow(dir, rule); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, ".llmrt", "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), `"`+rule+`"`) {
+		t.Errorf("the file holds\n%s\nwant the rule as typed", got)
+	}
+	var back struct{ Allow []string }
+	if err := json.Unmarshal(got, &back); err != nil || len(back.Allow) != 1 || back.Allow[0] != rule {
+		t.Errorf("read back %q, %v", back.Allow, err)
 	}
 }
 
