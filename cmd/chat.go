@@ -81,10 +81,11 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	if _, err := c.runtime(); err != nil {
 		return err
 	}
-	status := c.status()
+	status := c.Status()
 	uopts := ui.Options{
 		Host: c, Commands: c.commands(), Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
 		Prompt: strings.TrimSpace(strings.Join(opts.args, " ")), Notes: c.startNotes(),
+		StatusLine: c.statusLine(), Notify: notifyKind(c.h.s.cfg.Notifications, opts.f.Getenv),
 	}
 	if sess != nil {
 		uopts.History, uopts.Pending = sess.Messages, len(sess.Pending) > 0

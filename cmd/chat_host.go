@@ -64,11 +64,12 @@ func (c *chatHost) close() {
 
 func (c *chatHost) sessionID() string { return c.conv.ID() }
 
-// status is what the status line shows.
-func (c *chatHost) status() ui.Status {
+// Status is what the status line shows; the screen asks again after
+// each turn (ui.StatusHost).
+func (c *chatHost) Status() ui.Status {
 	s := c.h.s
 	return ui.Status{Provider: s.provider, Model: s.model, Permission: string(s.permission.Mode),
-		Sandbox: string(s.sandbox.Mode), Session: c.conv.ID(), Usage: c.conv.Usage()}
+		Sandbox: string(s.sandbox.Mode), Session: c.conv.ID(), Dir: s.workDir, Usage: c.conv.Usage()}
 }
 
 // startNotes are the problems found before the screen opened.

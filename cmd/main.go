@@ -70,7 +70,8 @@ func Execute(ctx context.Context, f *Factory, args []string) int {
 // on. Either way nothing llmrt started is left running.
 //
 // A broken stdout or stderr pipe (SIGPIPE: the reader of `llmrt run |
-// head` is gone) stops the run the same way instead of killing llmrt on
+// head` is gone; a SIGPIPE from a pipe to a child is not counted) stops
+// the run the same way instead of killing llmrt on
 // the spot, which would leave its commands running; the writes that follow
 // fail and raise SIGPIPE again, which does not count as a second signal.
 func signalContext() (context.Context, func()) {
@@ -82,8 +83,13 @@ func signalContext() (context.Context, func()) {
 		os.Exit(exitCancelled)
 	}
 	go func() {
-		sig, ok := <-ch
-		if !ok {
+		var sig os.Signal
+		for sig = range ch {
+			if sig != syscall.SIGPIPE || stdioGone() {
+				break
+			}
+		}
+		if sig == nil {
 			return
 		}
 		cancel(errSignal{sig})

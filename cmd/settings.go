@@ -347,6 +347,11 @@ func (s *settings) applyRun() error {
 	if s.finish, err = engine.ParseFinish(deref(c.Finish)); err != nil {
 		return usageErrorf("%s: %v", c.Where("finish"), err)
 	}
+	switch v := deref(c.Notifications); v {
+	case "", "auto", "bell", "off":
+	default:
+		return usageErrorf("%s: %q is not a choice; want auto, bell or off", c.Where("notifications"), v)
+	}
 	if s.timeout = c.Timeout.Std(); s.timeout < 0 {
 		return usageErrorf("%s %s: must not be negative (0 means no limit)", c.Where("timeout"), s.timeout)
 	}

@@ -32,6 +32,14 @@ type Options struct {
 	Prompt string
 	// Notes are shown first (start-up warnings).
 	Notes []string
+	// StatusLine, when set, gives the person's own status line, drawn
+	// above llmrt's. The screen calls it off its loop when the facts
+	// change (the start, each turn's end, a command's new status), at
+	// most once per 300 ms.
+	StatusLine StatusLineFunc
+	// Notify is how the person hears that a long turn ended or that a
+	// prompt waits for them.
+	Notify Notify
 	// In and Out are the terminal; nil means the process's own.
 	In  io.Reader
 	Out io.Writer
@@ -73,25 +81,32 @@ type Model struct {
 	clean     cleaner   // the text of events on their way to the screen
 	quitArmed time.Time // when Ctrl-C was pressed on an empty prompt
 	hint      string    // a one-off hint above the input
+
+	// own is the person's status line; notifyKind how they are told
+	// the chat needs them.
+	own        ownStatus
+	notifyKind Notify
 }
 
 // New returns the chat screen for opts. ctx is the program's context.
 func New(ctx context.Context, opts Options) *Model {
 	m := &Model{
-		host:      opts.Host,
-		cmds:      commandSet{handlers: opts.Commands},
-		base:      ctx,
-		look:      look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
-		width:     80,
-		height:    24,
-		tr:        newTranscript(),
-		in:        newInput(opts.Palette),
-		status:    opts.Status,
-		runs:      map[string]*runView{},
-		calls:     map[string]*toolItem{},
-		diagnosed: map[string]bool{},
-		pending:   opts.Pending,
-		first:     opts.Prompt,
+		host:       opts.Host,
+		cmds:       commandSet{handlers: opts.Commands},
+		base:       ctx,
+		look:       look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
+		width:      80,
+		height:     24,
+		tr:         newTranscript(),
+		in:         newInput(opts.Palette),
+		status:     opts.Status,
+		runs:       map[string]*runView{},
+		calls:      map[string]*toolItem{},
+		diagnosed:  map[string]bool{},
+		pending:    opts.Pending,
+		first:      opts.Prompt,
+		own:        ownStatus{fn: opts.StatusLine},
+		notifyKind: opts.Notify,
 	}
 	m.showHistory(opts.History)
 	for _, n := range opts.Notes {
@@ -111,16 +126,17 @@ func welcome(s Status) string {
 // Init starts the first turn when the screen was opened with a prompt or
 // with questions waiting.
 func (m *Model) Init() tea.Cmd {
+	own := m.refreshStatusLine()
 	switch {
 	case m.pending:
 		m.pending = false
-		return m.startTurn("")
+		return tea.Batch(own, m.startTurn(""))
 	case m.first != "":
 		p := m.first
 		m.first = ""
-		return m.submit(p)
+		return tea.Batch(own, m.submit(p))
 	}
-	return textarea.Blink
+	return tea.Batch(own, textarea.Blink)
 }
 
 // Run shows the chat screen until the person quits or ctx ends.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -65,6 +66,7 @@ type driver struct {
 	m    *Model
 	msgs chan tea.Msg
 	quit bool
+	raw  []string // what commands wrote to the terminal as is (tea.Raw)
 }
 
 func newDriver(t *testing.T, h Host, width, height int, opts ...func(*Options)) *driver {
@@ -133,6 +135,8 @@ func (d *driver) deliver(msg tea.Msg) {
 		}
 	case tea.QuitMsg:
 		d.quit = true
+	case tea.RawMsg:
+		d.raw = append(d.raw, fmt.Sprint(msg.Msg))
 	case tickMsg:
 		// Time stands still in tests: the spinner does not move.
 	default:

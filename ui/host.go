@@ -24,6 +24,13 @@ type Host interface {
 	Files(ctx context.Context, prefix string) []string
 }
 
+// StatusHost is a Host that tells the screen its facts after each turn:
+// the session a first turn saved, the tokens so far. The screen asks on
+// the turn's goroutine, once Turn has returned.
+type StatusHost interface {
+	Status() Status
+}
+
 // Turn is one turn the screen asks the host to run.
 type Turn struct {
 	Prompt string
@@ -69,6 +76,8 @@ type Status struct {
 	Permission string
 	Sandbox    string
 	Session    string
+	// Dir is the working directory, for the person's status line.
+	Dir string
 	// Usage is the tokens of the session so far, before the running turn.
 	Usage engine.Usage
 }

@@ -231,16 +231,18 @@ func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
 		return nil
 	}
+	var own tea.Cmd
 	if r.Status != nil {
 		m.status = *r.Status
+		own = m.refreshStatusLine()
 	}
 	if r.Report != nil {
 		m.tr.add(&reportItem{r: cleanReport(r.Report)})
 	}
 	if r.Pending {
-		return m.startTurn("")
+		return tea.Batch(own, m.startTurn(""))
 	}
-	return nil
+	return own
 }
 
 // scroll moves the transcript by delta lines.

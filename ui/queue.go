@@ -18,9 +18,10 @@ type queue struct {
 	turn  int
 	mu    sync.Mutex
 	items []any // engine.Event, askRequest or permitRequest
-	done  bool
-	err   error
-	ready chan struct{} // signalled, without blocking, when items arrive
+	done   bool
+	err    error
+	status *Status // the host's facts after the turn, when it tells them
+	ready  chan struct{} // signalled, without blocking, when items arrive
 }
 
 func newQueue(turn int) *queue { return &queue{turn: turn, ready: make(chan struct{}, 1)} }
@@ -37,10 +38,11 @@ func (q *queue) put(item any) {
 
 func (q *queue) event(ev engine.Event) { q.put(ev) }
 
-// finish marks the turn over; err is what Host.Turn returned.
-func (q *queue) finish(err error) {
+// finish marks the turn over; err is what Host.Turn returned, status
+// the host's facts after it (nil: unchanged).
+func (q *queue) finish(err error, status *Status) {
 	q.mu.Lock()
-	q.done, q.err = true, err
+	q.done, q.err, q.status = true, err, status
 	q.mu.Unlock()
 	select {
 	case q.ready <- struct{}{}:
@@ -56,8 +58,9 @@ type batchMsg struct {
 
 // turnDoneMsg says a turn is over and everything it queued was delivered.
 type turnDoneMsg struct {
-	turn int
-	err  error
+	turn   int
+	err    error
+	status *Status
 }
 
 // wait is the command the screen re-arms after each batch: it returns
@@ -73,7 +76,7 @@ func (q *queue) wait() tea.Msg {
 		}
 		if q.done {
 			q.mu.Unlock()
-			return turnDoneMsg{turn: q.turn, err: q.err}
+			return turnDoneMsg{turn: q.turn, err: q.err, status: q.status}
 		}
 		q.mu.Unlock()
 		<-q.ready

@@ -58,13 +58,33 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.turn != m.turn || m.q == nil {
 			return m, nil
 		}
+		waiting := m.form() != nil
 		for _, it := range msg.items {
 			m.take(it)
 		}
+		if f := m.form(); f != nil && !waiting {
+			return m, tea.Batch(m.q.wait, m.notify("llmrt is waiting for you"))
+		}
 		return m, m.q.wait
 	case turnDoneMsg:
+		if msg.turn != m.turn {
+			return m, nil
+		}
+		took := m.look.now.Sub(m.since)
+		if now := time.Now(); now.After(m.look.now) {
+			took = now.Sub(m.since)
+		}
 		m.turnDone(msg)
-		return m, nil
+		cmds := []tea.Cmd{m.refreshStatusLine()}
+		if took >= notifyAfter {
+			cmds = append(cmds, m.notify("llmrt finished a turn ("+Took(took)+")"))
+		}
+		return m, tea.Batch(cmds...)
+	case statusLineMsg:
+		return m, m.statusLineBack(msg)
+	case statusLineAgainMsg:
+		m.own.running = false
+		return m, m.refreshStatusLine()
 	case tickMsg:
 		if msg.gen != m.ticks {
 			return m, nil
@@ -130,7 +150,13 @@ func (m *Model) startTurn(prompt string) tea.Cmd {
 	m.tr.follow = true
 	host := m.host
 	run := func() tea.Msg {
-		q.finish(host.Turn(ctx, Turn{Prompt: prompt, Events: q.event, Prompts: q}))
+		err := host.Turn(ctx, Turn{Prompt: prompt, Events: q.event, Prompts: q})
+		var st *Status
+		if sh, ok := host.(StatusHost); ok {
+			s := sh.Status()
+			st = &s
+		}
+		q.finish(err, st)
 		return nil
 	}
 	return tea.Batch(run, q.wait, m.tick())
@@ -155,6 +181,9 @@ func (m *Model) turnDone(msg turnDoneMsg) {
 	}
 	m.forms = nil
 	m.cancelCalls()
+	if msg.status != nil {
+		m.status = *msg.status
+	}
 	if msg.err != nil && !errors.Is(msg.err, context.Canceled) {
 		m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
 	}

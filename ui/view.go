@@ -25,12 +25,14 @@ func (m *Model) View() tea.View {
 // menu, the editor, the status — are guarded here, every frame.
 func (m *Model) render() string {
 	above, below := m.panes()
-	th := m.height - len(above) - len(below) - 2
+	own := m.ownStatusLine()
+	th := m.height - len(above) - len(below) - len(own) - 2
 	lines := m.tr.view(&m.look, m.width, max(th, 0))
 	n := len(lines)
 	lines = append(lines, above...)
 	lines = append(lines, m.rule(m.ruleText(th)))
 	lines = append(lines, below...)
+	lines = append(lines, own...)
 	lines = append(lines, m.statusLine())
 	guard(lines[n:])
 	return strings.Join(lines, "\n")
@@ -49,7 +51,7 @@ func (m *Model) panes() (above, below []string) {
 // transcriptHeight is the rows left for the transcript.
 func (m *Model) transcriptHeight() int {
 	above, below := m.panes()
-	return max(m.height-len(above)-len(below)-2, 1)
+	return max(m.height-len(above)-len(below)-len(m.ownStatusLine())-2, 1)
 }
 
 // ruleText is the hint the line above the editor carries.

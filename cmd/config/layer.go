@@ -86,6 +86,15 @@ type Layer struct {
 
 	Providers map[string]Backend `json:"providers,omitempty" scope:"noproject"`
 
+	// StatusLine is the person's own line in the chat, above llmrt's: a
+	// shell command given the session as JSON on stdin, as Claude Code
+	// gives its statusLine command, whose first line of output is shown.
+	// It runs a command, so a project sets it only once trusted.
+	StatusLine *StatusLine `json:"status_line,omitempty" scope:"trust"`
+	// Notifications says how the chat tells the person that a long turn
+	// ended or a prompt waits: auto (default), bell or off.
+	Notifications *string `json:"notifications,omitempty" env:"LLMRT_NOTIFICATIONS"`
+
 	// Options of the command line only.
 	Cwd                   *string `json:"-" flag:"cwd" help:"working directory, the root the file tools are confined to"`
 	Trace                 *string `json:"-" flag:"trace" help:"write a JSONL trace of the run to a file"`
@@ -111,6 +120,41 @@ type ShellEnv struct {
 	Exclude     []string          `json:"exclude"`
 	IncludeOnly []string          `json:"include_only"`
 	Set         map[string]string `json:"set"`
+}
+
+// StatusLine is the status_line config key: the command, written as a
+// string or as Claude Code's statusLine object, {"type": "command",
+// "command": "~/.claude/statusline.sh", "padding": 0}, so a setting
+// copied from Claude Code works unchanged.
+type StatusLine struct {
+	Command string `json:"command"`
+	// Padding is spaces before the text.
+	Padding int `json:"padding,omitempty"`
+}
+
+// UnmarshalJSON reads the command string or the object.
+func (s *StatusLine) UnmarshalJSON(b []byte) error {
+	var cmd string
+	if err := json.Unmarshal(b, &cmd); err == nil {
+		*s = StatusLine{Command: cmd}
+		return nil
+	}
+	var obj struct {
+		Type    string `json:"type"`
+		Command string `json:"command"`
+		Padding int    `json:"padding"`
+	}
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return fmt.Errorf(`want a command or {"type": "command", "command": "..."}, got %s`, b)
+	}
+	if obj.Type != "" && obj.Type != "command" {
+		return fmt.Errorf(`type %q is not supported; want "command"`, obj.Type)
+	}
+	if obj.Command == "" {
+		return fmt.Errorf(`want a command in "command"`)
+	}
+	*s = StatusLine{Command: obj.Command, Padding: max(obj.Padding, 0)}
+	return nil
 }
 
 // Backend holds per-provider settings from a config file.

@@ -168,3 +168,29 @@ func deref(s *string) string {
 	}
 	return *s
 }
+
+// TestStatusLineForms: status_line is a command, or Claude Code's
+// statusLine object; other shapes name what is wanted.
+func TestStatusLineForms(t *testing.T) {
+	for _, c := range []struct {
+		in      string
+		want    StatusLine
+		wantErr string
+	}{
+		{in: `"~/bin/line.sh"`, want: StatusLine{Command: "~/bin/line.sh"}},
+		{in: `{"type": "command", "command": "~/.claude/statusline.sh", "padding": 2}`, want: StatusLine{Command: "~/.claude/statusline.sh", Padding: 2}},
+		{in: `{"command": "x"}`, want: StatusLine{Command: "x"}},
+		{in: `{"type": "static", "command": "x"}`, wantErr: `type "static" is not supported`},
+		{in: `{"type": "command"}`, wantErr: `want a command in "command"`},
+		{in: `42`, wantErr: `want a command or {"type": "command"`},
+	} {
+		var got StatusLine
+		err := json.Unmarshal([]byte(c.in), &got)
+		switch {
+		case c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)):
+			t.Errorf("%s: got %v, want an error with %q", c.in, err, c.wantErr)
+		case c.wantErr == "" && (err != nil || got != c.want):
+			t.Errorf("%s: got %+v, %v; want %+v", c.in, got, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package cmd_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/providers"
+)
+
+// claudeStatusLine is a status line script as Claude Code's
+// documentation writes them: JSON on stdin read with jq, one line out,
+// with colour.
+const claudeStatusLine = `#!/bin/bash
+input=$(cat)
+MODEL_DISPLAY=$(echo "$input" | jq -r '.model.display_name')
+CURRENT_DIR=$(echo "$input" | jq -r '.workspace.current_dir')
+IN=$(echo "$input" | jq -r '.context_window.total_input_tokens')
+SID=$(echo "$input" | jq -r '.session_id')
+echo -e "\033[36m[$MODEL_DISPLAY]\033[0m dir ${CURRENT_DIR##*/} in=$IN sid=${SID:0:8}"
+`
+
+// TestChatStatusLineFromClaudeCode: a status line script written for
+// Claude Code, set with Claude Code's statusLine object, shows its line in
+// the chat, and shows the session and the tokens once a turn has run.
+func TestChatStatusLineFromClaudeCode(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("jq"); err != nil {
+		t.Skip("jq is not installed (.ci/run installs it); the Claude Code example script needs it")
+	}
+	sb := newSandbox(t)
+	script := filepath.Join(sb.home, "statusline.sh")
+	if err := os.WriteFile(script, []byte(claudeStatusLine), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	config := filepath.Join(sb.home, "config", "llmrt", "config.json")
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte(`{"status_line": {"type": "command", "command": "`+script+`", "padding": 0}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	answer := finalAnswer("hello")
+	answer.Usage = &providers.Usage{InputTokens: 1234, OutputTokens: 56}
+	srv := fake(t, fakellm.OpenAI, answer)
+	tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv)...)
+	scr := tm.waitFor("[m] dir "+filepath.Base(sb.work)+" in=0", 15*time.Second)
+	lines := strings.Split(strings.TrimRight(scr, "\n"), "\n")
+	if len(lines) < 2 || !strings.Contains(lines[len(lines)-2], "[m] dir") || !strings.Contains(lines[len(lines)-1], "openai/m") {
+		t.Errorf("the own line should sit right above llmrt's:\n%s", scr)
+	}
+	tm.keys("hi", "Enter")
+	// The session's id starts with the year.
+	tm.waitFor("in=1234 sid=2", 15*time.Second)
+}
+
+// TestChatStatusLineFails: a status line command that fails says so in
+// its line; an untrusted project's status_line is not run.
+func TestChatStatusLineFails(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	config := filepath.Join(sb.home, "config", "llmrt", "config.json")
+	if err := os.MkdirAll(filepath.Dir(config), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(config, []byte(`{"status_line": "echo broken >&2; exit 3"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(sb.home, "ran")
+	sb.write(".llmrt/config.json", `{"status_line": "touch `+marker+`"}`)
+	srv := fake(t, fakellm.OpenAI, finalAnswer("hello"))
+	tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv)...)
+	tm.waitFor("Trust this folder's project files?", 15*time.Second)
+	tm.keys("2")
+	tm.waitFor("status_line: exit status 3", 15*time.Second)
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("an untrusted project's status_line ran")
+	}
+}
