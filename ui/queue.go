@@ -15,12 +15,12 @@ import (
 // screen takes everything queued at once, so a burst of deltas costs one
 // update, not one per delta.
 type queue struct {
-	turn  int
-	mu    sync.Mutex
-	items []any // engine.Event, askRequest or permitRequest
+	turn   int
+	mu     sync.Mutex
+	items  []any // engine.Event, askRequest or permitRequest
 	done   bool
 	err    error
-	status *Status // the host's facts after the turn, when it tells them
+	status *Status       // the host's facts after the turn, when it tells them
 	ready  chan struct{} // signalled, without blocking, when items arrive
 }
 
