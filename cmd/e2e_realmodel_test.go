@@ -1,0 +1,127 @@
+package cmd_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/providers/scripted"
+)
+
+// Tests of replies shaped like real models' (issue 23): plain text
+// without final_answer, an answer given twice, text that looks like HTML,
+// interrupted turns, a stable request prefix.
+
+// TestPlainTextAnswerEndsTheRun: a model that answers in plain text and
+// keeps doing so after the nudge ends the run with exit 0 and its text
+// on stdout after at most three model calls, with a warning on stderr.
+func TestPlainTextAnswerEndsTheRun(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name  string
+		turns []scripted.Turn
+		calls int
+	}{
+		{"the same text twice", []scripted.Turn{text("The answer is 42."), text("The answer is 42.")}, 2},
+		{"three different texts", []scripted.Turn{text("42."), text("It is 42."), text("The answer is 42.")}, 3},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			turns := append(tc.turns, make([]scripted.Turn, 30)...)
+			for i := len(tc.turns); i < len(turns); i++ {
+				turns[i] = text("The answer is 42.")
+			}
+			srv := fake(t, fakellm.OpenAI, turns...)
+			o := openaiRun(sb, srv, "--verbose", "-p", "what is 6*7?")
+			o.want(t, 0)
+			if o.stdout != "The answer is 42.\n" {
+				t.Errorf("stdout: got %q, want the answer", o.stdout)
+			}
+			if n := len(srv.Requests()); n != tc.calls {
+				t.Errorf("model calls: got %d, want %d", n, tc.calls)
+			}
+			if !contains(o.stderr, "final_answer") {
+				t.Errorf("stderr should warn that the finish was unconfirmed:\n%s", o.stderr)
+			}
+		})
+	}
+}
+
+// TestIterationLimitHintNamesFinishText: a run that reaches the iteration
+// limit on plain text replies suggests --finish text, not only a higher
+// limit.
+func TestIterationLimitHintNamesFinishText(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, text("It is 42."), text("Surely 42."), text("never"))
+	o := openaiRun(sb, srv, "--max-iterations", "2", "-p", "what is 6*7?")
+	o.want(t, 4)
+	if !contains(o.stderr, "--finish text") {
+		t.Errorf("the hint should name --finish text:\n%s", o.stderr)
+	}
+	sb = newSandbox(t)
+	srv = fake(t, fakellm.OpenAI, toolCall("list_files", `{}`), toolCall("path_exists", `{"path":"x"}`))
+	o = openaiRun(sb, srv, "--max-iterations", "2", "-p", "look around")
+	o.want(t, 4)
+	if contains(o.stderr, "--finish text") {
+		t.Errorf("a run of tool calls should not be told about --finish text:\n%s", o.stderr)
+	}
+}
+
+// TestAnswerRepeatedAsFinalAnswerShowsOnce: text, then the same text
+// through final_answer (what real models do after the nudge), is shown
+// once on a terminal, by run and by the chat.
+func TestAnswerRepeatedAsFinalAnswerShowsOnce(t *testing.T) {
+	t.Parallel()
+	const answer = "The answer is 42, as computed."
+	t.Run("run", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, text(answer), finalAnswer(answer))
+		tm := startTermSized(t, sb, 80, 24, openaiKey,
+			"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "what is 6*7?")
+		scr := tm.waitFor("EXIT=", 15*time.Second)
+		if n := strings.Count(scr, answer); n != 1 || !strings.Contains(scr, "EXIT=0") {
+			t.Errorf("want the answer once, got %d times:\n%s", n, scr)
+		}
+	})
+	t.Run("run with a different answer", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, text("Let me think: six sevens."), finalAnswer(answer))
+		tm := startTermSized(t, sb, 80, 24, openaiKey,
+			"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "what is 6*7?")
+		scr := tm.waitFor("EXIT=", 15*time.Second)
+		if strings.Count(scr, answer) != 1 || strings.Count(scr, "six sevens") != 1 || strings.Index(scr, "six sevens") > strings.Index(scr, answer) {
+			t.Errorf("want the interim text, then the answer, each once:\n%s", scr)
+		}
+	})
+	t.Run("chat", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, text(answer), finalAnswer(answer))
+		tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv)...)
+		tm.waitFor("Ask anything", 10*time.Second)
+		tm.keys("what is 6*7?", "Enter")
+		waitRequests(t, srv, 2)
+		scr := tm.waitFor("idle", 15*time.Second)
+		if n := strings.Count(scr, answer); n != 1 {
+			t.Errorf("want the answer once, got %d times:\n%s", n, scr)
+		}
+	})
+}
+
+// waitRequests waits until srv has received n requests.
+func waitRequests(t *testing.T, srv *fakellm.Server, n int) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for len(srv.Requests()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("got %d requests, want %d", len(srv.Requests()), n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
