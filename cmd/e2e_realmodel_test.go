@@ -125,3 +125,58 @@ func waitRequests(t *testing.T, srv *fakellm.Server, n int) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// literalAnswer holds text a Markdown renderer tends to lose: generics and
+// HTML-like text, entities, code with <, a table, wide characters, a
+// code line wider than the screen, a nested list.
+var literalAnswer = "Return a Vec<String> instead of a Map<K, V>. Compare a<b and c>d. Use the <details> element.\n\n" +
+	"Created out/<a>&b.txt; entities stay: &amp; &copy; &#169; and `&lt;`.\n\n" +
+	"- one <T>\n  - two `x<y>` and AT&T\n\n" +
+	"| Type | Example |\n|---|---|\n| generic | `Vec<String>` |\n| 漢字 | 🎉 |\n\n" +
+	"```go\nfunc main() {\n\tkey := \"" + strings.Repeat("x", 150) + "\"\n}\n```\n"
+
+// literalVisible is what a person should read of literalAnswer, markup
+// aside.
+var literalVisible = "Return a Vec<String> instead of a Map<K, V>. Compare a<b and c>d. Use the <details> element. " +
+	"Created out/<a>&b.txt; entities stay: &amp; &copy; &#169; and &lt;. " +
+	"• one <T> • two x<y> and AT&T " +
+	"Type Example generic Vec<String> 漢字 🎉 " +
+	"func main() { key := \"" + strings.Repeat("x", 150) + "\" }"
+
+// squeeze drops whitespace and the box-drawing characters of tables, so
+// texts compare whatever their wrapping.
+func squeeze(s string) string {
+	s = strings.NewReplacer("│", "", "─", "", "┼", "").Replace(s)
+	return strings.Join(strings.Fields(s), "")
+}
+
+// TestTerminalShowsEveryCharacter: on a real terminal, run and the chat
+// show every character of an answer full of text that looks like HTML.
+func TestTerminalShowsEveryCharacter(t *testing.T) {
+	t.Parallel()
+	t.Run("run", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, finalAnswer(literalAnswer))
+		tm := startTermSized(t, sb, 80, 24, openaiKey,
+			"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "show me")
+		tm.waitFor("EXIT=", 15*time.Second)
+		scr := tm.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "main")
+		if !strings.Contains(squeeze(scr), squeeze(literalVisible)) {
+			t.Errorf("the answer lost characters:\n%s", scr)
+		}
+	})
+	t.Run("chat", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, finalAnswer(literalAnswer))
+		tm := startTermSized(t, sb, 80, 40, openaiKey, chatArgs(srv)...)
+		tm.waitFor("Ask anything", 10*time.Second)
+		tm.keys("show me", "Enter")
+		waitRequests(t, srv, 1)
+		scr := tm.waitFor("idle", 15*time.Second)
+		if !strings.Contains(squeeze(scr), squeeze(literalVisible)) {
+			t.Errorf("the answer lost characters:\n%s", scr)
+		}
+	})
+}
