@@ -180,3 +180,64 @@ func TestTerminalShowsEveryCharacter(t *testing.T) {
 		}
 	})
 }
+
+// TestChatInterruptedThenContinued: a chat turn stopped while the model
+// writes, then one stopped before the model wrote anything, then a third:
+// every request the chat sends is one the API accepts (the fake server
+// checks turns alternate and calls have results), on each wire protocol,
+// and the third carries the cut reply marked as interrupted.
+func TestChatInterruptedThenContinued(t *testing.T) {
+	t.Parallel()
+	all := append([]native{{"openai", fakellm.OpenAI, func(u string) map[string]string {
+		return map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": u + "/v1"}
+	}}}, natives...)
+	for _, n := range all {
+		t.Run(n.provider, func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			long := strings.Repeat("Counting sheep slowly. ", 60)
+			srv := fake(t, n.protocol, slow(long, 40), finalAnswer("never shown"), finalAnswer("Third time lucky."))
+			tm := startTermSized(t, sb, 80, 24, n.env(srv.URL), "chat", "--provider", n.provider, "--model", "test-model")
+			tm.waitFor("Ask anything", 10*time.Second)
+			tm.keys("first prompt", "Enter")
+			tm.waitFor("Counting sheep", 15*time.Second)
+			tm.keys("Escape")
+			tm.waitFor("cancelled", 10*time.Second)
+
+			release := srv.Hold(2)
+			defer release()
+			tm.keys("second prompt", "Enter")
+			waitRequests(t, srv, 2)
+			tm.keys("Escape")
+			deadline := time.Now().Add(10 * time.Second)
+			for strings.Count(tm.screen(false), "cancelled") < 2 {
+				if time.Now().After(deadline) {
+					t.Fatalf("the second turn should be cancelled:\n%s", tm.screen(false))
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+
+			tm.keys("third prompt", "Enter")
+			tm.waitFor("Third time lucky.", 15*time.Second)
+			reqs := srv.Requests()
+			var calls []fakellm.Request
+			for _, r := range reqs {
+				if r.Rejected != "" {
+					t.Errorf("the server refused a request: %s\n%s", r.Rejected, r.Body)
+				}
+				if !strings.HasSuffix(r.Path, "/api/version") {
+					calls = append(calls, r)
+				}
+			}
+			if len(calls) != 3 {
+				t.Fatalf("got %d model calls, want 3", len(calls))
+			}
+			third := string(calls[2].Body)
+			for _, want := range []string{"first prompt", "Counting sheep", "interrupted", "second prompt", "third prompt"} {
+				if !strings.Contains(third, want) {
+					t.Errorf("the third request lacks %q:\n%s", want, third)
+				}
+			}
+		})
+	}
+}

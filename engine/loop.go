@@ -36,6 +36,7 @@ func (r *run) loop(ctx context.Context) Result {
 		preq := r.providerRequest(r.guard.takeNote())
 		reply, err := r.callModel(ctx, preq)
 		if ctx.Err() != nil {
+			r.keepInterrupted(reply)
 			return r.cancelled(ctx)
 		}
 		if err != nil && tooLong(err) {
@@ -54,6 +55,20 @@ func (r *run) loop(ctx context.Context) Result {
 			return res
 		}
 	}
+}
+
+// keepInterrupted keeps the text of a reply the run's cancellation cut
+// short, marked Interrupted: the conversation shows what the person saw
+// stream, and the model learns where it was stopped. Its tool calls,
+// perhaps cut too, are not kept: none ran.
+func (r *run) keepInterrupted(reply providers.Reply) {
+	text := reply.Message.Text()
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	m := Message{Role: providers.RoleAssistant, Content: []providers.Part{providers.TextPart(text)}, Interrupted: true}
+	r.conv.push(m)
+	r.out.emit(Event{Type: EventAssistantMessage, Message: &m})
 }
 
 // overBudget reports whether the run's tokens, also returned, passed its

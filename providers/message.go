@@ -102,6 +102,10 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	ToolName   string `json:"tool_name,omitempty"`
 	IsError    bool   `json:"is_error,omitempty"`
+	// Interrupted marks an assistant message cut short when its run was
+	// cancelled: the text is what the model had written by then. Adapters
+	// send it as any other; the engine tells the model of the cut.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // TextMessage returns a message holding a single text part.

@@ -63,3 +63,26 @@ func TestChatShowsAnAnswerOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestResumedHistoryShowsAnswersOnceAndInterruptions: in a resumed
+// conversation an answer given as text and again through final_answer
+// shows once, and a reply cut short says it was interrupted.
+func TestResumedHistoryShowsAnswersOnceAndInterruptions(t *testing.T) {
+	fa := engine.ToolCall{ID: "c1", Name: engine.FinalAnswerTool, Arguments: `{"answer":"The answer is 42."}`}
+	msgs := []engine.Message{
+		engine.UserMessage("what is 6*7?"),
+		engine.TextMessage(engine.RoleAssistant, "The answer is 42."),
+		{Role: engine.RoleAssistant, ToolCalls: []engine.ToolCall{fa}},
+		engine.ToolResultMessage(fa, "final answer recorded", false),
+		engine.UserMessage("count to ten"),
+		{Role: engine.RoleAssistant, Content: []engine.Part{{Type: "text", Text: "one two three"}}, Interrupted: true},
+	}
+	d := newDriver(t, &fakeHost{}, 80, 24, func(o *Options) { o.History = msgs })
+	scr := d.screen()
+	if n := strings.Count(scr, "The answer is 42."); n != 1 {
+		t.Errorf("the answer shows %d times, want once:\n%s", n, scr)
+	}
+	if !strings.Contains(scr, "one two three") || !strings.Contains(scr, "interrupted") {
+		t.Errorf("the cut reply should show, marked interrupted:\n%s", scr)
+	}
+}

@@ -57,6 +57,9 @@ func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem, sai
 		m.addText(clip(text))
 		*said = text
 	}
+	if msg.Interrupted {
+		m.tr.add(&noteItem{text: "interrupted: the turn was stopped here"})
+	}
 	for _, c := range msg.ToolCalls {
 		var args struct {
 			Answer string `json:"answer"`
