@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -236,6 +237,82 @@ func TestChatInterruptedThenContinued(t *testing.T) {
 			for _, want := range []string{"first prompt", "Counting sheep", "interrupted", "second prompt", "third prompt"} {
 				if !strings.Contains(third, want) {
 					t.Errorf("the third request lacks %q:\n%s", want, third)
+				}
+			}
+		})
+	}
+}
+
+// requestPrefix returns the part of a model call's body that a prompt
+// cache keys on before the conversation: the system prompt and the tool
+// list, as sent.
+func requestPrefix(t *testing.T, protocol string, r fakellm.Request) string {
+	t.Helper()
+	body := bodyOf(t, r)
+	var parts []any
+	switch protocol {
+	case fakellm.Anthropic:
+		parts = []any{body["system"], body["tools"]}
+	case fakellm.Gemini:
+		parts = []any{body["systemInstruction"], body["tools"]}
+	default:
+		msgs, _ := body["messages"].([]any)
+		if len(msgs) == 0 {
+			t.Fatalf("a request without messages: %s", r.Body)
+		}
+		parts = []any{msgs[0], body["tools"]}
+	}
+	b, _ := json.Marshal(parts)
+	return string(b)
+}
+
+// TestRequestPrefixIsStable: over a five-call tool loop, with a recovery
+// note on one call, every request's system prompt and tool list are the
+// same bytes as the first's, on every wire protocol, so providers' prompt
+// caches hold; the system prompt tells the model where it works.
+func TestRequestPrefixIsStable(t *testing.T) {
+	t.Parallel()
+	all := append([]native{{"openai", fakellm.OpenAI, func(u string) map[string]string {
+		return map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": u + "/v1"}
+	}}}, natives...)
+	for _, n := range all {
+		t.Run(n.provider, func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			sb.write("notes.txt", "hello\n")
+			srv := fake(t, n.protocol,
+				toolCall("list_files", `{}`),
+				toolCall("read_file", `{"path":"notes.txt"}`),
+				text("The notes say hello; let me check one more thing."),
+				toolCall("path_exists", `{"path":"other.txt"}`),
+				finalAnswer("The notes say hello."))
+			o := n.run(sb, srv, "-p", "what do the notes say?")
+			o.want(t, 0)
+			var calls []fakellm.Request
+			for _, r := range srv.Requests() {
+				if !strings.HasSuffix(r.Path, "/api/version") {
+					calls = append(calls, r)
+				}
+			}
+			if len(calls) != 5 {
+				t.Fatalf("got %d model calls, want 5", len(calls))
+			}
+			first := requestPrefix(t, n.protocol, calls[0])
+			for i, r := range calls[1:] {
+				if got := requestPrefix(t, n.protocol, r); got != first {
+					t.Errorf("call %d: the system prompt or tool list changed:\n%s\nwas:\n%s", i+2, got, first)
+				}
+			}
+			for _, want := range []string{"## Environment", "Working directory: " + sb.work, "Git: not a repository"} {
+				if !strings.Contains(first, want) {
+					t.Errorf("the system prompt lacks %q:\n%s", want, first)
+				}
+			}
+			if n.protocol == fakellm.Anthropic {
+				// The breakpoint of the call after the note sits on the
+				// conversation, not on the note, which the next call drops.
+				if b := string(calls[3].Body); strings.Count(b, `"cache_control"`) != 3 || !strings.Contains(b, `"cache_control":{"type":"ephemeral"},"type":"text"},{"text":"<system-reminder>`) {
+					t.Errorf("call 4's cache breakpoints:\n%s", b)
 				}
 			}
 		})

@@ -67,22 +67,25 @@ const interruptedMark = "\n\n[interrupted: this reply was stopped here]"
 // a new prompt; a summary, then the kept conversation) become one user
 // turn, so turns alternate as every API wants; an interrupted reply says
 // so at its end. wire[0] is the managed system message, never joined.
+// Replies in a row (text the model was told to follow with action, then
+// the action) stay apart: adapters whose API wants them joined join them,
+// and each is one model call of the run.
 func appendWire(wire []Message, m Message) []Message {
 	if m.Role == providers.RoleAssistant && m.Interrupted {
 		text := m.Text()
 		m.Content = []providers.Part{providers.TextPart(text + interruptedMark)}
 	}
 	if n := len(wire); n > 1 && m.Role == providers.RoleUser && wire[n-1].Role == providers.RoleUser {
-		wire[n-1] = joinUser(wire[n-1], m)
+		wire[n-1] = join(wire[n-1], m)
 		return wire
 	}
 	return append(wire, m)
 }
 
-// joinUser returns a user message holding a's content, then b's, in a
-// new slice (a's may be shared with the stored conversation): text
-// meeting text is joined by a blank line.
-func joinUser(a, b Message) Message {
+// join returns a message holding a's content, then b's, in a new slice
+// (a's may be shared with the stored conversation): text meeting text is
+// joined by a blank line.
+func join(a, b Message) Message {
 	parts := make([]providers.Part, 0, len(a.Content)+len(b.Content))
 	parts = append(parts, a.Content...)
 	rest := b.Content

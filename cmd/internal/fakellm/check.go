@@ -140,11 +140,11 @@ func checkGemini(body []byte) error {
 	return nil
 }
 
-// checkChat checks an OpenAI or Ollama chat request: after the system
-// messages, user and assistant turns alternate; an assistant message with
-// tool calls is followed by one tool message per call, and a tool message
-// answers a call of the assistant message before it. System messages may
-// come anywhere.
+// checkChat checks an OpenAI or Ollama chat request: no two user
+// messages in a row; an assistant message with tool calls is followed by
+// one tool message per call, and a tool message answers a call of the
+// assistant message before it. Both APIs take system messages anywhere
+// and assistant messages in a row.
 func checkChat(body []byte, api string) error {
 	var req struct {
 		Messages []struct {
@@ -178,8 +178,8 @@ func checkChat(body []byte, api string) error {
 		if answered < len(pending) {
 			return fmt.Errorf("%s: messages.%d: an assistant message with tool calls must be followed by tool messages answering each of them", api, i)
 		}
-		if m.Role == last {
-			return fmt.Errorf("%s: messages.%d: two %q messages in a row; user and assistant turns must alternate", api, i, m.Role)
+		if m.Role == "user" && last == "user" {
+			return fmt.Errorf("%s: messages.%d: two user messages in a row", api, i)
 		}
 		last, pending, answered = m.Role, nil, 0
 		if m.Role == "assistant" {
