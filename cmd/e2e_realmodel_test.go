@@ -250,11 +250,17 @@ func requestPrefix(t *testing.T, protocol string, r fakellm.Request) string {
 	t.Helper()
 	body := bodyOf(t, r)
 	var parts []any
-	switch protocol {
-	case fakellm.Anthropic:
+	switch {
+	case protocol == fakellm.Anthropic:
 		parts = []any{body["system"], body["tools"]}
-	case fakellm.Gemini:
+	case protocol == fakellm.Gemini:
 		parts = []any{body["systemInstruction"], body["tools"]}
+	case strings.HasSuffix(r.Path, "/responses"):
+		input, _ := body["input"].([]any)
+		if len(input) == 0 {
+			t.Fatalf("a request without input: %s", r.Body)
+		}
+		parts = []any{input[0], body["tools"]}
 	default:
 		msgs, _ := body["messages"].([]any)
 		if len(msgs) == 0 {
@@ -268,15 +274,30 @@ func requestPrefix(t *testing.T, protocol string, r fakellm.Request) string {
 
 // TestRequestPrefixIsStable: over a five-call tool loop, with a recovery
 // note on one call, every request's system prompt and tool list are the
-// same bytes as the first's, on every wire protocol, so providers' prompt
+// same bytes as the first's, on every wire protocol (the Responses API,
+// Chat Completions, Anthropic, Gemini, Ollama), so providers' prompt
 // caches hold; the system prompt tells the model where it works.
 func TestRequestPrefixIsStable(t *testing.T) {
 	t.Parallel()
-	all := append([]native{{"openai", fakellm.OpenAI, func(u string) map[string]string {
+	openai := func(u string) map[string]string {
 		return map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": u + "/v1"}
-	}}}, natives...)
-	for _, n := range all {
-		t.Run(n.provider, func(t *testing.T) {
+	}
+	type protocol struct {
+		name  string
+		n     native
+		extra []string
+		path  string
+	}
+	all := []protocol{
+		{"responses", native{"openai", fakellm.OpenAI, openai}, nil, "/v1/responses"},
+		{"chat", native{"openai", fakellm.OpenAIChat, openai}, []string{"--api", "chat"}, "/v1/chat/completions"},
+	}
+	for _, n := range natives {
+		all = append(all, protocol{n.provider, n, nil, ""})
+	}
+	for _, p := range all {
+		n := p.n
+		t.Run(p.name, func(t *testing.T) {
 			t.Parallel()
 			sb := newSandbox(t)
 			sb.write("notes.txt", "hello\n")
@@ -286,7 +307,7 @@ func TestRequestPrefixIsStable(t *testing.T) {
 				text("The notes say hello; let me check one more thing."),
 				toolCall("path_exists", `{"path":"other.txt"}`),
 				finalAnswer("The notes say hello."))
-			o := n.run(sb, srv, "-p", "what do the notes say?")
+			o := n.run(sb, srv, append(p.extra, "-p", "what do the notes say?")...)
 			o.want(t, 0)
 			var calls []fakellm.Request
 			for _, r := range srv.Requests() {
@@ -296,6 +317,9 @@ func TestRequestPrefixIsStable(t *testing.T) {
 			}
 			if len(calls) != 5 {
 				t.Fatalf("got %d model calls, want 5", len(calls))
+			}
+			if p.path != "" && calls[0].Path != p.path {
+				t.Errorf("model calls go to %s, want %s", calls[0].Path, p.path)
 			}
 			first := requestPrefix(t, n.protocol, calls[0])
 			for i, r := range calls[1:] {
@@ -311,8 +335,29 @@ func TestRequestPrefixIsStable(t *testing.T) {
 			if n.protocol == fakellm.Anthropic {
 				// The breakpoint of the call after the note sits on the
 				// conversation, not on the note, which the next call drops.
-				if b := string(calls[3].Body); strings.Count(b, `"cache_control"`) != 3 || !strings.Contains(b, `"cache_control":{"type":"ephemeral"},"type":"text"},{"text":"<system-reminder>`) {
-					t.Errorf("call 4's cache breakpoints:\n%s", b)
+				var body struct {
+					Messages []struct {
+						Role    string `json:"role"`
+						Content []struct {
+							Text         string          `json:"text"`
+							CacheControl json.RawMessage `json:"cache_control"`
+						} `json:"content"`
+					} `json:"messages"`
+				}
+				if err := json.Unmarshal(calls[3].Body, &body); err != nil {
+					t.Fatal(err)
+				}
+				var marked []string
+				for _, m := range body.Messages {
+					for _, b := range m.Content {
+						if b.CacheControl != nil {
+							marked = append(marked, m.Role+": "+b.Text)
+						}
+					}
+				}
+				last := body.Messages[len(body.Messages)-1]
+				if want := "assistant: The notes say hello; let me check one more thing."; len(marked) != 1 || marked[0] != want || !strings.HasPrefix(last.Content[0].Text, "<system-reminder>") {
+					t.Errorf("call 4's conversation breakpoints: %q, want one on %q, before the note", marked, want)
 				}
 			}
 		})

@@ -22,7 +22,8 @@ type Environment struct {
 	// GOARCH spelling: linux/amd64, darwin/arm64).
 	OS   string `json:"os,omitempty"`
 	Arch string `json:"arch,omitempty"`
-	// Shell is the shell shell_cmd runs command lines with.
+	// Shell is the shell shell_cmd runs command lines with (bash, which
+	// the permission rules read lines as).
 	Shell string `json:"shell,omitempty"`
 	// WorkDir is the working directory, absolute.
 	WorkDir string `json:"work_dir,omitempty"`
@@ -39,7 +40,7 @@ func DetectEnvironment(dir string, now time.Time) Environment {
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	e := Environment{Date: now.Format("2006-01-02"), OS: runtime.GOOS, Arch: runtime.GOARCH, Shell: "/bin/sh", WorkDir: dir}
+	e := Environment{Date: now.Format("2006-01-02"), OS: runtime.GOOS, Arch: runtime.GOARCH, Shell: "bash", WorkDir: dir}
 	e.Git, e.Branch = gitHead(dir)
 	return e
 }
