@@ -265,5 +265,25 @@ func (p *Progress) Summary(res engine.Result) {
 		took = time.Since(p.start).Round(100 * time.Millisecond)
 	}
 	fmt.Fprintln(p.w)
-	p.line("", "✓ %d %s · %d tokens in, %d out · %s", res.Iterations, calls, res.Usage.InputTokens, res.Usage.OutputTokens, took)
+	p.line("", "✓ %d %s · %d tokens in%s, %d out · %s", res.Iterations, calls, res.Usage.InputTokens, cacheNote(res.Usage), res.Usage.OutputTokens, took)
+}
+
+// cacheNote says how much of a run's input the provider's prompt cache
+// served and took in, when it did either: " (900 read from cache, 120
+// written to it)".
+func cacheNote(u engine.Usage) string {
+	var parts []string
+	if u.CacheReadTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d read from cache", u.CacheReadTokens))
+	}
+	if u.CacheWriteTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d written to it", u.CacheWriteTokens))
+		if u.CacheReadTokens == 0 {
+			parts[len(parts)-1] = fmt.Sprintf("%d written to cache", u.CacheWriteTokens)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

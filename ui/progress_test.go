@@ -92,3 +92,24 @@ func TestProgressShowsAnAnswerOnce(t *testing.T) {
 		t.Errorf("Echoes should tell a repeat of the held text from another answer")
 	}
 }
+
+// TestProgressSummary: the line under a completed run's answer counts
+// model calls, tokens and what the prompt cache served and took in.
+func TestProgressSummary(t *testing.T) {
+	cases := []struct {
+		usage engine.Usage
+		want  string
+	}{
+		{engine.Usage{InputTokens: 1200, OutputTokens: 80}, "✓ 3 model calls · 1200 tokens in, 80 out · 0s"},
+		{engine.Usage{InputTokens: 1200, OutputTokens: 80, CacheReadTokens: 900, CacheWriteTokens: 120}, "✓ 3 model calls · 1200 tokens in (900 read from cache, 120 written to it), 80 out · 0s"},
+		{engine.Usage{InputTokens: 1200, OutputTokens: 80, CacheWriteTokens: 1000}, "✓ 3 model calls · 1200 tokens in (1000 written to cache), 80 out · 0s"},
+	}
+	for _, tc := range cases {
+		var out bytes.Buffer
+		p := NewProgress(&out, ProgressOptions{Live: true})
+		p.Summary(engine.Result{Status: engine.StatusCompleted, Iterations: 3, Usage: tc.usage})
+		if got := strings.TrimSpace(out.String()); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}
