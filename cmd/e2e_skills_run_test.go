@@ -84,14 +84,15 @@ func TestSkillsInRunFromOutside(t *testing.T) {
 }
 
 // TestNoSkillsNoTrace: without skills a run offers no load_skill and its
-// system prompt says nothing about skills.
+// system prompt has no skills section (it names the working directory,
+// whose name holds the test's).
 func TestNoSkillsNoTrace(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
 	openaiRun(sb, srv, "-p", "hi").want(t, 0)
 	r := srv.Requests()[0]
-	if sys := systemPrompt(t, r); strings.Contains(sys, "Skills") || strings.Contains(sys, "load_skill") {
+	if sys := systemPrompt(t, r); strings.Contains(sys, "# Skills") || strings.Contains(sys, "load_skill") {
 		t.Errorf("system prompt mentions skills without any:\n%s", sys)
 	}
 	for _, n := range toolNames(t, r) {

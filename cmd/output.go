@@ -68,14 +68,38 @@ type textOutput struct {
 	md       *ui.MarkdownWriter
 	progress *ui.Progress
 	printed  strings.Builder
+	// echo is the start of the answer kept back while it repeats the
+	// model's interim text (ui.Progress.Echoes): shown once, as the
+	// answer, if it turns out to be the same.
+	echo strings.Builder
 }
 
 func (t *textOutput) event(ev engine.Event) {
 	t.progress.Event(ev)
-	// A sub-run's answer goes to its parent's model, not to stdout.
-	if ev.Type == engine.EventAnswerDelta && ev.ParentID == "" {
-		t.write(ev.Delta)
+	if ev.ParentID != "" {
+		return // a sub-run's answer goes to its parent's model, not to stdout
 	}
+	switch ev.Type {
+	case engine.EventModelStart:
+		t.echo.Reset() // a kept-back answer the run did not accept
+	case engine.EventAnswerDelta:
+		t.answer(ev.Delta)
+	}
+}
+
+// answer prints a piece of the streamed final answer, keeping its start
+// back while it repeats the interim text progress holds.
+func (t *textOutput) answer(d string) {
+	if t.printed.Len() == 0 {
+		t.echo.WriteString(d)
+		if t.progress.Echoes(t.echo.String()) {
+			return
+		}
+		t.progress.Release()
+		d = t.echo.String()
+		t.echo.Reset()
+	}
+	t.write(d)
 }
 
 func (t *textOutput) write(s string) {

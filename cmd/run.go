@@ -164,6 +164,7 @@ func (s *settings) request() engine.Request {
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,
 		Diagnostics: s.engineDiagnostics(), ContextWindow: s.contextWindow, MaxResultBytes: deref(s.cfg.MaxResultBytes),
+		Environment: &s.env,
 	}
 }
 

@@ -25,8 +25,11 @@ import (
 // layer merged (config.Load) and checked, in the types the engine and the
 // tools take.
 type settings struct {
-	cfg      *config.Config
-	workDir  string
+	cfg     *config.Config
+	workDir string
+	// env is where the session works, told to the model; computed once,
+	// so every request of the session starts the same.
+	env      engine.Environment
 	provider string
 	model    string
 	backend  catalog.Settings
@@ -99,7 +102,7 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 		o.Session, o.SessionID = &sessionLayer, resumed.ID
 	}
 	given := config.Merge(sessionLayer, flags)
-	s := &settings{workDir: dir, recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
+	s := &settings{workDir: dir, env: engine.DetectEnvironment(dir, time.Now()), recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
 	userConfig := userConfigIfInside(f.Getenv, dir)
 	o.UserInWorkspace = len(userConfig) > 0
 	s.folder = config.NewFolder(dir, userConfig...)

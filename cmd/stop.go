@@ -31,6 +31,11 @@ func resultError(s *settings, res engine.Result, cause error, sessionID string) 
 			e.err = fmt.Errorf("%w; session %s is saved", e.err, sessionID)
 			e.hint = fmt.Sprintf("continue with: llmrt run --resume %s --max-iterations %d, or narrow the task", sessionID, 2*max(res.Iterations, 1))
 		}
+		if endedOnText(res.Messages) {
+			// More iterations would not help a model that answers in
+			// text and never calls final_answer.
+			e.hint = "the model answered in plain text, not with final_answer: if its text is the answer, add --finish text; else " + e.hint
+		}
 		return e
 	case engine.StatusCancelled:
 		if errors.Is(cause, context.DeadlineExceeded) && s.timeout > 0 {
@@ -49,6 +54,17 @@ func resultError(s *settings, res engine.Result, cause error, sessionID string) 
 		e.hint = strings.TrimPrefix(e.hint+"; then resume with: llmrt run --resume "+sessionID, "; then ")
 	}
 	return e
+}
+
+// endedOnText reports whether the last reply of a conversation is plain
+// text: no tool calls, some text.
+func endedOnText(msgs []engine.Message) bool {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == providers.RoleAssistant {
+			return len(msgs[i].ToolCalls) == 0 && strings.TrimSpace(msgs[i].Text()) != ""
+		}
+	}
+	return false
 }
 
 // stoppedError is exit 130 for a run a person stopped: a signal, or

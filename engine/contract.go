@@ -27,4 +27,6 @@ const (
 	noteNarration  = "Your last reply was text without a tool call, so the task is not finished. If you are done, call final_answer with the complete answer. If you meant to act, make the tool calls now. If you cannot go on, call blocked."
 	notePostAnswer = "The user has answered your question; the answer is in the tool result above. Act on it now without asking again, then finish with final_answer."
 	noteTruncated  = "Your last reply was cut off by the output token limit. Continue in smaller steps: make tool calls without long preambles, and split large content across several calls."
+	// noteTruncatedCall follows a reply cut inside a tool call's arguments.
+	noteTruncatedCall = "Your last reply was cut off by the output token limit in the middle of a tool call's arguments, so none of its calls ran. Make the call again with smaller arguments: split large content across several calls (write a first part, then add the rest with edits)."
 )

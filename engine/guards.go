@@ -24,7 +24,15 @@ type guards struct {
 	// actions refused, and refusedFinish is the last one, trimmed.
 	refusedFinishes int
 	refusedFinish   string
+	// texts counts the plain text replies in a row (a reply with calls
+	// ends a row), and lastText is the run's latest one, trimmed.
+	texts    int
+	lastText string
 }
+
+// maxTextReplies is how many plain text replies in a row a run nudges
+// toward final_answer before the last one ends it.
+const maxTextReplies = 3
 
 // recentBatches is how many earlier batches a batch is compared with.
 const recentBatches = 4
@@ -58,6 +66,19 @@ func (g *guards) repeated(key string) (int, bool) {
 		g.recent = g.recent[1:]
 	}
 	return g.repeats, false
+}
+
+// plainFinish counts a plain text reply that the finish policy did not
+// accept and reports whether it ends the run anyway (docs/design.md,
+// "Finishing"): it repeats the run's previous text reply, or it is the
+// third in a row. A model that answers in text without final_answer ends
+// in bounded time.
+func (g *guards) plainFinish(text string) bool {
+	t := strings.TrimSpace(text)
+	repeat := g.lastText != "" && t == g.lastText
+	g.texts++
+	g.lastText = t
+	return repeat || g.texts >= maxTextReplies
 }
 
 // batchKey identifies a batch of calls by name and canonical arguments

@@ -36,6 +36,7 @@ func (r *run) loop(ctx context.Context) Result {
 		preq := r.providerRequest(r.guard.takeNote())
 		reply, err := r.callModel(ctx, preq)
 		if ctx.Err() != nil {
+			r.keepInterrupted(reply)
 			return r.cancelled(ctx)
 		}
 		if err != nil && tooLong(err) {
@@ -54,6 +55,20 @@ func (r *run) loop(ctx context.Context) Result {
 			return res
 		}
 	}
+}
+
+// keepInterrupted keeps the text of a reply the run's cancellation cut
+// short, marked Interrupted: the conversation shows what the person saw
+// stream, and the model learns where it was stopped. Its tool calls,
+// perhaps cut too, are not kept: none ran.
+func (r *run) keepInterrupted(reply providers.Reply) {
+	text := reply.Message.Text()
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	m := Message{Role: providers.RoleAssistant, Content: []providers.Part{providers.TextPart(text)}, Interrupted: true}
+	r.conv.push(m)
+	r.out.emit(Event{Type: EventAssistantMessage, Message: &m})
 }
 
 // overBudget reports whether the run's tokens, also returned, passed its
@@ -83,6 +98,10 @@ func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
 	r.out.emit(Event{Type: EventAssistantMessage, Message: &msg})
 	if len(msg.ToolCalls) == 0 {
 		return r.textReply(reply)
+	}
+	r.guard.texts = 0
+	if reply.Stop == providers.StopLength && cutCall(msg.ToolCalls) {
+		return r.cutReply(msg.ToolCalls)
 	}
 	return r.callsReply(ctx, msg.ToolCalls)
 }
@@ -118,8 +137,40 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 	if evidence {
 		return r.end(StatusCompleted, text, nil, nil), true
 	}
+	if r.guard.plainFinish(text) {
+		r.warn(WarningUnconfirmedFinish, "the run ended on a plain text reply: the model did not confirm with final_answer that it was done")
+		return r.end(StatusCompleted, text, nil, nil), true
+	}
 	r.guard.note = noteNarration
 	return Result{}, false
+}
+
+// cutReply answers the calls of a reply the output limit cut inside a
+// call's arguments without running any of them: the model's plan was cut
+// short with them. The next call carries a note to retry in smaller
+// pieces; the same cut batch again meets the repeat bound like any other.
+func (r *run) cutReply(calls []ToolCall) (Result, bool) {
+	if n, ok := r.guard.repeated(batchKey(calls)); ok && n >= 2 {
+		r.skipCalls(calls, OutcomeNotRun, "not run: this exact call was already made")
+		return r.fail(CodeRepeatedToolCalls, nil, "the model repeated the same tool calls (%s) after being told not to", callNames(calls)), true
+	}
+	r.skipCalls(calls, OutcomeNotRun, "not run: your reply was cut off by the output token limit in the middle of a tool call's arguments, so none of its calls ran. Make the call again with smaller arguments (for a large file, write a first part and add the rest with edits).")
+	r.guard.note = noteTruncatedCall
+	return Result{}, false
+}
+
+// cutCall reports whether one of the calls of a reply that hit the
+// output limit has arguments that are not a whole JSON object: the limit
+// cut it. Complete JSON cannot be a cut one, since a JSON object ends
+// with the brace that closes it.
+func cutCall(calls []ToolCall) bool {
+	for _, c := range calls {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(c.Arguments), &obj) != nil || obj == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // callsReply handles a reply holding tool calls.

@@ -106,10 +106,13 @@ func (r *run) warnRule(code, msg, rule string) {
 }
 
 // systemMessage is the managed system prompt: the host's system text, the
-// loop contract and the tool sources' instructions.
+// loop contract, the environment and the tool sources' instructions.
 func (r *run) systemMessage() Message {
 	_, canAsk := r.tools.get(AskUserTool)
 	text := r.conv.system + contract(canAsk)
+	if r.req.Environment != nil {
+		text += "\n\n" + r.req.Environment.prompt()
+	}
 	if r.tools.instructions != "" {
 		text += "\n\n" + r.tools.instructions
 	}

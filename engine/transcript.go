@@ -43,7 +43,9 @@ func newTranscript(msgs []Message) transcript {
 	}
 	t.wire = make([]Message, 0, len(t.msgs)-lead+16)
 	t.wire = append(t.wire, Message{})
-	t.wire = append(t.wire, t.msgs[lead:]...)
+	for _, m := range t.msgs[lead:] {
+		t.wire = appendWire(t.wire, m)
+	}
 	return t
 }
 
@@ -53,8 +55,49 @@ func (t *transcript) setSystem(m Message) { t.wire[0] = m }
 // push appends a message to the conversation.
 func (t *transcript) push(m Message) {
 	t.msgs = append(t.msgs, m)
-	t.wire = append(t.wire, m)
+	t.wire = appendWire(t.wire, m)
 }
+
+// interruptedMark ends the text of an interrupted reply as the model
+// sees it.
+const interruptedMark = "\n\n[interrupted: this reply was stopped here]"
+
+// appendWire appends m to a wire as the model is to see it. Two user
+// messages in a row (a turn stopped before the model wrote anything, then
+// a new prompt; a summary, then the kept conversation) become one user
+// turn, so turns alternate as every API wants; an interrupted reply says
+// so at its end. wire[0] is the managed system message, never joined.
+// Replies in a row (text the model was told to follow with action, then
+// the action) stay apart: adapters whose API wants them joined join them,
+// and each is one model call of the run.
+func appendWire(wire []Message, m Message) []Message {
+	if m.Role == providers.RoleAssistant && m.Interrupted {
+		text := m.Text()
+		m.Content = []providers.Part{providers.TextPart(text + interruptedMark)}
+	}
+	if n := len(wire); n > 1 && m.Role == providers.RoleUser && wire[n-1].Role == providers.RoleUser {
+		wire[n-1] = join(wire[n-1], m)
+		return wire
+	}
+	return append(wire, m)
+}
+
+// join returns a message holding a's content, then b's, in a new slice
+// (a's may be shared with the stored conversation): text meeting text is
+// joined by a blank line.
+func join(a, b Message) Message {
+	parts := make([]providers.Part, 0, len(a.Content)+len(b.Content))
+	parts = append(parts, a.Content...)
+	rest := b.Content
+	if k := len(parts) - 1; k >= 0 && len(rest) > 0 && isText(parts[k]) && isText(rest[0]) {
+		parts[k].Text += "\n\n" + rest[0].Text
+		rest = rest[1:]
+	}
+	a.Content = append(parts, rest...)
+	return a
+}
+
+func isText(p providers.Part) bool { return p.Type == providers.PartText || p.Type == "" }
 
 // withNote is the wire of the next call; a pending recovery note rides as
 // a trailing system message on this call only. The note goes into wire's
@@ -87,7 +130,9 @@ func (t *transcript) replace(msgs []Message, lead int, system Message) {
 	t.msgs = msgs
 	t.wire = make([]Message, 0, len(msgs)-lead+16)
 	t.wire = append(t.wire, system)
-	t.wire = append(t.wire, msgs[lead:]...)
+	for _, m := range msgs[lead:] {
+		t.wire = appendWire(t.wire, m)
+	}
 	t.size = requestSize{}
 }
 

@@ -122,6 +122,13 @@ type Request struct {
 	// Compaction keeps the conversation inside the window; on by default.
 	Compaction Compaction
 
+	// Environment, when set, is told to the model in the managed system
+	// prompt: date, system, shell, working directory, git state. Give
+	// every run of a session the same value (DetectEnvironment, computed
+	// once), so the prompt's prefix stays the same from call to call.
+	// Sub-runs inherit it.
+	Environment *Environment
+
 	// ParentID marks the events of a sub-run with its parent's run id.
 	ParentID string
 	// Diagnostics are problems the host found preparing this request (an

@@ -13,8 +13,17 @@ func TestSplitSystem(t *testing.T) {
 	sys, rest := SplitSystem([]Message{
 		TextMessage(RoleSystem, "host"), TextMessage(RoleUser, "hi"), TextMessage(RoleSystem, "note"), TextMessage(RoleSystem, "  "),
 	})
-	if sys != "host\n\nnote" || len(rest) != 1 || rest[0].Role != RoleUser {
-		t.Errorf("got %q and %d messages", sys, len(rest))
+	if sys != "host" || len(rest) != 1 || rest[0].Role != RoleUser || rest[0].Text() != "hi"+SystemNote("note") {
+		t.Errorf("got %q and %d messages (%q)", sys, len(rest), rest[0].Text())
+	}
+	_, rest = SplitSystem([]Message{
+		TextMessage(RoleSystem, "host"), TextMessage(RoleUser, "hi"), TextMessage(RoleAssistant, "ok"), TextMessage(RoleSystem, "note"),
+	})
+	if len(rest) != 3 || rest[2].Role != RoleUser || rest[2].Text() != SystemNote("note") {
+		t.Errorf("a note after an assistant message should be a user turn of its own: %+v", rest)
+	}
+	if n := TrailingSystem([]Message{TextMessage(RoleSystem, "host"), TextMessage(RoleUser, "hi"), TextMessage(RoleSystem, "a"), TextMessage(RoleSystem, "b")}); n != 2 {
+		t.Errorf("TrailingSystem: got %d, want 2", n)
 	}
 }
 

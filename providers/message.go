@@ -102,6 +102,10 @@ type Message struct {
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	ToolName   string `json:"tool_name,omitempty"`
 	IsError    bool   `json:"is_error,omitempty"`
+	// Interrupted marks an assistant message cut short when its run was
+	// cancelled: the text is what the model had written by then. Adapters
+	// send it as any other; the engine tells the model of the cut.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // TextMessage returns a message holding a single text part.
@@ -147,23 +151,59 @@ func (m Message) HasMedia() bool {
 	return false
 }
 
-// SplitSystem separates system text from the rest of a conversation, for APIs
-// with a single system field. Every system message's text is kept, in order,
-// joined by blank lines, so host prompts, the loop contract and transient
-// recovery notes all reach the model.
+// SplitSystem separates the system prompt from the rest of a
+// conversation, for APIs with a single system field. The system prompt is
+// the text of the leading system messages, joined by blank lines. A
+// system message later in the conversation (the engine's transient
+// recovery note on a call's end) stays where it is, as user text marked
+// as the system's (SystemNote): merged into the system field it would
+// change the most stable part of the prompt on the calls that carry one,
+// and void the provider's prompt cache from the first byte. A note
+// right after a user message joins it, so turns still alternate.
 func SplitSystem(msgs []Message) (system string, rest []Message) {
 	var parts []string
+	lead := true
 	rest = make([]Message, 0, len(msgs))
 	for _, m := range msgs {
-		if m.Role == RoleSystem {
-			if t := strings.TrimSpace(m.Text()); t != "" {
-				parts = append(parts, t)
-			}
-			continue
+		t := strings.TrimSpace(m.Text())
+		switch {
+		case m.Role != RoleSystem:
+			lead = false
+			rest = append(rest, m)
+		case t == "":
+		case lead:
+			parts = append(parts, t)
+		case len(rest) > 0 && rest[len(rest)-1].Role == RoleUser:
+			u := &rest[len(rest)-1]
+			u.Content = append(append([]Part(nil), u.Content...), TextPart(SystemNote(t)))
+		default:
+			rest = append(rest, TextMessage(RoleUser, SystemNote(t)))
 		}
-		rest = append(rest, m)
 	}
 	return strings.Join(parts, "\n\n"), rest
+}
+
+// SystemNote wraps system text sent as user text, so the model tells it
+// from the person's words.
+func SystemNote(text string) string {
+	return "<system-reminder>\n" + text + "\n</system-reminder>"
+}
+
+// TrailingSystem returns how many system messages end a conversation
+// that has other messages: the transient notes SplitSystem sends as
+// user text at its end, which an adapter's cache breakpoint should
+// precede, since the next call drops them.
+func TrailingSystem(msgs []Message) int {
+	n := 0
+	for i := len(msgs) - 1; i > 0 && msgs[i].Role == RoleSystem; i-- {
+		if strings.TrimSpace(msgs[i].Text()) != "" {
+			n++
+		}
+	}
+	if n == len(msgs)-1 && msgs[0].Role == RoleSystem {
+		return 0 // all system: no conversation for a note to end
+	}
+	return n
 }
 
 // Reply is a complete model reply: what a Provider's chunks add up to, and

@@ -23,6 +23,14 @@ type runView struct {
 	answer *textItem // the answer of final_answer, streamed
 	items  []item    // everything the current model call added
 	shown  bool      // the run showed text the person can read
+	// said is the latest text reply the run showed, trimmed; written is
+	// the text of the current model call so far. A text or answer that
+	// repeats what was said (a model answering in text, then again
+	// through final_answer) is kept back in echo while it does, and shown
+	// only if it turns out to differ.
+	said    string
+	written strings.Builder
+	echo    [2]strings.Builder // text, answer
 }
 
 // apply puts one event of the running turn on the screen, its text
@@ -45,7 +53,7 @@ func (m *Model) apply(ev engine.Event) {
 	top := ev.ParentID == ""
 	switch ev.Type {
 	case engine.EventModelStart:
-		rv.think, rv.text, rv.answer, rv.items = nil, nil, nil, nil
+		rv.newCall()
 		if top {
 			m.state = "thinking"
 		}
@@ -62,6 +70,12 @@ func (m *Model) apply(ev engine.Event) {
 			m.streamText(rv, ev)
 		}
 	case engine.EventAssistantMessage:
+		if top {
+			m.settleEchoes(rv)
+			if ev.Message != nil && strings.TrimSpace(ev.Message.Text()) != "" {
+				rv.said = strings.TrimSpace(ev.Message.Text())
+			}
+		}
 		for _, t := range []*textItem{rv.text, rv.answer} {
 			if t != nil {
 				t.finish()
@@ -104,17 +118,57 @@ func (m *Model) addLive(rv *runView, it item) {
 }
 
 func (m *Model) streamText(rv *runView, ev engine.Event) {
-	slot := &rv.text
+	m.state = "writing"
+	slot, k, basis := &rv.text, 0, rv.said
 	if ev.Type == engine.EventAnswerDelta {
-		slot = &rv.answer
+		slot, k = &rv.answer, 1
+		if w := strings.TrimSpace(rv.written.String()); w != "" {
+			basis = w // the answer repeats the text of its own reply
+		}
+	} else {
+		rv.written.WriteString(ev.Delta)
 	}
+	d := ev.Delta
 	if *slot == nil {
+		echo := &rv.echo[k]
+		echo.WriteString(d)
+		if basis != "" && strings.HasPrefix(basis, strings.TrimSpace(echo.String())) {
+			return
+		}
+		d = echo.String()
+		echo.Reset()
 		*slot = &textItem{}
 		m.addLive(rv, *slot)
 	}
-	(*slot).add(ev.Delta)
+	(*slot).add(d)
 	rv.shown = true
-	m.state = "writing"
+}
+
+// newCall forgets the live items of the run's previous model call (or of
+// a call whose stream restarts).
+func (rv *runView) newCall() {
+	rv.think, rv.text, rv.answer, rv.items = nil, nil, nil, nil
+	rv.written.Reset()
+	rv.echo[0].Reset()
+	rv.echo[1].Reset()
+}
+
+// settleEchoes decides, at the end of a model call, the text it kept back
+// as a possible repeat: a repeat is dropped, anything else is shown.
+func (m *Model) settleEchoes(rv *runView) {
+	for k, slot := range []**textItem{&rv.text, &rv.answer} {
+		echo := &rv.echo[k]
+		kept := echo.String()
+		echo.Reset()
+		t := strings.TrimSpace(kept)
+		if t == "" || t == rv.said || k == 1 && t == strings.TrimSpace(rv.written.String()) {
+			continue
+		}
+		*slot = &textItem{}
+		m.addLive(rv, *slot)
+		(*slot).add(kept)
+		rv.shown = true
+	}
 }
 
 func (m *Model) toolStarted(rv *runView, ev engine.Event) {
@@ -176,7 +230,7 @@ func (m *Model) warning(rv *runView, ev engine.Event) {
 	case engine.WarningStreamRestarted:
 		// The call's partial output is void: the call starts again.
 		m.removeItems(rv.items)
-		rv.think, rv.text, rv.answer, rv.items = nil, nil, nil, nil
+		rv.newCall()
 		return
 	case engine.WarningContextCompacted, NoteCode:
 		m.tr.add(&noteItem{text: w.Message})

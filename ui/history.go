@@ -16,6 +16,7 @@ const historyTextMax = 4000
 // they ended. Earlier prompts also fill the editor's history.
 func (m *Model) showHistory(msgs []engine.Message) {
 	calls := map[string]*toolItem{}
+	said := "" // the model's latest text, shown once when repeated
 	for _, msg := range msgs {
 		msg, _ = cleanMessage(msg)
 		switch msg.Role {
@@ -28,7 +29,7 @@ func (m *Model) showHistory(msgs []engine.Message) {
 			m.tr.add(&userItem{text: clip(text)})
 			m.in.history = append(m.in.history, text)
 		case engine.RoleAssistant:
-			m.historyReply(msg, calls)
+			m.historyReply(msg, calls, &said)
 		case engine.RoleTool:
 			if t := calls[msg.ToolCallID]; t != nil {
 				t.result = msg.Text()
@@ -42,7 +43,9 @@ func (m *Model) showHistory(msgs []engine.Message) {
 	m.in.pos = len(m.in.history)
 }
 
-func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem) {
+// historyReply draws an earlier reply. A text or answer repeating said,
+// the text shown before it, is not drawn again.
+func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem, said *string) {
 	for _, r := range msg.Reasoning {
 		if strings.TrimSpace(r.Text) != "" {
 			t := &thinkItem{}
@@ -50,8 +53,12 @@ func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem) {
 			m.tr.add(t)
 		}
 	}
-	if text := strings.TrimSpace(msg.Text()); text != "" {
+	if text := strings.TrimSpace(msg.Text()); text != "" && text != *said {
 		m.addText(clip(text))
+		*said = text
+	}
+	if msg.Interrupted {
+		m.tr.add(&noteItem{text: "interrupted: the turn was stopped here"})
 	}
 	for _, c := range msg.ToolCalls {
 		var args struct {
@@ -60,7 +67,7 @@ func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem) {
 		}
 		switch c.Name {
 		case engine.FinalAnswerTool:
-			if json.Unmarshal([]byte(c.Arguments), &args) == nil && args.Answer != "" {
+			if json.Unmarshal([]byte(c.Arguments), &args) == nil && args.Answer != "" && strings.TrimSpace(args.Answer) != *said {
 				m.addText(clip(args.Answer))
 			}
 		case engine.BlockedTool:

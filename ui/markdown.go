@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"io"
+	"regexp"
 	"strings"
 
 	"charm.land/glamour/v2"
@@ -28,8 +29,10 @@ type splitter struct {
 	start   int
 	scanned int  // buf[start:scanned] is whole lines already examined
 	inFence bool // whether buf[scanned:] starts inside a code fence
-	emitted bool
-	tight   bool // the next block continues the list just emitted
+	// topFence says the fence last opened starts at the first column.
+	topFence bool
+	emitted  bool
+	tight    bool // the next block continues the list just emitted
 }
 
 // add appends streamed text and returns the blocks it completes.
@@ -59,7 +62,18 @@ func (s *splitter) add(text string) []block {
 		s.scanned += nl + 1
 		switch {
 		case bytes.HasPrefix(line, []byte("```")) || bytes.HasPrefix(line, []byte("~~~")):
+			// A fence at the first column is a block of its own, so it
+			// is rendered as code alone (see codeBlock).
+			if !s.inFence {
+				s.topFence = len(raw) > 0 && raw[0] == line[0]
+				if s.topFence && lineStart > s.start {
+					out = s.cut(out, lineStart, false)
+				}
+			}
 			s.inFence = !s.inFence
+			if !s.inFence && s.topFence {
+				out = s.cut(out, s.scanned, false)
+			}
 		case len(line) == 0 && !s.inFence:
 			out = s.cut(out, s.scanned, false)
 		case !s.inFence && lineStart > s.start && listItem(string(raw[:min(len(raw), 12)])):
@@ -104,13 +118,19 @@ func listItem(s string) bool {
 	return i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' '
 }
 
-// renderer renders Markdown blocks with glamour at one width. Building a
-// glamour renderer costs more than rendering a block, so one is kept per
-// width and built on first use.
+// renderer renders Markdown blocks with glamour. Glamour lays a block out
+// without wrapping it, and the lines are wrapped here (see wrapRendered);
+// a table, which glamour sizes to the width, is the exception. Building a
+// glamour renderer costs more than rendering a block, so the flat one is
+// built once and the table one once per width, on first use.
 type renderer struct {
 	style string
-	width int
-	r     *glamour.TermRenderer
+	// breakWords breaks words longer than a line (the chat's screen);
+	// else they stay whole for the terminal to fold (llmrt run).
+	breakWords bool
+	flat       *glamour.TermRenderer
+	width      int
+	table      *glamour.TermRenderer
 }
 
 // newRenderer returns a renderer for a dark or light background. On a
@@ -118,31 +138,79 @@ type renderer struct {
 // bold and italics, which read better than raw markup.
 func newRenderer(dark bool) *renderer {
 	if dark {
-		return &renderer{style: "dark"}
+		return &renderer{style: "dark", breakWords: true}
 	}
-	return &renderer{style: "light"}
+	return &renderer{style: "light", breakWords: true}
 }
 
 // render renders one block wrapped to width, without the blank lines
-// glamour pads it with. Markdown glamour cannot render is shown as text.
+// glamour pads it with. Every character of the text shows (see
+// literal); Markdown glamour cannot render is shown as text.
 func (r *renderer) render(text string, width int) string {
 	width = max(width, 20)
-	if r.r == nil || r.width != width {
-		tr, err := glamour.NewTermRenderer(glamour.WithStandardStyle(r.style), glamour.WithWordWrap(width-4))
-		if err != nil {
-			return wrapPlain(strings.ReplaceAll(text, "\t", "    "), width)
-		}
-		r.r, r.width = tr, width
-	}
 	// A tab is one cell to the terminal and eight to a pager: spaces
 	// keep the layout the same everywhere.
-	out, err := r.r.Render(strings.ReplaceAll(controlRefs(text), "\t", "    "))
+	text = strings.ReplaceAll(text, "\t", "    ")
+	tr, err := r.glamour(text, width)
 	if err != nil {
-		return wrapPlain(strings.ReplaceAll(text, "\t", "    "), width)
+		return wrapPlain(text, width)
+	}
+	out, err := tr.Render(literal(controlRefs(text)))
+	if err != nil {
+		return wrapPlain(text, width)
 	}
 	// Only glamour's colours and attributes leave the renderer (its OSC 8
 	// links go too; the link's address is printed beside its text).
-	return trimBlankLines(keepStyle(out))
+	out = trimBlankLines(keepStyle(out))
+	if tr == r.table {
+		return out
+	}
+	// Code is folded at the width even where it has no space: a line
+	// the terminal folded would lose its indentation.
+	code := codeBlock(text)
+	return wrapRendered(out, wrapOptions{width: width - 4, code: code, breakWords: r.breakWords || code})
+}
+
+// glamour returns the glamour renderer for a block: the flat one, or for
+// a block with a table one that sizes tables to width.
+func (r *renderer) glamour(text string, width int) (*glamour.TermRenderer, error) {
+	var err error
+	if hasTable(text) {
+		if r.table == nil || r.width != width {
+			r.table, err = glamour.NewTermRenderer(glamour.WithStandardStyle(r.style), glamour.WithWordWrap(width-4))
+			r.width = width
+		}
+		return r.table, err
+	}
+	if r.flat == nil {
+		// Word wrap 0 is none: glamour neither wraps nor pads lines.
+		r.flat, err = glamour.NewTermRenderer(glamour.WithStandardStyle(r.style), glamour.WithWordWrap(0))
+	}
+	return r.flat, err
+}
+
+// tableRow matches a table's delimiter row: "|---|:--:|", "--- | ---".
+var tableRow = regexp.MustCompile(`(?m)^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)+\|? *$|^ {0,3}\| *:?-+:? *\| *$`)
+
+// hasTable reports whether a block holds a table.
+func hasTable(text string) bool {
+	return strings.Contains(text, "|") && tableRow.MatchString(text)
+}
+
+// codeBlock reports whether a block is a code block alone: a fence at
+// its start (the splitter gives a fence a block of its own), or lines
+// all indented as code.
+func codeBlock(text string) bool {
+	t := strings.TrimLeft(text, "\n")
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return true
+	}
+	for _, l := range strings.Split(strings.TrimRight(t, "\n"), "\n") {
+		if strings.TrimSpace(l) != "" && !strings.HasPrefix(l, "    ") {
+			return false
+		}
+	}
+	return t != ""
 }
 
 // controlRefs removes the numeric character references of control
@@ -242,7 +310,9 @@ type MarkdownWriter struct {
 // NewMarkdownWriter returns a MarkdownWriter for a colour terminal width
 // columns wide.
 func NewMarkdownWriter(w io.Writer, width int) *MarkdownWriter {
-	return &MarkdownWriter{w: w, r: newRenderer(true), width: width}
+	r := newRenderer(true)
+	r.breakWords = false // the terminal folds a long word, which stays whole
+	return &MarkdownWriter{w: w, r: r, width: width}
 }
 
 // Write adds streamed text, writing every block it completes. Control

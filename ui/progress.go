@@ -27,9 +27,12 @@ type Progress struct {
 	spin  *spinner
 	shown bool // something was printed, so the answer needs a gap
 	start time.Time
-	// held is the latest assistant text, until it is known not to be the
-	// answer (which stdout prints).
-	held string
+	// held is the latest assistant text of the run, until it is known
+	// not to be the answer (which stdout prints), and queued are the lines
+	// that came after it and could not tell (warnings, verbose model
+	// calls): they wait for it, in order.
+	held   string
+	queued []string
 	// depth is how deep each sub-run seen so far is nested; lines of a
 	// sub-run, and of the calls a run_code program makes, are indented
 	// under the call that started them.
@@ -83,12 +86,12 @@ func (p *Progress) Event(ev engine.Event) {
 		p.start = time.Now()
 	}
 	indent := p.indentOf(ev)
-	if held := p.held; held != "" {
-		p.held = ""
-		isAnswer := ev.Type.Terminal() && ev.ParentID == "" && ev.Result != nil && strings.TrimSpace(ev.Result.Output) == held
-		if !isAnswer {
-			p.line("", "%s", held)
+	if ev.Type.Terminal() && ev.ParentID == "" {
+		// The held text is the answer stdout prints, or it was context.
+		if ev.Result != nil && strings.TrimSpace(ev.Result.Output) == p.held {
+			p.held = ""
 		}
+		p.Release()
 	}
 	switch ev.Type {
 	case engine.EventRunStart:
@@ -98,13 +101,16 @@ func (p *Progress) Event(ev engine.Event) {
 	case engine.EventAssistantMessage:
 		// What the model says between tool calls is context, not the
 		// answer: it goes with the progress, not to stdout. It is held
-		// until the next event, since a text reply may turn out to be the
-		// answer, which stdout prints.
+		// until something else is shown, since a text reply may turn out
+		// to be the answer, which stdout prints; a reply repeating it
+		// (the model saying it again, or through final_answer) is not
+		// shown twice.
 		if t := strings.TrimSpace(ev.Message.Text()); t != "" {
-			if ev.ParentID == "" {
-				p.held = t
-			} else {
+			if ev.ParentID != "" {
 				p.line(indent, "%s", t)
+			} else if t != p.held {
+				p.Release()
+				p.held = t
 			}
 		}
 	case engine.EventToolStart:
@@ -125,12 +131,46 @@ func (p *Progress) Event(ev engine.Event) {
 			}
 		}
 	case engine.EventWarning:
-		p.line(indent, "! %s", ev.Warning.Message)
+		p.lineAfterHeld(indent, "! %s", ev.Warning.Message)
 	case engine.EventModelStart:
 		if p.opts.Verbose {
-			p.line(indent, "… %s/%s (call %d)", ev.Provider, ev.Model, ev.Iteration)
+			p.lineAfterHeld(indent, "… %s/%s (call %d)", ev.Provider, ev.Model, ev.Iteration)
 		}
 	}
+}
+
+// Echoes reports whether answer, the final answer streamed so far, may
+// be a repeat of the text Progress holds: the printer of the answer
+// keeps it back meanwhile, so an answer the model gave in text and again
+// through final_answer is shown once.
+func (p *Progress) Echoes(answer string) bool {
+	return p != nil && p.held != "" && strings.HasPrefix(p.held, strings.TrimSpace(answer))
+}
+
+// Release prints the held text and the lines queued behind it: it is not
+// the answer.
+func (p *Progress) Release() {
+	if p == nil {
+		return
+	}
+	held, queued := p.held, p.queued
+	p.held, p.queued = "", nil
+	if held != "" {
+		p.print("", "%s", held)
+	}
+	for _, l := range queued {
+		p.print("", "%s", l)
+	}
+}
+
+// lineAfterHeld prints a line that says nothing about whether the held
+// text is the answer: it waits behind that text, or goes out now.
+func (p *Progress) lineAfterHeld(indent, format string, args ...any) {
+	if p.held == "" {
+		p.line(indent, format, args...)
+		return
+	}
+	p.queued = append(p.queued, indent+fmt.Sprintf(format, args...))
 }
 
 // finished prints a call's line: mark, name, key argument, time, note.
@@ -168,8 +208,15 @@ func joinNonEmpty(a, b string) string {
 	return a + "  " + b
 }
 
-// line prints one dim line, cut to one line of the terminal's text.
+// line prints one dim line, after the held text, which it shows is not
+// the answer.
 func (p *Progress) line(indent, format string, args ...any) {
+	p.Release()
+	p.print(indent, format, args...)
+}
+
+// print prints one dim line.
+func (p *Progress) print(indent, format string, args ...any) {
 	s := keepStyle(p.dim.Render(indent + fmt.Sprintf(format, args...)))
 	p.shown = true
 	p.mu.Lock()
@@ -218,5 +265,25 @@ func (p *Progress) Summary(res engine.Result) {
 		took = time.Since(p.start).Round(100 * time.Millisecond)
 	}
 	fmt.Fprintln(p.w)
-	p.line("", "✓ %d %s · %d tokens in, %d out · %s", res.Iterations, calls, res.Usage.InputTokens, res.Usage.OutputTokens, took)
+	p.line("", "✓ %d %s · %d tokens in%s, %d out · %s", res.Iterations, calls, res.Usage.InputTokens, cacheNote(res.Usage), res.Usage.OutputTokens, took)
+}
+
+// cacheNote says how much of a run's input the provider's prompt cache
+// served and took in, when it did either: " (900 read from cache, 120
+// written to it)".
+func cacheNote(u engine.Usage) string {
+	var parts []string
+	if u.CacheReadTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d read from cache", u.CacheReadTokens))
+	}
+	if u.CacheWriteTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d written to it", u.CacheWriteTokens))
+		if u.CacheReadTokens == 0 {
+			parts[len(parts)-1] = fmt.Sprintf("%d written to cache", u.CacheWriteTokens)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }

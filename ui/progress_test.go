@@ -48,3 +48,68 @@ func TestProgressLines(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestProgressShowsAnAnswerOnce: interim text that turns out to be the
+// answer (repeated as text or through final_answer) is not printed as
+// progress, and the lines that came after it wait for it; text that is
+// not the answer is printed before whatever shows it is not.
+func TestProgressShowsAnAnswerOnce(t *testing.T) {
+	say := func(s string) engine.Event {
+		m := engine.TextMessage(engine.RoleAssistant, s)
+		return engine.Event{Type: engine.EventAssistantMessage, RunID: "r", Message: &m}
+	}
+	warn := engine.Event{Type: engine.EventWarning, RunID: "r", Warning: &engine.Warning{Code: "w", Message: "a warning"}}
+	done := func(out string) engine.Event {
+		return engine.Event{Type: engine.EventCompleted, RunID: "r", Result: &engine.Result{Status: engine.StatusCompleted, Output: out}}
+	}
+	cases := []struct {
+		name   string
+		events []engine.Event
+		want   string
+	}{
+		{"repeated text", []engine.Event{say("42."), say("42.\n"), warn, done("42.\n")}, "! a warning\n"},
+		{"text then final_answer", []engine.Event{say("42."), {Type: engine.EventModelStart, RunID: "r"}, done("42.")}, ""},
+		{"text that is not the answer", []engine.Event{say("Thinking."), warn, done("42.")}, "Thinking.\n! a warning\n"},
+		{"a tool line releases it", []engine.Event{say("Looking."),
+			{Type: engine.EventToolResult, RunID: "r", Call: call("c1", "read_file", ""), Outcome: &engine.ToolOutcome{Content: "x"}}, done("42.")},
+			"Looking.\n✓ read_file  0ms\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			p := NewProgress(&out, ProgressOptions{})
+			for _, ev := range tc.events {
+				p.Event(ev)
+			}
+			if got := out.String(); got != tc.want {
+				t.Errorf("progress: got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	p := NewProgress(&bytes.Buffer{}, ProgressOptions{})
+	p.Event(say("The answer is 42."))
+	if !p.Echoes(" The answer") || p.Echoes("The answer is 43") {
+		t.Errorf("Echoes should tell a repeat of the held text from another answer")
+	}
+}
+
+// TestProgressSummary: the line under a completed run's answer counts
+// model calls, tokens and what the prompt cache served and took in.
+func TestProgressSummary(t *testing.T) {
+	cases := []struct {
+		usage engine.Usage
+		want  string
+	}{
+		{engine.Usage{InputTokens: 1200, OutputTokens: 80}, "✓ 3 model calls · 1200 tokens in, 80 out · 0s"},
+		{engine.Usage{InputTokens: 1200, OutputTokens: 80, CacheReadTokens: 900, CacheWriteTokens: 120}, "✓ 3 model calls · 1200 tokens in (900 read from cache, 120 written to it), 80 out · 0s"},
+		{engine.Usage{InputTokens: 1200, OutputTokens: 80, CacheWriteTokens: 1000}, "✓ 3 model calls · 1200 tokens in (1000 written to cache), 80 out · 0s"},
+	}
+	for _, tc := range cases {
+		var out bytes.Buffer
+		p := NewProgress(&out, ProgressOptions{Live: true})
+		p.Summary(engine.Result{Status: engine.StatusCompleted, Iterations: 3, Usage: tc.usage})
+		if got := strings.TrimSpace(out.String()); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+}

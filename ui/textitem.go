@@ -3,8 +3,6 @@ package ui
 import (
 	"bytes"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // textItem is the model's text in one model call, streamed. Its finished
@@ -90,9 +88,6 @@ func (t *textItem) lines(l *look, width int) []string {
 // wrapLine wraps one raw line of streamed text as the Markdown renderer
 // indents it, so a line keeps its place when its block is rendered.
 func wrapLine(s string, width int) []string {
-	out := strings.Split(ansi.Wrap(strings.ReplaceAll(s, "\t", "    "), max(width-4, 10), ""), "\n")
-	for i := range out {
-		out[i] = "  " + out[i]
-	}
-	return guard(out)
+	line := "  " + strings.ReplaceAll(s, "\t", "    ")
+	return guard(wrapANSI(line, wrapOptions{width: max(width-4, 12), breakWords: true}))
 }

@@ -153,6 +153,11 @@ func (c *Conversation) Turn(ctx context.Context, t Turn) (Outcome, error) {
 		c.mu.Unlock()
 		return Outcome{}, ErrNothingToRun
 	}
+	if len(fresh) == 0 && endsInterrupted(c.msgs) {
+		// Going on from an interrupted reply is the person's turn: the
+		// model is asked to, rather than left to continue its own text.
+		fresh = append(fresh, providers.TextMessage(providers.RoleUser, goOn))
+	}
 	c.open(ctx, t.Title, t.Prompt)
 	if len(t.Answers) > 0 && len(c.pending) > 0 {
 		c.rec.hold(fresh...)
@@ -193,6 +198,17 @@ func (c *Conversation) Turn(ctx context.Context, t Turn) (Outcome, error) {
 	}
 	c.usage = c.usage.Add(res.Usage)
 	return out, nil
+}
+
+// goOn is the person's message when a turn goes on from an interrupted
+// reply without a prompt.
+const goOn = "Go on from where you were interrupted."
+
+// endsInterrupted reports whether a conversation ends with a reply its
+// run's cancellation cut short.
+func endsInterrupted(msgs []engine.Message) bool {
+	n := len(msgs)
+	return n > 0 && msgs[n-1].Role == providers.RoleAssistant && msgs[n-1].Interrupted
 }
 
 // open opens the session on the first turn: the one resumed, or a new one

@@ -51,9 +51,7 @@ func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec)
 	if n := len(out.Tools); n > 0 {
 		setToolCache(&out.Tools[n-1])
 	}
-	if n := len(out.Messages); n > 0 {
-		setMessageCache(&out.Messages[n-1])
-	}
+	setMessageCache(out.Messages, providers.TrailingSystem(req.Messages))
 
 	out.MaxTokens = int64(req.MaxTokens)
 	if out.MaxTokens <= 0 {
@@ -204,25 +202,33 @@ func setToolCache(t *sdk.ToolUnionParam) {
 	}
 }
 
-// setMessageCache marks the last block of the conversation as a breakpoint,
-// so the next call of a tool loop reads everything up to here from the
-// cache. Thinking blocks cannot carry one; then none is set.
-func setMessageCache(m *sdk.MessageParam) {
-	if len(m.Content) == 0 {
+// setMessageCache marks the newest stable block of the conversation as a
+// breakpoint, so the next call of a tool loop reads everything up to
+// here from the cache: the last block but the notes the call ends with
+// (notes blocks, one per trailing system message; see
+// providers.SplitSystem), which the next call drops. Thinking blocks
+// cannot carry one; then none is set.
+func setMessageCache(msgs []sdk.MessageParam, notes int) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		n := len(msgs[i].Content)
+		if notes >= n {
+			notes -= n
+			continue
+		}
+		b := &msgs[i].Content[n-1-notes]
+		cc := sdk.NewCacheControlEphemeralParam()
+		switch {
+		case b.OfText != nil:
+			b.OfText.CacheControl = cc
+		case b.OfImage != nil:
+			b.OfImage.CacheControl = cc
+		case b.OfDocument != nil:
+			b.OfDocument.CacheControl = cc
+		case b.OfToolUse != nil:
+			b.OfToolUse.CacheControl = cc
+		case b.OfToolResult != nil:
+			b.OfToolResult.CacheControl = cc
+		}
 		return
-	}
-	b := &m.Content[len(m.Content)-1]
-	cc := sdk.NewCacheControlEphemeralParam()
-	switch {
-	case b.OfText != nil:
-		b.OfText.CacheControl = cc
-	case b.OfImage != nil:
-		b.OfImage.CacheControl = cc
-	case b.OfDocument != nil:
-		b.OfDocument.CacheControl = cc
-	case b.OfToolUse != nil:
-		b.OfToolUse.CacheControl = cc
-	case b.OfToolResult != nil:
-		b.OfToolResult.CacheControl = cc
 	}
 }

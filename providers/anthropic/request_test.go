@@ -114,9 +114,10 @@ func TestMultipartRejected(t *testing.T) {
 	}
 }
 
-// TestConversation: system text from anywhere lands in the one system
-// field; tool results pair with their calls in one user turn; roles
-// alternate; reasoning goes back only to the provider that issued it.
+// TestConversation: the leading system text lands in the one system
+// field, a recovery note at the end in the last user turn; tool results
+// pair with their calls in one user turn; roles alternate; reasoning goes
+// back only to the provider that issued it.
 func TestConversation(t *testing.T) {
 	calls := []providers.ToolCall{{ID: "toolu_a", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "toolu_b", Name: "mcp.fs/list dir", Arguments: `not json`}}
 	tests := []struct {
@@ -124,11 +125,16 @@ func TestConversation(t *testing.T) {
 		msgs []providers.Message
 		want []string
 	}{
-		{"system messages merged, the trailing recovery note included", []providers.Message{
+		{"the system field is the leading system text; a trailing note ends the last user turn", []providers.Message{
 			providers.TextMessage(providers.RoleSystem, "host prompt"),
 			providers.TextMessage(providers.RoleUser, "hi"),
 			providers.TextMessage(providers.RoleSystem, "recovery note"),
-		}, []string{"system | host prompt\n\nrecovery note", "user | text hi"}},
+		}, []string{"system | host prompt", "user | text hi ; text <system-reminder>\nrecovery note\n</system-reminder>"}},
+		{"a note after the model's text is a user turn of its own", []providers.Message{
+			providers.TextMessage(providers.RoleUser, "hi"),
+			providers.TextMessage(providers.RoleAssistant, "I will look."),
+			providers.TextMessage(providers.RoleSystem, "recovery note"),
+		}, []string{"system | ", "user | text hi", "assistant | text I will look.", "user | text <system-reminder>\nrecovery note\n</system-reminder>"}},
 		{"parallel results in one user turn, errors kept, user text after them", []providers.Message{
 			providers.TextMessage(providers.RoleUser, "go"),
 			{Role: providers.RoleAssistant, Content: []providers.Part{providers.TextPart("calling")}, ToolCalls: calls},
@@ -192,6 +198,24 @@ func TestCacheBreakpoints(t *testing.T) {
 	last := blocks(w.Messages[len(w.Messages)-1].Content)
 	if len(sys) != 1 || sys[0].CacheControl == nil || w.Tools[1].CacheControl == nil || w.Tools[0].CacheControl != nil || last[0].CacheControl == nil {
 		t.Errorf("breakpoints: got system %+v, tools %+v, last block %+v; want system, last tool, last block", sys, w.Tools, last)
+	}
+
+	// A recovery note ends the call; the next call drops it, so the
+	// breakpoint sits on the block before it.
+	for _, prev := range []providers.Message{providers.TextMessage(providers.RoleUser, "second"), providers.TextMessage(providers.RoleAssistant, "narration")} {
+		req.Messages = append(req.Messages[:3:3], prev, providers.TextMessage(providers.RoleSystem, "recovery note"))
+		w = decodeWire(t, mustCapture(t, req))
+		var marked []string
+		for _, m := range w.Messages {
+			for _, b := range blocks(m.Content) {
+				if b.CacheControl != nil {
+					marked = append(marked, m.Role+" "+b.Text)
+				}
+			}
+		}
+		if want := string(prev.Role) + " " + prev.Text(); len(marked) != 1 || marked[0] != want {
+			t.Errorf("with a note after %s: breakpoints on %q, want one on %q", prev.Role, marked, want)
+		}
 	}
 }
 

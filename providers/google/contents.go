@@ -50,8 +50,13 @@ func buildContents(req *providers.Request, names *adapter.NameCodec) ([]content,
 
 func (b *contentsBuilder) add(c content) {
 	b.flushResults()
-	// The API rejects a content without parts.
-	if len(c.Parts) > 0 {
+	// The API rejects a content without parts; turns of one role in a
+	// row (a note after function responses) are one turn.
+	switch n := len(b.out); {
+	case len(c.Parts) == 0:
+	case n > 0 && b.out[n-1].Role == c.Role:
+		b.out[n-1].Parts = append(b.out[n-1].Parts, c.Parts...)
+	default:
 		b.out = append(b.out, c)
 	}
 }

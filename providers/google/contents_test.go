@@ -72,7 +72,8 @@ func TestModelTurnReplay(t *testing.T) {
 
 // TestToolResults: consecutive tool messages form one user content of
 // functionResponse parts in call order; errors go under "error"; a result
-// without a tool name takes its call's; media follow the responses.
+// without a tool name takes its call's; media follow the responses, and
+// user text after them joins the same turn, so turns alternate.
 func TestToolResults(t *testing.T) {
 	png := []byte("\x89PNG\r\n\x1a\n")
 	calls := []providers.ToolCall{{ID: "c1", Name: "shot", Arguments: `{}`}, {ID: "c2", Name: "run", Arguments: `{}`}}
@@ -97,8 +98,8 @@ func TestToolResults(t *testing.T) {
 			map[string]any{"functionResponse": map[string]any{"id": "c1", "name": "shot", "response": map[string]any{"result": "captured"}}},
 			map[string]any{"functionResponse": map[string]any{"id": "c2", "name": "run", "response": map[string]any{"error": "exit 1"}}},
 			map[string]any{"inlineData": map[string]any{"mimeType": "image/png", "data": base64.StdEncoding.EncodeToString(png)}},
+			map[string]any{"text": "and then?"},
 		}},
-		map[string]any{"role": "user", "parts": []any{map[string]any{"text": "and then?"}}},
 	}
 	if got := body["contents"]; !reflect.DeepEqual(got, want) {
 		t.Errorf("contents:\n got %#v\nwant %#v", got, want)

@@ -111,21 +111,29 @@ func TestRequestOptions(t *testing.T) {
 	}
 }
 
-// TestSystemMessages: system text from anywhere in the conversation (host
-// prompt, loop contract, a transient note at the end) is merged, in order,
-// into systemInstruction and never sent as a content.
+// TestSystemMessages: the leading system text (host prompt, loop
+// contract) is systemInstruction; a transient note at the end is the
+// system's user text, in the user turn it follows, so systemInstruction
+// stays the same from call to call and turns alternate.
 func TestSystemMessages(t *testing.T) {
+	call := providers.ToolCall{ID: "c1", Name: "read_file", Arguments: `{}`}
 	req := &providers.Request{Model: "m", Messages: []providers.Message{
 		providers.TextMessage(providers.RoleSystem, "host prompt"),
 		providers.TextMessage(providers.RoleUser, "hi"),
+		{Role: providers.RoleAssistant, ToolCalls: []providers.ToolCall{call}},
+		providers.ToolResultMessage(call, "contents", false),
 		providers.TextMessage(providers.RoleSystem, "recovery note"),
 	}}
 	body, _, _ := sendOne(t, req, "")
-	if got := at(body, "systemInstruction", "parts", 0, "text"); got != "host prompt\n\nrecovery note" {
-		t.Errorf("systemInstruction: got %#v, want both system texts", got)
+	if got := at(body, "systemInstruction", "parts", 0, "text"); got != "host prompt" {
+		t.Errorf("systemInstruction: got %#v, want the host prompt", got)
 	}
-	if got := len(at(body, "contents").([]any)); got != 1 {
-		t.Errorf("contents: got %d, want only the user turn", got)
+	contents := at(body, "contents").([]any)
+	if len(contents) != 3 {
+		t.Fatalf("contents: got %d, want user, model, user", len(contents))
+	}
+	if got := at(body, "contents", 2, "parts", 1, "text"); got != providers.SystemNote("recovery note") || at(body, "contents", 2, "parts", 0, "functionResponse") == nil {
+		t.Errorf("the last user turn: got %v, want the function response, then the note", contents[2])
 	}
 }
 

@@ -74,7 +74,8 @@ func TestRequestOptions(t *testing.T) {
 	}
 }
 
-// TestMessagesToWire: system text merged in front, images as base64, text
+// TestMessagesToWire: the leading system text in front, a recovery note
+// at the end as the system's user text, images as base64, text
 // documents inlined, calls with object arguments, Ollama's own thinking
 // sent back (and nobody else's), tool results with tool_name.
 func TestMessagesToWire(t *testing.T) {
@@ -103,7 +104,7 @@ func TestMessagesToWire(t *testing.T) {
 	raw, _ := json.Marshal(body["messages"])
 	_ = json.Unmarshal(raw, &got)
 	want := []map[string]any{
-		{"role": "system", "content": "host prompt\n\nrecovery note"},
+		{"role": "system", "content": "host prompt"},
 		{"role": "user", "content": "look at this\n\nn.txt:\nnotes", "images": []any{"iVBORw0KGgowMDAw"}},
 		{"role": "assistant", "content": "calling", "thinking": "my thoughts", "tool_calls": []any{
 			map[string]any{"id": "c1", "function": map[string]any{"name": "read_file", "arguments": map[string]any{"path": "a.txt"}}},
@@ -113,6 +114,7 @@ func TestMessagesToWire(t *testing.T) {
 		{"role": "tool", "content": "hello", "tool_name": "read_file", "tool_call_id": "c1"},
 		{"role": "tool", "content": "a.txt", "tool_name": "list_dir", "tool_call_id": "c2"},
 		{"role": "tool", "content": "invalid JSON arguments", "tool_name": "read_file", "tool_call_id": "c3"},
+		{"role": "user", "content": "<system-reminder>\nrecovery note\n</system-reminder>"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		g, _ := json.MarshalIndent(got, "", " ")

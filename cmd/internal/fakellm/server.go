@@ -14,6 +14,11 @@
 // start of the first tool call (with argument_bytes of its arguments; the
 // whole call where the protocol sends calls whole) before the break.
 // Server.Hold keeps a turn's answer back until the test releases it.
+//
+// Like the real APIs, the server refuses with a 400 a request whose
+// conversation has a shape the API rejects: turns that do not alternate,
+// a tool call without its result, an empty text block (see check). Such
+// a request takes no turn of the script; Request.Rejected says why.
 package fakellm
 
 import (
@@ -45,6 +50,9 @@ type Request struct {
 	Header http.Header
 	Body   []byte
 	At     time.Time
+	// Rejected is why the server refused the request as the real API
+	// would (see check), or "".
+	Rejected string
 }
 
 // Server is a running fake model API.
@@ -105,6 +113,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	s.mu.Lock()
 	s.reqs = append(s.reqs, Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body, At: time.Now()})
+	if err := check(s.protocol, r.URL.Path, body); err != nil {
+		s.reqs[len(s.reqs)-1].Rejected = err.Error()
+		s.mu.Unlock()
+		s.fail(w, &scripted.TurnError{Status: http.StatusBadRequest, Message: err.Error()})
+		return
+	}
 	if s.protocol == Ollama && r.URL.Path == "/api/version" {
 		s.mu.Unlock()
 		io.WriteString(w, `{"version":"0.0.0-fake"}`)
