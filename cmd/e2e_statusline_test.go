@@ -81,3 +81,32 @@ func TestChatStatusLineFails(t *testing.T) {
 		t.Errorf("an untrusted project's status_line ran")
 	}
 }
+
+// TestChatQueuesAPromptWhileItWorks: at 80×24, a prompt sent while the
+// answer streams shows as queued and is sent once the turn is over; both
+// requests reach the model in order.
+func TestChatQueuesAPromptWhileItWorks(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI,
+		slow("one two three four five six seven eight nine ten eleven twelve", 150),
+		finalAnswer("the second answer"))
+	tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv, "--finish", "text")...)
+	tm.waitFor("Ask anything", 10*time.Second)
+	tm.keys("first question", "Enter")
+	tm.waitFor("two", 10*time.Second)
+	tm.keys("and a second one", "Enter")
+	scr := tm.waitFor("queued › and a second one", 5*time.Second)
+	t.Logf("queued:\n%s", scr)
+	if strings.Contains(scr, "the second answer") {
+		t.Fatalf("the queued prompt went before the turn ended:\n%s", scr)
+	}
+	scr = tm.waitFor("the second answer", 15*time.Second)
+	if strings.Contains(scr, "queued ›") || !strings.Contains(scr, "› and a second one") {
+		t.Errorf("the queued prompt should now be a sent one:\n%s", scr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "and a second one") || strings.Contains(string(reqs[0].Body), "and a second one") {
+		t.Errorf("want two requests, the second with the queued prompt; got %d", len(reqs))
+	}
+}

@@ -86,6 +86,8 @@ type Model struct {
 	// the chat needs them.
 	own        ownStatus
 	notifyKind Notify
+	// queued are prompts sent while a turn ran, waiting for it to end.
+	queued []string
 }
 
 // New returns the chat screen for opts. ctx is the program's context.

@@ -65,6 +65,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.in.menu.move(dir)
 			return nil
 		}
+		if dir < 0 && m.unqueueLast() {
+			return nil
+		}
 		if m.in.browse(dir) {
 			return nil
 		}
@@ -156,7 +159,7 @@ func (m *Model) submit(text string) tea.Cmd {
 		return m.command(name, arg)
 	}
 	if m.busy {
-		m.hint = "a turn is running: wait for it, or press Esc to stop it"
+		m.queuePrompt(text)
 		return nil
 	}
 	m.in.reset(text)

@@ -74,9 +74,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if now := time.Now(); now.After(m.look.now) {
 			took = now.Sub(m.since)
 		}
+		stopped := m.cancelling
 		m.turnDone(msg)
+		m.hint = "" // what it said was about the turn
 		cmds := []tea.Cmd{m.refreshStatusLine()}
-		if took >= notifyAfter {
+		if next := m.nextQueued(stopped); next != nil {
+			cmds = append(cmds, next)
+		} else if took >= notifyAfter {
 			cmds = append(cmds, m.notify("llmrt finished a turn ("+Took(took)+")"))
 		}
 		return m, tea.Batch(cmds...)
@@ -101,7 +105,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case replyMsg:
-		return m, m.applyReply(msg)
+		cmd := m.applyReply(msg)
+		return m, tea.Batch(cmd, m.nextQueued(errors.Is(msg.err, context.Canceled)))
 	case editStartMsg:
 		return m, runEditor(msg.path)
 	case editorMsg:

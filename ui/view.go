@@ -45,7 +45,7 @@ func (m *Model) panes() (above, below []string) {
 		h := max(int(float64(m.height)*formShare), 6)
 		return nil, strings.Split(strings.TrimRight(f.View(m.width, h), "\n"), "\n")
 	}
-	return m.in.menu.view(m.look.pal, m.width), strings.Split(m.in.render(), "\n")
+	return append(m.queuedLines(), m.in.menu.view(m.look.pal, m.width)...), strings.Split(m.in.render(), "\n")
 }
 
 // transcriptHeight is the rows left for the transcript.
