@@ -14,7 +14,7 @@ func gatedTurn(release <-chan struct{}) func(context.Context, Turn) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		return answerTurn("answer to " + t.Prompt)(ctx, t)
+		return answerTurn("answer to "+t.Prompt)(ctx, t)
 	}
 }
 
