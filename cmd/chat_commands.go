@@ -146,6 +146,9 @@ func (c *chatHost) resumeCommand(ctx context.Context, id string) (ui.Reply, erro
 	if m := sess.Meta; m.Provider != "" && (m.Provider != c.h.s.provider || m.Model != c.h.s.model) {
 		r.RanOn, r.Now = m.Provider+"/"+m.Model, c.h.s.provider+"/"+c.h.s.model
 	}
+	if m := sess.Meta; m.WorkDir != "" && m.WorkDir != c.h.s.workDir {
+		r.RanIn, r.Here = m.WorkDir, c.h.s.workDir
+	}
 	return ui.Reply{History: sess.Messages, Status: &st, Report: r, Pending: len(sess.Pending) > 0}, nil
 }
 

@@ -28,7 +28,7 @@ func TestAttachments(t *testing.T) {
 	}{
 		{native{"openai", fakellm.OpenAI, func(u string) map[string]string {
 			return map[string]string{"OPENAI_API_KEY": "k", "OPENAI_BASE_URL": u + "/v1"}
-		}}, []string{`"type":"image_url"`, "data:image/png;base64," + b64png}, []string{`"type":"file"`, "data:application/pdf;base64," + b64pdf}},
+		}}, []string{`"type":"input_image"`, "data:image/png;base64," + b64png}, []string{`"type":"input_file"`, "data:application/pdf;base64," + b64pdf}},
 		{natives[0], []string{`"type":"image"`, `"media_type":"image/png"`, b64png}, []string{`"type":"document"`, `"media_type":"application/pdf"`, b64pdf}},
 		{natives[1], []string{`"inlineData"`, `"mimeType":"image/png"`, b64png}, []string{`"mimeType":"application/pdf"`, b64pdf}},
 		{natives[2], []string{`"images":["` + b64png}, nil},

@@ -22,6 +22,7 @@ func TestShellCompletionOfValues(t *testing.T) {
 	}{
 		{[]string{"run", "--provider", ""}, []string{"openai\n", "anthropic\n", "ollama\n", "scripted\n"}},
 		{[]string{"run", "--permission", ""}, []string{"ask\n", "auto\n", "read\n"}},
+		{[]string{"run", "--api", ""}, []string{"responses\n", "chat\n"}},
 		{[]string{"run", "-o", ""}, []string{"stream-json\n"}},
 		{[]string{"run", "--sandbox", ""}, []string{"workspace-write\n"}},
 		{[]string{"run", "--tools", "read_file,"}, []string{"read_file,shell_cmd\n", "read_file,run_code\n"}},

@@ -90,10 +90,11 @@ func TestRunFlagsReachTheRequest(t *testing.T) {
 		"--reasoning-effort", "low", "-p", "hi")
 	o.want(t, 0)
 	body := bodyOf(t, srv.Requests()[0])
-	if body["temperature"] != 0.0 || body["max_completion_tokens"] != 321.0 || body["reasoning_effort"] != "low" {
-		t.Errorf("temperature %v, max tokens %v, effort %v", body["temperature"], body["max_completion_tokens"], body["reasoning_effort"])
+	effort, _ := body["reasoning"].(map[string]any)
+	if body["temperature"] != 0.0 || body["max_output_tokens"] != 321.0 || effort["effort"] != "low" {
+		t.Errorf("temperature %v, max tokens %v, reasoning %v", body["temperature"], body["max_output_tokens"], body["reasoning"])
 	}
-	sysMsg := body["messages"].([]any)[0].(map[string]any)["content"].(string)
+	sysMsg := systemPrompt(t, srv.Requests()[0])
 	if !strings.HasPrefix(sysMsg, "Be brief.\n\nAnswer in French.") || !strings.Contains(sysMsg, "final_answer") {
 		t.Errorf("system message: %q", sysMsg)
 	}

@@ -32,7 +32,7 @@ func TestSecretsNeverReachTheModel(t *testing.T) {
 	})
 	o.want(t, 0)
 	reqs := srv.Requests()
-	_, result, _ := strings.Cut(string(reqs[len(reqs)-1].Body), `"role":"tool"`)
+	_, result, _ := strings.Cut(string(reqs[len(reqs)-1].Body), `"type":"function_call_output"`)
 	own, parent, _ := strings.Cut(result, "PARENT")
 	// llmrt's own environment is either readable with its secrets blanked
 	// or, where the sandbox drops the command's capabilities, not
@@ -155,7 +155,7 @@ func TestNoProcessOutlivesACall(t *testing.T) {
 				t.Errorf("the model should be told its background process was stopped")
 			}
 			body := string(reqs[2].Body)
-			if result := body[strings.LastIndex(body, `"role":"tool"`):]; !contains(result, `none-left\\n`) {
+			if result := body[strings.LastIndex(body, `"type":"function_call_output"`):]; !contains(result, `none-left\\n`) {
 				t.Errorf("%q: the next call still found the process: %s", command, result)
 			}
 		})

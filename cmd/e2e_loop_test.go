@@ -12,7 +12,8 @@ import (
 // TestOpenAIFamilyReadThenAnswer runs the binary against a local
 // OpenAI-compatible server for each provider of the family, configured the
 // way its users would: a model that calls read_file then final_answer, and
-// stdout that holds only the answer.
+// stdout that holds only the answer. openai speaks the Responses API, or
+// Chat Completions with --api chat.
 func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -21,13 +22,24 @@ func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
 		env      func(url string) map[string]string
 		path     string
 		auth     func(h map[string][]string) bool
+		result   string // how the second request carries the tool result
 	}{
 		{
 			provider: "openai",
 			args:     func(u string) []string { return []string{"--base-url", u + "/v1", "--model", "gpt-test"} },
 			env:      func(string) map[string]string { return map[string]string{"OPENAI_API_KEY": "sk-test"} },
-			path:     "/v1/chat/completions",
+			path:     "/v1/responses",
 			auth:     func(h map[string][]string) bool { return strings.Join(h["Authorization"], "") == "Bearer sk-test" },
+			result:   `"type":"function_call_output"`,
+		},
+		{
+			provider: "openai",
+			args: func(u string) []string {
+				return []string{"--base-url", u + "/v1", "--model", "gpt-test", "--api", "chat"}
+			},
+			env:  func(string) map[string]string { return map[string]string{"OPENAI_API_KEY": "sk-test"} },
+			path: "/v1/chat/completions",
+			auth: func(h map[string][]string) bool { return strings.Join(h["Authorization"], "") == "Bearer sk-test" },
 		},
 		{
 			provider: "openai-compatible",
@@ -56,8 +68,11 @@ func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
 		},
 	}
 	for _, tc := range cases {
-		t.Run(tc.provider, func(t *testing.T) {
+		t.Run(tc.provider+tc.path, func(t *testing.T) {
 			t.Parallel()
+			if tc.result == "" {
+				tc.result = `"role":"tool"`
+			}
 			sb := newSandbox(t)
 			sb.write("notes.txt", "the launch code is 0000\n")
 			srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":"notes.txt"}`), finalAnswer("The launch code is 0000."))
@@ -81,7 +96,7 @@ func TestOpenAIFamilyReadThenAnswer(t *testing.T) {
 				t.Errorf("azure query: got %q", reqs[0].Query)
 			}
 			second := string(reqs[1].Body)
-			if !strings.Contains(second, "the launch code is 0000") || !strings.Contains(second, `"role":"tool"`) {
+			if !strings.Contains(second, "the launch code is 0000") || !strings.Contains(second, tc.result) {
 				t.Errorf("the second request should carry the read_file result, got %s", second)
 			}
 		})

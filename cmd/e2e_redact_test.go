@@ -68,7 +68,7 @@ func TestStreamedKeyIsRedactedWhole(t *testing.T) {
 	srv := streamText(t, text, 4)
 	sb := newSandbox(t)
 	trace := filepath.Join(sb.home, "trace.jsonl")
-	o := sb.run(cli{args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--finish", "text",
+	o := sb.run(cli{args: []string{"run", "--provider", "openai", "--api", "chat", "--base-url", srv.URL + "/v1", "--model", "m", "--finish", "text",
 		"-o", "stream-json", "--trace", trace, "-p", "show me"}, env: map[string]string{"OPENAI_API_KEY": key}})
 	o.want(t, 0)
 	tr, err := os.ReadFile(trace)

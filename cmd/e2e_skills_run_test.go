@@ -9,13 +9,17 @@ import (
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
 )
 
-// systemPrompt returns the system message of an OpenAI chat request.
+// systemPrompt returns the system message of an OpenAI request (either API).
 func systemPrompt(t *testing.T, r fakellm.Request) string {
 	t.Helper()
-	msgs, _ := bodyOf(t, r)["messages"].([]any)
+	body := bodyOf(t, r)
+	msgs, ok := body["messages"].([]any) // Chat Completions
+	if !ok {
+		msgs, _ = body["input"].([]any) // the Responses API
+	}
 	for _, m := range msgs {
 		mm, _ := m.(map[string]any)
-		if mm["role"] == "system" {
+		if mm["role"] == "system" || mm["role"] == "developer" {
 			s, _ := mm["content"].(string)
 			return s
 		}
@@ -23,14 +27,17 @@ func systemPrompt(t *testing.T, r fakellm.Request) string {
 	return ""
 }
 
-// toolNames returns the tool names offered in an OpenAI chat request.
+// toolNames returns the tool names offered in an OpenAI request (either API).
 func toolNames(t *testing.T, r fakellm.Request) []string {
 	t.Helper()
 	var names []string
 	list, _ := bodyOf(t, r)["tools"].([]any)
 	for _, x := range list {
-		fn, _ := x.(map[string]any)["function"].(map[string]any)
-		name, _ := fn["name"].(string)
+		tool, _ := x.(map[string]any)
+		if fn, ok := tool["function"].(map[string]any); ok { // Chat Completions
+			tool = fn
+		}
+		name, _ := tool["name"].(string)
 		names = append(names, name)
 	}
 	return names

@@ -143,8 +143,8 @@ func TestBrokenPipeStopsTheRun(t *testing.T) {
 	waitRunning(t, mark, 2)
 	out.Close() // the reader goes away; the next event (progress) breaks the pipe
 	code := waitExit(t, cmd, 20*time.Second)
-	if code != 130 {
-		t.Errorf("exit: got %d, want 130 (a stopped run)", code)
+	if code != 141 {
+		t.Errorf("exit: got %d, want 141 (a run stopped by its reader going away)", code)
 	}
 	if left := running(mark); len(left) > 0 {
 		t.Errorf("processes survived llmrt: %v", left)

@@ -93,6 +93,10 @@ func TestTrustIsForTheFilesAsTheyWere(t *testing.T) {
 	if !r.started() {
 		t.Fatal("the trusted project's server did not start")
 	}
+	// A server gets a small environment: never the user's provider key.
+	if env, _ := os.ReadFile(r.marker); strings.Contains(string(env), "sk-user-key-123456") || !strings.Contains(string(env), "PATH=") {
+		t.Errorf("the server's environment holds the provider key, or lacks PATH:\n%s", env)
+	}
 	if n := len(r.attacker.Requests()); n != 0 {
 		t.Errorf("a trusted project's config chose the endpoint: %d requests to it", n)
 	}
@@ -191,6 +195,23 @@ func TestTerminalAsksToTrust(t *testing.T) {
 	if scr := tm.waitFor("EXIT=0", 15*time.Second); strings.Contains(scr, "Trust this folder") {
 		t.Errorf("a trusted folder was asked about again:\n%s", scr)
 	}
+}
+
+// TestChatAsksToTrustBeforeTheScreen: the chat asks before its screen
+// opens, and "continue without" opens it with nothing of the project
+// started.
+func TestChatAsksToTrustBeforeTheScreen(t *testing.T) {
+	t.Parallel()
+	r := newHostileRepo(t)
+	tm := startTerm(t, r.sb, map[string]string{"OPENAI_API_KEY": "sk-user-key-123456"}, "chat")
+	tm.waitFor("Trust this folder", 15*time.Second)
+	tm.keys("2")
+	tm.waitFor("Ask anything", 15*time.Second)
+	if r.started() {
+		t.Error("the chat started the project's server although the person continued without it")
+	}
+	tm.keys("C-d")
+	tm.waitFor("EXIT=", 15*time.Second)
 }
 
 // trust trusts the workspace's project files as they are now, as a user

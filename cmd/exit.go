@@ -19,6 +19,10 @@ const (
 	exitPaused        = 3
 	exitMaxIterations = 4
 	exitCancelled     = 130
+	// exitBrokenPipe is a run stopped because the reader of its output
+	// went away (128 + SIGPIPE, as a shell reports a process SIGPIPE
+	// killed).
+	exitBrokenPipe = 141
 )
 
 // exitError carries an exit code and an optional hint for the user.

@@ -40,7 +40,7 @@ const exitGrace = 500 * time.Millisecond
 // Factory.
 func Execute(ctx context.Context, f *Factory, args []string) int {
 	root := newRootCmd(f)
-	root.SetArgs(args)
+	root.SetArgs(route(root, args, f.IO.InTTY && f.IO.OutTTY))
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)

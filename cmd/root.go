@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -23,9 +24,11 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 	root.Flags().Bool("version", false, "print the llmrt version")
 	chat := newChatCmd(f, nil)
 	// llmrt alone opens the chat on a terminal, as claude, codex and crush
-	// do; elsewhere it prints the help.
+	// do; elsewhere it prints the help. Words and shared flags at the top
+	// level were routed to chat or run already (route).
+	root.Args = unknownCommand
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		if len(args) > 0 || !f.IO.InTTY || !f.IO.OutTTY {
+		if !f.IO.InTTY || !f.IO.OutTTY {
 			return cmd.Help()
 		}
 		if err := chat.ParseFlags(nil); err != nil {
@@ -44,7 +47,37 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 		newSessionsCmd(f),
 		newVersionCmd(f),
 	)
+	usageErrors(root)
 	return root
+}
+
+// usageErrors makes every argument error of the tree a usage error (exit
+// 2, naming the command's help), and a command that only groups others
+// (llmrt mcp) refuse a subcommand it does not have instead of printing
+// its help and succeeding.
+func usageErrors(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		usageErrors(sub)
+	}
+	if c.HasParent() && !c.Runnable() && c.HasSubCommands() {
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return withHint(usageErrorf("unknown command %q for %q", args[0], cmd.CommandPath()), cmd.CommandPath()+" --help lists them")
+			}
+			return cmd.Help()
+		}
+	}
+	if check := c.Args; check != nil {
+		c.Args = func(cmd *cobra.Command, args []string) error {
+			err := check(cmd, args)
+			var ee *exitError
+			if err == nil || errors.As(err, &ee) {
+				return err
+			}
+			return withHint(usageErrorf("%s: %v", cmd.CommandPath(), err), "see "+cmd.CommandPath()+" --help")
+		}
+	}
 }
 
 func newVersionCmd(f *Factory) *cobra.Command {

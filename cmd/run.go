@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -120,11 +122,19 @@ func runRun(ctx context.Context, opts *runOptions) error {
 			printPending(h.errOut, saved, info.pending)
 		}
 	}
-	if err := out.done(res.Result, info); err != nil {
+	// An answer whose reader went away once it had what it wanted
+	// (llmrt run | head -1) is not a failure.
+	if err := out.done(res.Result, info); err != nil && !errors.Is(err, syscall.EPIPE) {
 		return err
 	}
 	if progress == nil && !h.s.quiet {
 		printDenials(h.errOut, res.Warnings)
+	}
+	// The reader of the answer went away once it had begun to read it
+	// (llmrt run | head -1): it had what it wanted.
+	var sig errSignal
+	if t, ok := out.(*textOutput); ok && errors.As(res.Cause, &sig) && sig.sig == syscall.SIGPIPE && t.printed.Len() > 0 {
+		return nil
 	}
 	return resultError(h.s, res.Result, res.Cause, saved)
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -15,16 +17,27 @@ import (
 )
 
 func newSessionsCmd(f *Factory) *cobra.Command {
-	var asJSON bool
+	var asJSON, all bool
 	cmd := &cobra.Command{
 		Use:   "sessions",
-		Short: "List saved sessions",
-		Args:  cobra.NoArgs,
+		Short: "List saved sessions (of this directory; --all for every one)",
+		Long: `List the saved sessions of the current directory, newest first: id, age,
+size, status and title (the first prompt); --json adds the model. --all lists every
+directory's, with the directory. llmrt run --resume ID or llmrt chat --resume ID
+continues one; llmrt sessions show ID prints it; llmrt sessions rm ID... deletes.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			st := f.Sessions()
 			list, err := st.List()
 			if err != nil {
 				return err
+			}
+			dir, err := workDir("")
+			if err != nil {
+				return err
+			}
+			if !all {
+				list = slices.DeleteFunc(list, func(s session.Summary) bool { return s.WorkDir != dir })
 			}
 			if asJSON {
 				if list == nil {
@@ -33,20 +46,97 @@ func newSessionsCmd(f *Factory) *cobra.Command {
 				return printJSON(f, list)
 			}
 			if len(list) == 0 {
-				fmt.Fprintf(f.IO.ErrOut, "no saved sessions in %s\n", st.Dir)
+				where := "for " + dir + " (--all lists every directory's)"
+				if all {
+					where = "in " + st.Dir
+				}
+				fmt.Fprintf(f.IO.ErrOut, "no saved sessions %s\n", where)
 				return nil
 			}
+			head := []string{"ID", "AGE", "SIZE", "STATUS", "TITLE"}
+			if all {
+				head = []string{"ID", "AGE", "SIZE", "STATUS", "DIRECTORY", "TITLE"}
+			}
+			now := time.Now()
 			rows := make([][]string, 0, len(list))
 			for _, s := range list {
-				rows = append(rows, []string{s.ID, s.Updated.Local().Format("01-02 15:04"), orDash(string(s.Status)),
-					oneLine(s.Provider+"/"+s.Model, 18), s.Title})
+				row := []string{s.ID, age(now.Sub(s.Updated)), size(s.Bytes), orDash(s.Status)}
+				if all {
+					row = append(row, shortHome(s.WorkDir, f.Getenv("HOME")))
+				}
+				rows = append(rows, append(row, orDash(s.Title)))
 			}
-			return printTable(f.IO.Out, f.IO.Width, []string{"ID", "UPDATED", "STATUS", "MODEL", "TITLE"}, rows)
+			return printTable(f.IO.Out, f.IO.Width, head, rows)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
-	cmd.AddCommand(newSessionsShowCmd(f))
+	cmd.Flags().BoolVarP(&all, "all", "a", false, "every directory's sessions")
+	cmd.AddCommand(newSessionsShowCmd(f), newSessionsRmCmd(f))
 	return cmd
+}
+
+func newSessionsRmCmd(f *Factory) *cobra.Command {
+	return &cobra.Command{
+		Use:               "rm ID...",
+		Short:             "Delete saved sessions",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: completeSessions(f),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			st := f.Sessions()
+			var failed []string
+			for _, id := range args {
+				err := st.Remove(cmd.Context(), id)
+				switch {
+				case errors.Is(err, session.ErrNotFound):
+					failed = append(failed, fmt.Sprintf("no session %q", id))
+				case errors.Is(err, session.ErrLocked):
+					failed = append(failed, fmt.Sprintf("session %s is in use by another llmrt; stop it first", id))
+				case err != nil:
+					failed = append(failed, err.Error())
+				default:
+					fmt.Fprintf(f.IO.Out, "Removed session %s\n", id)
+				}
+			}
+			if len(failed) > 0 {
+				return withHint(usageErrorf("%s", strings.Join(failed, "; ")), "llmrt sessions --all lists them")
+			}
+			return nil
+		},
+	}
+}
+
+// age says how long ago a session was last written, as people say it.
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+// size says how big a session's record is.
+func size(n int64) string {
+	switch {
+	case n < 1<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 1<<20:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// shortHome writes a path under home with ~.
+func shortHome(path, home string) string {
+	if home != "" {
+		if rest, ok := strings.CutPrefix(path, home); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
+			return "~" + rest
+		}
+	}
+	return path
 }
 
 func newSessionsShowCmd(f *Factory) *cobra.Command {

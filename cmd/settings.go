@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -240,6 +241,19 @@ func (s *settings) pickBackend() error {
 	if b.BaseURL != "" && s.provider != "scripted" {
 		if !strings.Contains(b.BaseURL, "://") && s.provider != "ollama" {
 			return usageErrorf("base URL %q has no scheme (write e.g. http://%s)", b.BaseURL, b.BaseURL)
+		}
+	}
+	if api := deref(c.API); api != "" {
+		if err := catalog.ParseAPI(api); err != nil {
+			return usageErrorf("%s: %v", c.Where("api"), err)
+		}
+		if slices.Contains(spec.APIs, api) {
+			b.API = api
+		} else if c.From("api").Origin >= config.Environment {
+			// A config file's api is meant for openai; naming it on
+			// the command line or in the environment for another
+			// provider is worth a word.
+			s.diagnostics = append(s.diagnostics, fmt.Sprintf("%s %s is ignored: provider %s has one API", c.Where("api"), api, s.provider))
 		}
 	}
 	s.backend = b

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"syscall"
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
@@ -57,6 +58,10 @@ func stoppedError(cause error, sessionID string) error {
 	var at *engine.CancelError
 	msg := "the run was cancelled"
 	switch {
+	case errors.As(cause, &sig) && sig.sig == syscall.SIGPIPE:
+		// The reader of the output went away (| head): nobody is left to
+		// tell, as a pipeline's other commands say nothing either.
+		return &exitError{code: exitBrokenPipe, err: errors.New("the output pipe closed"), quiet: true}
 	case errors.As(cause, &sig):
 		msg = fmt.Sprintf("interrupted (signal: %s)", sig.sig)
 	case errors.As(cause, &at):
@@ -89,6 +94,8 @@ func providerHint(s *settings, re *engine.RunError) string {
 		if len(spec.KeyVars) > 0 {
 			return fmt.Sprintf("check %s (see .env.example)", spec.KeyVars[0])
 		}
+	case (pe.StatusCode == 404 || pe.StatusCode == 405) && strings.HasSuffix(pe.URL, "/responses"):
+		return fmt.Sprintf("check the model name (%s) and the base URL; a server that speaks only Chat Completions needs --api chat (or LLMRT_API=chat, or \"api\": \"chat\" in the config)", s.model)
 	case pe.StatusCode == 404:
 		return fmt.Sprintf("check the model name (%s) and the base URL", s.model)
 	case pe.StatusCode == 0 && spec.BaseURLVar != "":

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"path/filepath"
 	"sync"
 
 	"github.com/llmrt/llmrt/engine/policy"
@@ -22,10 +24,11 @@ type permState struct {
 }
 
 // decide applies the policy of perm, with the rules as they stand, to a
-// call and spends the allow_once rules that allow it. mu is held.
-func (s *permState) decide(perm Permission, c policy.Call) policy.Verdict {
+// call and spends the allow_once rules that allow it; paths gives the
+// forms of its path arguments (policy.Policy.Paths). mu is held.
+func (s *permState) decide(perm Permission, c policy.Call, paths func(string) []string) policy.Verdict {
 	pol := policy.Policy{Mode: perm.Mode, Rules: s.rules, AllowSandboxed: perm.AllowSandboxed,
-		Spent: func(i int) bool { return s.spent[i] }}
+		Spent: func(i int) bool { return s.spent[i] }, Paths: paths}
 	v := pol.Decide(c)
 	for _, i := range v.Spent {
 		if s.spent == nil {
@@ -71,7 +74,7 @@ func (s *permState) adopt(child *permState, n int) {
 // caller holds perm.mu.
 func (r *run) authorize(ctx context.Context, p *plan) *ToolOutcome {
 	v := r.perm.decide(r.req.Permission, policy.Call{Tool: p.tool.Name, Args: p.args,
-		Mutating: p.tool.Kind.Mutating(), Sandboxed: p.tool.Sandboxed})
+		Mutating: p.tool.Kind.Mutating(), Sandboxed: p.tool.Sandboxed}, r.rulePaths)
 	switch v.Outcome {
 	case policy.Allowed:
 		return nil
@@ -87,6 +90,59 @@ func (r *run) authorize(ctx context.Context, p *plan) *ToolOutcome {
 	return r.askPerson(ctx, p)
 }
 
+// rulePaths gives the forms in which rules match a path argument
+// (policy.Policy.Paths): so read_file(path=secrets/**) holds against
+// /abs/ws/secrets/s.txt, ./secrets//s.txt, x/../secrets/s.txt and
+// link/s.txt where link points to secrets.
+func (r *run) rulePaths(p string) []string {
+	rel, abs := r.pathForms(p)
+	return append(rel, abs...)
+}
+
+// pathForms returns a path argument as the file tools resolve it:
+// cleaned and joined to the workspace root, then with symlinks followed
+// when that differs (and it resolves inside the workspace or a read
+// root), each absolute and, when inside the workspace, relative to it.
+func (r *run) pathForms(p string) (rel, abs []string) {
+	if r.ws == nil {
+		return nil, nil
+	}
+	lexical := filepath.Clean(p)
+	if !filepath.IsAbs(p) {
+		lexical = filepath.Join(r.ws.Root(), p)
+	}
+	abs = []string{lexical}
+	if real, err := r.ws.Resolve(p); err == nil && real != lexical {
+		abs = append(abs, real)
+	}
+	for _, a := range abs {
+		if rp := r.ws.Rel(a); rp != a {
+			rel = append(rel, rp)
+		}
+	}
+	return rel, abs
+}
+
+// ruleArgs are a call's arguments with each path argument in the form
+// rules match, the workspace-relative path it resolves to, so that a rule
+// suggested for the call holds for it however the model spelled it.
+func (r *run) ruleArgs(args map[string]any) map[string]any {
+	out := args
+	for _, k := range []string{"path", "directory", "file", "cwd"} {
+		s, ok := args[k].(string)
+		if !ok {
+			continue
+		}
+		rel, _ := r.pathForms(s)
+		if len(rel) == 0 || rel[len(rel)-1] == s {
+			continue
+		}
+		out = maps.Clone(out)
+		out[k] = rel[len(rel)-1]
+	}
+	return out
+}
+
 // canApprove reports whether a person can be asked about a call.
 func (r *run) canApprove() bool {
 	return r.req.Permission.Approver != nil || r.req.Permission.ReplyViaEvents
@@ -99,7 +155,7 @@ func (r *run) askUnchecked(ctx context.Context, p *plan, rule Rule, part string)
 		return r.askPerson(ctx, p)
 	}
 	return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
-		Content: fmt.Sprintf("permission denied: the rule deny %s cannot be checked against this command, because %s; write the command out plainly (no variables, command substitutions or globs in place of a program, no script fed to a shell)", rule, part)}
+		Content: fmt.Sprintf("permission denied: the rule deny %s cannot be checked against this command, because %s; write the command out plainly (no variables, command substitutions or globs in place of a program, no script fed to a shell, no value read at run time used in arithmetic)", rule, part)}
 }
 
 // askPerson puts an undecided call to the Approver, to the Stream
@@ -107,7 +163,7 @@ func (r *run) askUnchecked(ctx context.Context, p *plan, rule Rule, part string)
 // rule that would allow it. It returns the outcome of a refused call, or
 // nil.
 func (r *run) askPerson(ctx context.Context, p *plan) *ToolOutcome {
-	suggested := policy.Suggest(p.tool.Name, p.args)
+	suggested := policy.Suggest(p.tool.Name, r.ruleArgs(p.args))
 	if !r.canApprove() {
 		r.warnRule("permission_denied", fmt.Sprintf("denied %s: it needs approval and no one is available to approve it; the rule %s would allow it", p.tool.Name, suggested), suggested.String())
 		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,

@@ -24,7 +24,7 @@ const (
 const shellCmdSchema = `{
   "type": "object",
   "properties": {
-    "command": {"type": "string", "minLength": 1, "description": "Without args: a shell command line run by /bin/sh -c (pipes, redirects, && and quoting work). With args: the program to execute directly, found on PATH"},
+    "command": {"type": "string", "minLength": 1, "description": "Without args: a bash command line, run by bash -c (pipes, redirects, && and quoting work). With args: the program to execute directly, found on PATH"},
     "args": {"type": "array", "items": {"type": "string"}, "description": "Arguments passed to command as-is, with no shell interpretation ($VARS, globs and quotes stay literal). Give args (even []) to run without a shell"},
     "directory": {"type": "string", "description": "Directory to run in, relative to the working directory and inside it (default: the working directory)"},
     "timeout_ms": {"type": "integer", "minimum": 1, "maximum": 600000, "description": "Kill the command after this many milliseconds (default 120000, max 600000)"}
@@ -86,6 +86,12 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	if info, err := os.Stat(absDir); err != nil || !info.IsDir() {
 		return Errorf("directory %s does not exist or is not a directory", dir), nil
 	}
+	shell := ""
+	if a.Args == nil {
+		if shell, err = findBash(); err != nil {
+			return Errorf("%v", err), nil
+		}
+	}
 	timeout := durationOr(opts.DefaultTimeout, defaultShellTimeout)
 	if a.TimeoutMS > 0 {
 		timeout = time.Duration(a.TimeoutMS) * time.Millisecond
@@ -95,7 +101,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 
 	out := newHeadTail(intOr(opts.MaxOutputBytes, defaultShellOutput))
 	marker := newCallMarker()
-	cmd := buildCmd(a, absDir, opts, out, marker)
+	cmd := buildCmd(a, shell, absDir, opts, out, marker)
 	// WaitDelay bounds Wait when a background process keeps the output pipe
 	// open after the command (or the killed group leader) has exited.
 	cmd.WaitDelay = grace
@@ -165,14 +171,31 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	return r, nil
 }
 
-// buildCmd prepares the command: a shell line, or a program and its
-// arguments without a shell, writing both streams to out.
-func buildCmd(a shellArgs, dir string, opts ShellOptions, out *headTail, marker string) *exec.Cmd {
+// findBash finds the bash that runs command lines. Lines run under bash,
+// never /bin/sh (dash on Debian and Ubuntu, bash elsewhere), because the
+// permission rules read a line as bash does: a line that the rules and
+// the shell read differently could run what a rule forbids. The system's
+// own bash comes first, as it is the one a confined command can see.
+func findBash() (string, error) {
+	for _, p := range []string{"/bin/bash", "/usr/bin/bash"} {
+		if info, err := os.Stat(p); err == nil && !info.IsDir() && info.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath("bash"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("shell_cmd runs command lines with bash, and this system has none (not in /bin, /usr/bin or on PATH); give args to run a program without a shell, or ask the user to install bash")
+}
+
+// buildCmd prepares the command: a line for shell (bash), or a program
+// and its arguments without a shell, writing both streams to out.
+func buildCmd(a shellArgs, shell, dir string, opts ShellOptions, out *headTail, marker string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if a.Args != nil {
 		cmd = exec.Command(a.Command, *a.Args...)
 	} else {
-		cmd = exec.Command("/bin/sh", "-c", a.Command)
+		cmd = exec.Command(shell, "-c", a.Command)
 	}
 	cmd.Dir = dir
 	cmd.Env = commandEnv(opts.Env, opts.EnvPolicy, marker)

@@ -128,6 +128,9 @@ type Resumed struct {
 	// RanOn is the "provider/model" the session ran on when it is not the
 	// one the chat goes on with, Now; both are "" when they are the same.
 	RanOn, Now string
+	// RanIn is the directory the session ran in when it is not the one
+	// the chat works in, Here; both are "" when they are the same.
+	RanIn, Here string
 }
 
 // Compacted says the conversation was summarised (/compact): its size in

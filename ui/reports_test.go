@@ -130,6 +130,8 @@ func TestSmallReports(t *testing.T) {
 		{Resumed{ID: "S1"}, "Resumed session S1."},
 		{Resumed{ID: "S1", RanOn: "openai/gpt-5", Now: "anthropic/claude"},
 			"Resumed session S1. It ran on openai/gpt-5; this chat goes on with anthropic/claude (/model switches)."},
+		{Resumed{ID: "S1", RanIn: "/src/a", Here: "/src/b"},
+			"Resumed session S1. It ran in /src/a; this chat works in /src/b, so its tools act there (llmrt chat --resume S1 --cwd /src/a goes on where it ran)."},
 		{Compacted{Before: 12000, After: 3000}, "Compacted: the conversation went from about 12,000 to 3,000 tokens; the model goes on from its summary."},
 		{Notice("New session: the conversation is cleared."), "New session: the conversation is cleared."},
 		{SessionList{}, "No saved sessions."},

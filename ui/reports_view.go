@@ -229,6 +229,10 @@ func (r Resumed) draw(l *look, width int) []string {
 		text += " It ran on " + p.Code.Render(r.RanOn) + "; this chat goes on with " + p.Code.Render(r.Now) +
 			" (" + p.Code.Render("/model") + " switches)."
 	}
+	if r.RanIn != "" {
+		text += " It ran in " + p.Code.Render(r.RanIn) + "; this chat works in " + p.Code.Render(r.Here) +
+			", so its tools act there (" + p.Code.Render("llmrt chat --resume "+r.ID+" --cwd "+r.RanIn) + " goes on where it ran)."
+	}
 	return para(text, width)
 }
 

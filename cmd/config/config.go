@@ -188,8 +188,8 @@ func Load(o Options) (*Config, error) {
 }
 
 // apply merges one layer over those applied before. A layer that names a
-// provider other than the one below it drops the model and base URL the
-// lower layers gave, since they were meant for that other provider.
+// provider other than the one below it drops the model, base URL and API
+// the lower layers gave, since they were meant for that other provider.
 func (c *Config) apply(l *Layer, src Source) {
 	if l.Provider != nil && c.Provider != nil && *l.Provider != *c.Provider {
 		if l.Model == nil {
@@ -199,6 +199,10 @@ func (c *Config) apply(l *Layer, src Source) {
 		if l.BaseURL == nil {
 			c.BaseURL = nil
 			delete(c.from, "base_url")
+		}
+		if l.API == nil {
+			c.API = nil
+			delete(c.from, "api")
 		}
 	}
 	for _, o := range overlay(&c.Layer, l) {

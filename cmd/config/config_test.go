@@ -58,6 +58,7 @@ func TestBadFiles(t *testing.T) {
 		{"wrong type", "{\n  \"model\": \"m\",\n  \"max_iterations\": \"lots\"\n}", 3, "max_iterations", "whole number"},
 		{"bad list", "{\"allow\": \"read_file\"}", 1, "allow", "list of strings"},
 		{"bad choice", "{\n\n  \"permission\": \"sometimes\"\n}", 3, "permission", `"sometimes" (use auto, ask or read)`},
+		{"bad api", "{\"api\": \"completions\"}", 1, "api", `"completions" (use responses or chat)`},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

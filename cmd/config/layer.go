@@ -29,6 +29,11 @@ type Layer struct {
 	Provider *string `json:"provider,omitempty" flag:"provider" env:"LLMRT_PROVIDER" help:"provider: openai, anthropic, google, azure, xai, openai-compatible, ollama, scripted (env LLMRT_PROVIDER)"`
 	Model    *string `json:"model,omitempty" flag:"model" env:"LLMRT_MODEL" help:"model name; the deployment for azure, the script path for scripted (env LLMRT_MODEL)"`
 	BaseURL  *string `json:"base_url,omitempty" flag:"base-url" env:"LLMRT_BASE_URL" scope:"noproject" help:"base URL of the provider's API (env LLMRT_BASE_URL)"`
+	// API is the wire API of the openai provider: responses (default) or
+	// chat, for a server at its base URL that speaks only Chat
+	// Completions. Like the base URL it belongs to the provider a run
+	// starts with.
+	API *string `json:"api,omitempty" flag:"api" env:"LLMRT_API" scope:"session" help:"API of --provider openai: responses (default) or chat, for a server that speaks only Chat Completions (env LLMRT_API)"`
 
 	System     *string `json:"system,omitempty" flag:"system" help:"system prompt"`
 	SystemFile *string `json:"system_file,omitempty" flag:"system-file" help:"read the system prompt from a file"`

@@ -96,18 +96,18 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
-// TestAnotherProviderDropsItsModel: the model and base URL a lower layer
-// gave for one provider do not follow a higher layer to another.
+// TestAnotherProviderDropsItsModel: the model, base URL and API a lower
+// layer gave for one provider do not follow a higher layer to another.
 func TestAnotherProviderDropsItsModel(t *testing.T) {
 	cases := []struct {
-		name           string
-		lower, higher  Layer
-		model, baseURL string
+		name                string
+		lower, higher       Layer
+		model, baseURL, api string
 	}{
-		{"another provider", Layer{Provider: ptr("openai"), Model: ptr("gpt"), BaseURL: ptr("http://a")}, Layer{Provider: ptr("anthropic")}, "", ""},
-		{"the same provider", Layer{Provider: ptr("openai"), Model: ptr("gpt"), BaseURL: ptr("http://a")}, Layer{Provider: ptr("openai")}, "gpt", "http://a"},
-		{"a model without a provider", Layer{Model: ptr("gpt")}, Layer{Provider: ptr("anthropic")}, "gpt", ""},
-		{"another provider with its model", Layer{Provider: ptr("openai"), Model: ptr("gpt")}, Layer{Provider: ptr("anthropic"), Model: ptr("claude")}, "claude", ""},
+		{"another provider", Layer{Provider: ptr("openai"), Model: ptr("gpt"), BaseURL: ptr("http://a"), API: ptr("chat")}, Layer{Provider: ptr("anthropic")}, "", "", ""},
+		{"the same provider", Layer{Provider: ptr("openai"), Model: ptr("gpt"), BaseURL: ptr("http://a"), API: ptr("chat")}, Layer{Provider: ptr("openai")}, "gpt", "http://a", "chat"},
+		{"a model without a provider", Layer{Model: ptr("gpt")}, Layer{Provider: ptr("anthropic")}, "gpt", "", ""},
+		{"another provider with its model", Layer{Provider: ptr("openai"), Model: ptr("gpt")}, Layer{Provider: ptr("anthropic"), Model: ptr("claude")}, "claude", "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,8 +115,8 @@ func TestAnotherProviderDropsItsModel(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if deref(c.Model) != tc.model || deref(c.BaseURL) != tc.baseURL {
-				t.Errorf("got model %q base URL %q, want %q and %q", deref(c.Model), deref(c.BaseURL), tc.model, tc.baseURL)
+			if deref(c.Model) != tc.model || deref(c.BaseURL) != tc.baseURL || deref(c.API) != tc.api {
+				t.Errorf("got model %q base URL %q api %q, want %q, %q and %q", deref(c.Model), deref(c.BaseURL), deref(c.API), tc.model, tc.baseURL, tc.api)
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/catalog"
 )
 
 // readFile parses one config file, reporting errors with line and key.
@@ -67,6 +68,7 @@ func validate(f Layer) *FileError {
 		check("finish", f.Finish, func(s string) error { _, err := engine.ParseFinish(s); return err }),
 		check("reasoning_effort", f.ReasoningEffort, func(s string) error { _, err := providers.ParseEffort(s); return err }),
 		check("web_search", f.WebSearch, func(s string) error { _, err := providers.ParseWebSearch(s); return err }),
+		check("api", f.API, catalog.ParseAPI),
 	} {
 		if e != nil {
 			return e

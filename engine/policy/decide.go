@@ -13,6 +13,14 @@ type Policy struct {
 	// AllowSandboxed lets ask mode run calls of tools whose processes the
 	// OS sandbox confines (Call.Sandboxed) as auto mode would.
 	AllowSandboxed bool
+	// Paths gives the forms in which a path argument (path, directory,
+	// file, cwd) is matched against rules: the workspace-relative clean
+	// path, as written and as it resolves through symlinks, however the
+	// model spelled it (absolute, ./, //, x/..), and the same as absolute
+	// paths for rules written with absolute globs. A deny rule matches
+	// when one form does, an allow rule only when every form does. Nil
+	// matches the argument as written, cleaned.
+	Paths func(p string) []string
 }
 
 // Call is a tool call as a policy sees it.
@@ -78,7 +86,7 @@ func (p Policy) Decide(c Call) Verdict {
 		return Verdict{Outcome: ReadOnly}
 	}
 	if v == nil {
-		v = newCallView(c.Tool, c.Args)
+		v = p.newView(c)
 	}
 	if ok, used := allowedBy(p.Rules, p.spent, v); ok {
 		var spent []int
@@ -103,10 +111,16 @@ func (p Policy) Decide(c Call) Verdict {
 func (p Policy) view(c Call) *callView {
 	for _, r := range p.Rules {
 		if r.Action == Deny {
-			return newCallView(c.Tool, c.Args)
+			return p.newView(c)
 		}
 	}
 	return nil
+}
+
+func (p Policy) newView(c Call) *callView {
+	v := newCallView(c.Tool, c.Args)
+	v.paths = p.Paths
+	return v
 }
 
 func (p Policy) spent(i int) bool {

@@ -12,11 +12,19 @@
 // which allow_once rules are spent, asking the person (Approver or an
 // event) and reporting the outcome to the model and the host.
 //
-// A shell line is parsed as bash (mvdan.cc/sh) into the simple commands it
-// runs, wherever they sit: after ;, && and ||, in pipes, subshells,
-// $(...), functions and loops, `sh -c` strings, here-documents fed to a
-// shell, and behind wrappers such as env, sudo, timeout and xargs. A line
-// that does not parse, writes a file with a redirection or runs a program
-// known only at run time is never allowed by a command pattern, except
-// one that is the exact line.
+// A shell line is parsed as bash (mvdan.cc/sh), the language of the
+// shell that runs it (tools' shell_cmd runs lines with bash -c), into the
+// simple commands it runs, wherever they sit: after ;, && and ||, in
+// pipes, subshells, $(...), functions and loops, `sh -c` strings, and
+// behind wrappers such as env, sudo, timeout and xargs. A line that does
+// not parse, writes a file with a redirection, runs a program known only
+// at run time, feeds a script to a shell (from a pipe, a here-document,
+// /dev/stdin or /dev/fd/N, <(...)) or hands bash a value it evaluates as
+// code (arithmetic and variable names run the $(...) in an array
+// subscript) is never allowed by a command pattern, except one that is
+// the exact line; under a deny rule it is "unchecked" (see Unchecked).
+//
+// A path argument of a file tool is matched in the forms the caller's
+// Policy.Paths gives it: the workspace-relative clean path, as written
+// and through symlinks, however it was spelled.
 package policy

@@ -16,6 +16,10 @@ type callView struct {
 	raw        string
 	hasCommand bool
 	line       *shellLine
+	// paths gives the forms of a path argument (Policy.Paths); forms
+	// keeps them, by argument.
+	paths func(string) []string
+	forms map[string][]string
 }
 
 func newCallView(tool string, args map[string]any) *callView {
@@ -57,11 +61,68 @@ func (r Rule) matchesExcept(c *callView, skip string) bool {
 			continue
 		}
 		v, ok := c.args[k]
-		if !ok || !matchParam(k, glob, paramValue(k, v, c.args)) {
+		if !ok || !r.matchParam(c, k, glob, v) {
 			return false
 		}
 	}
 	return true
+}
+
+// matchParam matches one parameter of the rule against the call's
+// argument. A path is matched in each of its forms of the glob's kind
+// (relative, or absolute for an absolute glob): a deny rule holds when
+// any form matches, other rules only when all do.
+func (r Rule) matchParam(c *callView, key, glob string, v any) bool {
+	s, isString := v.(string)
+	if !pathParams[key] || !isString {
+		return wildcard(glob, paramValue(key, v, c.args))
+	}
+	for _, f := range formsFor(glob, c.pathForms(s)) {
+		ok := matchPath(glob, f)
+		if ok && r.Action == Deny {
+			return true
+		}
+		if !ok && r.Action != Deny {
+			return false
+		}
+	}
+	return r.Action != Deny
+}
+
+// formsFor picks the forms a glob is matched against: the absolute ones
+// for an absolute glob, otherwise the relative ones (a path outside the
+// workspace has none: then all of them).
+func formsFor(glob string, forms []string) []string {
+	abs := path.IsAbs(strings.ReplaceAll(glob, "\\", "/"))
+	var out []string
+	for _, f := range forms {
+		if path.IsAbs(strings.ReplaceAll(f, "\\", "/")) == abs {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return forms
+	}
+	return out
+}
+
+// pathForms returns the forms in which a path argument is matched.
+func (c *callView) pathForms(p string) []string {
+	if c.paths == nil {
+		return []string{p}
+	}
+	if f, ok := c.forms[p]; ok {
+		return f
+	}
+	f := c.paths(p)
+	if len(f) == 0 {
+		f = []string{p}
+	}
+	if c.forms == nil {
+		c.forms = make(map[string][]string)
+	}
+	c.forms[p] = f
+	return f
 }
 
 // denies reports whether a deny rule matches the call: its command

@@ -151,13 +151,11 @@ func paramValue(key string, v any, args map[string]any) string {
 // crosses them. Other parameters use `*` for any run of characters.
 var pathParams = map[string]bool{"path": true, "directory": true, "file": true, "cwd": true}
 
-func matchParam(key, glob, value string) bool {
-	if pathParams[key] {
-		value = path.Clean(strings.ReplaceAll(value, "\\", "/"))
-		ok, _ := doublestar.Match(glob, value)
-		return ok
-	}
-	return wildcard(glob, value)
+// matchPath matches a path, cleaned, against a path glob.
+func matchPath(glob, value string) bool {
+	value = path.Clean(strings.ReplaceAll(value, "\\", "/"))
+	ok, _ := doublestar.Match(glob, value)
+	return ok
 }
 
 // wildcard matches s against a pattern where * is any run of characters and

@@ -23,6 +23,27 @@ type shellLine struct {
 	// invalid reports a line (or a nested `sh -c` string) that does not
 	// parse: nothing in it is known, so no allow rule covers it.
 	invalid bool
+	// piped reports a shell, or `.`, reading its script from its input, a
+	// descriptor or a path known only when it runs. inputs are the line's
+	// here-documents and here-strings, read as lines of their own when it
+	// is set, so deny rules see the commands they feed it.
+	piped  bool
+	inputs []shellInput
+	// scriptFiles are the parts that run a script file (bash x.sh, .
+	// x.sh), by index; inputPaths reports a line naming /dev/stdin,
+	// /dev/fd, /proc and the like, which a script file may be.
+	scriptFiles []int
+	inputPaths  bool
+	// values follows what bash may evaluate as code; evalWhy, once the
+	// line is read, says why it might.
+	values  values
+	evalWhy string
+}
+
+// shellInput is the text of a here-document or here-string.
+type shellInput struct {
+	text  string
+	depth int
 }
 
 // shellPart is one simple command of a line.
@@ -34,18 +55,44 @@ type shellPart struct {
 	prog string
 	env  bool
 	// unknown reports a program decided only when the line runs ($CMD, a
-	// glob or brace, `bash -c "$X"`): no allow rule covers it.
+	// glob or brace, `bash -c "$X"`), or a script piped to a shell: no
+	// allow rule covers it. why says which, when it is not the program.
 	unknown bool
+	why     string
 }
 
 // maxShellDepth bounds nested `sh -c` strings.
 const maxShellDepth = 8
 
-// parseShellLine splits a shell command line into what it runs.
+// parseShellLine splits a shell command line into what it runs. The
+// line is read as bash reads it: shell_cmd runs it with bash.
 func parseShellLine(src string) *shellLine {
 	l := &shellLine{}
 	l.addSource(src, 0)
+	l.finish()
 	return l
+}
+
+// finish settles what only the whole line tells: a script file may be a
+// descriptor the line names, a script piped to a shell may come from the
+// line's here-documents, and a value may reach a place bash evaluates.
+func (l *shellLine) finish() {
+	for done := 0; ; {
+		if l.inputPaths {
+			for _, i := range l.scriptFiles {
+				l.parts[i].unknown = true
+				l.parts[i].why = fmt.Sprintf("%q may read its script from a descriptor or device the line names", l.parts[i].text)
+				l.piped = true
+			}
+		}
+		if !l.piped || done == len(l.inputs) {
+			break
+		}
+		in := l.inputs[done]
+		done++
+		l.addSource(in.text, in.depth+1)
+	}
+	l.evalWhy = l.values.check()
 }
 
 // execLine is the exec form of a command (program plus arguments, no
@@ -59,13 +106,14 @@ func execLine(words []string) *shellLine {
 	if len(ws) > 0 {
 		l.addCommand(nil, ws, 0)
 	}
+	l.finish()
 	return l
 }
 
 // allowable reports whether command-pattern allow rules may cover the
 // line at all.
 func (l *shellLine) allowable() bool {
-	if l.invalid || l.writes || len(l.parts) == 0 {
+	if l.invalid || l.writes || l.evalWhy != "" || len(l.parts) == 0 {
 		return false
 	}
 	for _, p := range l.parts {
@@ -83,7 +131,13 @@ func (l *shellLine) opaque() (string, bool) {
 	if l.invalid {
 		return "the line does not parse", true
 	}
+	if l.evalWhy != "" {
+		return l.evalWhy, true
+	}
 	for _, p := range l.parts {
+		if p.unknown && p.why != "" {
+			return p.why, true
+		}
 		if p.unknown {
 			return fmt.Sprintf("the program of %q is decided only when it runs", p.text), true
 		}
@@ -109,15 +163,15 @@ func (l *shellLine) addSource(src string, depth int) {
 		return
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
+		l.noteValueNode(src, n, depth)
 		switch n := n.(type) {
 		case *syntax.Redirect:
 			if writesFile(src, n) {
 				l.writes = true
 			}
+			l.noteRedirect(src, n, depth)
 		case *syntax.CallExpr:
 			l.addCall(src, n, depth)
-		case *syntax.Stmt:
-			l.addHeredocScript(src, n, depth)
 		case *syntax.DeclClause:
 			// export, local, declare, readonly: a command of its own that
 			// changes the environment of the commands after it.
@@ -125,27 +179,6 @@ func (l *shellLine) addSource(src string, depth int) {
 		}
 		return true
 	})
-}
-
-// addHeredocScript reads a here-document fed to a shell (sh <<EOF) as a
-// line of its own, so deny rules hold against the commands in it. The
-// shell itself stays unknown: it runs whatever its input holds.
-func (l *shellLine) addHeredocScript(src string, s *syntax.Stmt, depth int) {
-	call, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Args) == 0 {
-		return
-	}
-	if prog := wordOf(src, call.Args[0]); !prog.fixed || !isShell(path.Base(prog.text)) {
-		return
-	}
-	for _, r := range s.Redirs {
-		if r.Hdoc == nil || (r.N != nil && r.N.Value != "0") {
-			continue
-		}
-		if body := wordOf(src, r.Hdoc); body.fixed {
-			l.addSource(body.text, depth+1)
-		}
-	}
 }
 
 // addCall records a simple command. A bare assignment (PATH=.:$PATH)
@@ -177,22 +210,19 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 		return
 	}
 	name := path.Base(prog.text)
+	for _, w := range words {
+		l.inputPaths = l.inputPaths || w.fixed && namesInput(w.text)
+	}
+	l.noteValueBuiltin(name, words, depth)
 	if name != prog.text || len(env) > 0 {
 		// Deny rules name programs, not paths, and hold with or without a
 		// VAR=value prefix.
 		l.denyForms = append(l.denyForms, joinWords(nil, append([]word{{text: name, fixed: true}}, words[1:]...)))
 	}
 	switch {
-	case isShell(name):
-		switch script, mode := shellScript(words[1:]); mode {
-		case scriptText:
-			l.denyForms = append(l.denyForms, text)
-			l.addSource(script, depth+1)
-			return
-		case scriptUnknown:
-			l.addUnknown(part, words)
-			return
-		}
+	case isShell(name) || name == "." || name == "source":
+		l.addShell(env, name, part, words, depth)
+		return
 	case name == "eval":
 		script, known := joinFixed(words[1:])
 		l.denyForms = append(l.denyForms, text)
@@ -207,7 +237,8 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 	case name == "find":
 		l.parts = append(l.parts, part)
 		for _, inner := range findExecs(words[1:]) {
-			l.addCommand(nil, inner, depth)
+			// {} is a file name, known only when find runs.
+			l.addCommand(nil, runtimeWords(inner, "{}"), depth)
 		}
 		return
 	}
@@ -243,6 +274,10 @@ func (l *shellLine) addCommand(env []string, words []word, depth int) {
 				l.parts = append(l.parts, part)
 			} else {
 				l.denyForms = append(l.denyForms, text)
+			}
+			if name == "xargs" {
+				// Words holding xargs's replace-string are what it reads.
+				inner = runtimeWords(inner, xargsReplace(words[1:len(words)-len(inner)]))
 			}
 			l.addCommand(env, inner, depth)
 			return

@@ -214,7 +214,7 @@ func isAssignment(s string) bool {
 
 func isShell(name string) bool {
 	switch name {
-	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash":
+	case "sh", "bash", "rbash", "dash", "zsh", "ksh", "mksh", "ash", "posh", "yash":
 		return true
 	}
 	return false

@@ -34,6 +34,8 @@ type Summary struct {
 	Status string `json:"status,omitempty"`
 	// Messages counts the message lines.
 	Messages int `json:"messages"`
+	// Bytes is the size of the session's record.
+	Bytes int64 `json:"bytes"`
 	// Error says why the file could not be read; the other fields then
 	// hold what was read before the problem.
 	Error string `json:"error,omitempty"`
@@ -101,6 +103,7 @@ func (s *Store) summarize(id string) Summary {
 		sum.Error = err.Error()
 		return sum
 	}
+	sum.Bytes = int64(len(data))
 	if st, err := os.Stat(s.path(id)); err == nil {
 		sum.Updated = st.ModTime()
 	}

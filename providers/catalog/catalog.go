@@ -30,8 +30,30 @@ type Settings struct {
 	APIKey     string
 	BaseURL    string
 	APIVersion string // Azure only
+	// API picks the wire API of a provider that speaks more than one
+	// (Spec.APIs): for openai, APIResponses (the default) or APIChat.
+	API        string
 	HTTPClient *http.Client
 	Timeouts   providers.Timeouts
+}
+
+// The wire APIs a provider may offer a choice of.
+const (
+	// APIResponses is OpenAI's Responses API, which carries reasoning
+	// models' reasoning across tool calls.
+	APIResponses = "responses"
+	// APIChat is Chat Completions, for a server (a proxy, a gateway) that
+	// speaks only that at a base URL given for openai.
+	APIChat = "chat"
+)
+
+// ParseAPI checks an API name: "", APIResponses or APIChat.
+func ParseAPI(s string) error {
+	switch s {
+	case "", APIResponses, APIChat:
+		return nil
+	}
+	return fmt.Errorf("unknown API %q (use %s or %s)", s, APIResponses, APIChat)
 }
 
 // Spec describes a provider: its environment variables and defaults.
@@ -54,11 +76,15 @@ type Spec struct {
 	// NoWebSearch, when set, says why runs on this provider cannot use
 	// native web search (the adapter also warns at run time).
 	NoWebSearch string
+	// APIs are the wire APIs Settings.API may choose, the default first;
+	// empty for a provider that speaks one.
+	APIs []string
 }
 
 // specs lists every provider in the order used for automatic selection.
 var specs = []Spec{
-	{Name: "openai", KeyVars: []string{"OPENAI_API_KEY"}, BaseURLVar: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1", DefaultModel: "gpt-5-mini", Auto: true},
+	{Name: "openai", KeyVars: []string{"OPENAI_API_KEY"}, BaseURLVar: "OPENAI_BASE_URL", DefaultBaseURL: "https://api.openai.com/v1", DefaultModel: "gpt-5-mini", Auto: true,
+		APIs: []string{APIResponses, APIChat}},
 	{Name: "anthropic", KeyVars: []string{"ANTHROPIC_API_KEY"}, BaseURLVar: "ANTHROPIC_BASE_URL", DefaultBaseURL: "https://api.anthropic.com", DefaultModel: "claude-sonnet-4-5", Auto: true},
 	{Name: "google", KeyVars: []string{"GEMINI_API_KEY", "GOOGLE_API_KEY"}, BaseURLVar: "GOOGLE_GEMINI_BASE_URL", DefaultBaseURL: "https://generativelanguage.googleapis.com", DefaultModel: "gemini-2.5-flash", Auto: true,
 		NoWebSearch: "Gemini cannot combine Google Search grounding with function calling, which every run uses"},
@@ -167,11 +193,20 @@ func HasKey(name string, getenv func(string) string) bool {
 }
 
 // New builds the named provider. A missing key or base URL is a
-// *providers.SetupError naming the variable to set.
+// *providers.SetupError naming the variable to set. openai speaks the
+// Responses API, at its default URL or any base URL (a proxy of OpenAI's
+// API), unless Settings.API is APIChat; azure, xai and openai-compatible
+// speak Chat Completions.
 func New(name string, s Settings) (providers.Provider, error) {
 	spec, ok := Lookup(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown provider %q (known: %s)", name, strings.Join(Names(), ", "))
+	}
+	if err := ParseAPI(s.API); err != nil {
+		return nil, err
+	}
+	if s.API != "" && !slices.Contains(spec.APIs, s.API) {
+		return nil, fmt.Errorf("provider %s has no choice of API; the %s API is for openai", name, s.API)
 	}
 	if len(spec.KeyVars) > 0 && !spec.KeyOptional && s.APIKey == "" {
 		return nil, &providers.SetupError{Provider: name, Vars: spec.KeyVars}
@@ -186,10 +221,14 @@ func New(name string, s Settings) (providers.Provider, error) {
 	}
 	switch name {
 	case "openai", "xai", "azure", "openai-compatible":
-		return openai.New(openai.Config{
+		cfg := openai.Config{
 			Name: name, BaseURL: base, APIKey: s.APIKey, APIVersion: s.APIVersion,
 			HTTPClient: s.HTTPClient, Timeouts: s.Timeouts,
-		}), nil
+		}
+		if name == "openai" && s.API != APIChat {
+			return openai.NewResponses(cfg), nil
+		}
+		return openai.New(cfg), nil
 	case "scripted":
 		return scripted.New(), nil
 	}

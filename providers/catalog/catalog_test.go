@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,6 +61,38 @@ func TestNew(t *testing.T) {
 	for _, n := range Names() {
 		if _, ok := Lookup(n); !ok {
 			t.Errorf("Lookup(%s)", n)
+		}
+	}
+}
+
+// TestNewAPI: openai speaks the Responses API unless told chat, at its
+// default URL or a base URL; the other OpenAI-family providers speak
+// Chat Completions and have no choice.
+func TestNewAPI(t *testing.T) {
+	cases := []struct {
+		name string
+		s    Settings
+		want string // the adapter's type, or "error"
+	}{
+		{"openai", Settings{APIKey: "k"}, "*openai.Responses"},
+		{"openai", Settings{APIKey: "k", BaseURL: "https://proxy.example/v1"}, "*openai.Responses"},
+		{"openai", Settings{APIKey: "k", API: APIResponses}, "*openai.Responses"},
+		{"openai", Settings{APIKey: "k", BaseURL: "https://proxy.example/v1", API: APIChat}, "*openai.Provider"},
+		{"xai", Settings{APIKey: "k"}, "*openai.Provider"},
+		{"azure", Settings{APIKey: "k", BaseURL: "https://r.openai.azure.com"}, "*openai.Provider"},
+		{"openai-compatible", Settings{BaseURL: "http://localhost:8000/v1"}, "*openai.Provider"},
+		{"azure", Settings{APIKey: "k", BaseURL: "https://r.openai.azure.com", API: APIResponses}, "error"},
+		{"anthropic", Settings{APIKey: "k", API: APIChat}, "error"},
+		{"openai", Settings{APIKey: "k", API: "completions"}, "error"},
+	}
+	for _, tc := range cases {
+		p, err := New(tc.name, tc.s)
+		got := "error"
+		if err == nil {
+			got = fmt.Sprintf("%T", p)
+		}
+		if got != tc.want {
+			t.Errorf("New(%s, api %q): got %s (%v), want %s", tc.name, tc.s.API, got, err, tc.want)
 		}
 	}
 }

@@ -27,7 +27,7 @@ func BenchmarkStreamParse(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				s := &streamer{provider: "openai", endpoint: "http://bench/v1/chat/completions", codec: codec,
+				s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec,
 					emit: func(providers.Chunk) { chunks++ }}
 				if err := s.readSSE(ctx, bytes.NewReader(body)); err != nil {
 					b.Fatal(err)

@@ -71,19 +71,25 @@ var (
 
 // New returns a provider for cfg. An empty Name means "openai".
 func New(cfg Config) *Provider {
-	if cfg.Name == "" {
-		cfg.Name = NameOpenAI
+	return &Provider{cfg: cfg.withDefaults()}
+}
+
+// withDefaults fills in the name ("openai") and the default base URL of
+// openai and xai, and trims a trailing slash from the base URL.
+func (c Config) withDefaults() Config {
+	if c.Name == "" {
+		c.Name = NameOpenAI
 	}
-	if cfg.BaseURL == "" {
-		switch cfg.Name {
+	if c.BaseURL == "" {
+		switch c.Name {
 		case NameOpenAI:
-			cfg.BaseURL = DefaultOpenAIBaseURL
+			c.BaseURL = DefaultOpenAIBaseURL
 		case NameXAI:
-			cfg.BaseURL = DefaultXAIBaseURL
+			c.BaseURL = DefaultXAIBaseURL
 		}
 	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Provider{cfg: cfg}
+	c.BaseURL = strings.TrimRight(c.BaseURL, "/")
+	return c
 }
 
 // Name returns the provider name given in Config.
@@ -93,7 +99,7 @@ func (p *Provider) Name() string { return p.cfg.Name }
 // chunks, ending with a ChunkStop. See providers.Provider.
 func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
 	if p.cfg.BaseURL == "" {
-		return p.missingBaseURL()
+		return p.cfg.missingBaseURL()
 	}
 	endpoint := p.endpoint(req.Model)
 	codec := adapter.ToolNameCodec(req, adapter.FunctionNames)
@@ -111,7 +117,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		return &providers.Error{Provider: p.cfg.Name, URL: adapter.StripQuery(endpoint),
 			Message: "bad base URL: " + err.Error(), Err: err}
 	}
-	p.setHeaders(httpReq.Header)
+	p.cfg.setHeaders(httpReq.Header)
 
 	resp, err := adapter.Send(ctx, p.cfg.HTTPClient, p.cfg.Name, httpReq, p.cfg.Timeouts)
 	if err != nil {
@@ -122,7 +128,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{provider: p.cfg.Name, endpoint: endpoint, codec: codec, emit: emit, raw: req.Raw}
+	s := &streamer{site: site{p.cfg.Name, endpoint}, codec: codec, emit: emit, raw: req.Raw}
 	br := bufio.NewReaderSize(resp.Body, 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), br) {
 		return s.readJSON(ctx, br)
@@ -161,30 +167,30 @@ func (p *Provider) apiVersion(def string) string {
 	return def
 }
 
-func (p *Provider) setHeaders(h http.Header) {
+func (c *Config) setHeaders(h http.Header) {
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
 	h.Set("User-Agent", "llmrt")
-	if p.cfg.APIKey != "" {
-		if p.cfg.Name == NameAzure {
-			h.Set("Api-Key", p.cfg.APIKey)
+	if c.APIKey != "" {
+		if c.Name == NameAzure {
+			h.Set("Api-Key", c.APIKey)
 		} else {
-			h.Set("Authorization", "Bearer "+p.cfg.APIKey)
+			h.Set("Authorization", "Bearer "+c.APIKey)
 		}
 	}
-	for k, v := range p.cfg.Headers {
+	for k, v := range c.Headers {
 		h.Set(k, v)
 	}
 }
 
-func (p *Provider) missingBaseURL() error {
-	switch p.cfg.Name {
+func (c *Config) missingBaseURL() error {
+	switch c.Name {
 	case NameAzure:
-		return &providers.SetupError{Provider: p.cfg.Name, Vars: []string{"AZURE_OPENAI_ENDPOINT"}}
+		return &providers.SetupError{Provider: c.Name, Vars: []string{"AZURE_OPENAI_ENDPOINT"}}
 	case NameCompatible:
-		return &providers.SetupError{Provider: p.cfg.Name, Vars: []string{"OPENAI_COMPATIBLE_BASE_URL", "LLMRT_BASE_URL"}}
+		return &providers.SetupError{Provider: c.Name, Vars: []string{"OPENAI_COMPATIBLE_BASE_URL", "LLMRT_BASE_URL"}}
 	}
-	return &providers.SetupError{Provider: p.cfg.Name, Message: "no base URL configured"}
+	return &providers.SetupError{Provider: c.Name, Message: "no base URL configured"}
 }
 
 // isJSONBody reports whether the response is a whole JSON document rather

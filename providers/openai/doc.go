@@ -1,16 +1,22 @@
-// Package openai is the adapter for the Chat Completions API and the APIs
-// that speak it: OpenAI itself, Azure OpenAI (classic deployments, the
-// /openai/v1 API and Azure AI Foundry's /models endpoint), xAI, and any
-// OpenAI-compatible server (Groq, OpenRouter, DeepSeek, Mistral, llama.cpp,
-// vLLM, ...).
+// Package openai holds the adapters for OpenAI's two APIs.
 //
-// It owns the conversion of neutral requests to the wire (messages, tools
-// with encoded names, images and PDFs, reasoning effort, web search) and the
-// parsing of the streamed reply into neutral chunks. Wire types come from
-// github.com/sashabaranov/go-openai where they fit; the HTTP call goes
+// Provider speaks Chat Completions, for OpenAI itself and the APIs that
+// speak it: Azure OpenAI (classic deployments, the /openai/v1 API and
+// Azure AI Foundry's /models endpoint), xAI, and any OpenAI-compatible
+// server (Groq, OpenRouter, DeepSeek, Mistral, llama.cpp, vLLM, ...).
+// Wire types come from github.com/sashabaranov/go-openai where they fit.
+//
+// Responses speaks the Responses API (/responses), which OpenAI's
+// reasoning models need to keep their reasoning across tool calls. Calls
+// are stateless (store: false); each reasoning item's id and encrypted
+// content travel as the signature of a neutral reasoning block and are
+// replayed in front of the text or calls they led to.
+//
+// Both own the conversion of neutral requests to the wire (messages, tools
+// with encoded names, images and PDFs, reasoning effort, web search) and
+// the parsing of the streamed reply into neutral chunks. The HTTP call goes
 // through the adapters' shared HTTP call, with its response and idle time
-// limits, and the stream is parsed with
-// github.com/tmaxmax/go-sse, because go-openai's own stream reader drops
-// in-stream error messages, treats a cut stream as a clean end and loses
-// Retry-After.
+// limits, and streams are parsed with github.com/tmaxmax/go-sse, because
+// go-openai's own stream reader drops in-stream error messages, treats a
+// cut stream as a clean end and loses Retry-After.
 package openai

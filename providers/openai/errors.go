@@ -14,10 +14,16 @@ import (
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
+// site names one call in the errors it reports: the provider and the
+// endpoint. Both stream parsers embed it.
+type site struct {
+	provider, endpoint string
+}
+
 // serverError is an error the server reported inside a 200 response: an
 // "event: error" or a payload {"error":{...}}. It is retried only when the
 // server says it was overloaded, rate limited or failed internally.
-func (s *streamer) serverError(data []byte) error {
+func (s site) serverError(data []byte) error {
 	var typ, code, msg string
 	var er goopenai.ErrorResponse
 	if json.Unmarshal(data, &er) == nil && er.Error != nil && er.Error.Message != "" {
@@ -65,7 +71,7 @@ func retryableCode(codes ...string) bool {
 
 // invalidJSON reports a payload that is not a JSON object. Sending the same
 // request again would not fix the server, so it is not retried.
-func (s *streamer) invalidJSON(data []byte) error {
+func (s site) invalidJSON(data []byte) error {
 	const limit = 200
 	excerpt := string(data)
 	if len(excerpt) > limit {
@@ -79,7 +85,7 @@ func (s *streamer) invalidJSON(data []byte) error {
 }
 
 // readError converts a failure while reading the body.
-func (s *streamer) readError(ctx context.Context, err error) error {
+func (s site) readError(ctx context.Context, err error) error {
 	if errors.Is(err, bufio.ErrTooLong) {
 		return &providers.Error{
 			Provider: s.provider,

@@ -23,19 +23,23 @@ var knownModels = map[string][]string{
 // for openai-compatible, and ErrModelsUnknown for azure, whose
 // deployments are named by their owner. See providers.ModelLister.
 func (p *Provider) SupportedModels(ctx context.Context) ([]string, error) {
-	switch p.cfg.Name {
+	return p.cfg.supportedModels(ctx)
+}
+
+func (c *Config) supportedModels(ctx context.Context) ([]string, error) {
+	switch c.Name {
 	case NameOpenAI, NameXAI:
-		return slices.Clone(knownModels[p.cfg.Name]), nil
+		return slices.Clone(knownModels[c.Name]), nil
 	case NameCompatible:
-		if p.cfg.BaseURL == "" {
-			return nil, p.missingBaseURL()
+		if c.BaseURL == "" {
+			return nil, c.missingBaseURL()
 		}
 		type list struct {
 			Data []struct {
 				ID string `json:"id"`
 			} `json:"data"`
 		}
-		return adapter.ListModels(ctx, p.cfg.HTTPClient, p.cfg.Name, p.cfg.BaseURL+"/models", p.cfg.Timeouts, p.setHeaders,
+		return adapter.ListModels(ctx, c.HTTPClient, c.Name, c.BaseURL+"/models", c.Timeouts, c.setHeaders,
 			func(l *list) []string {
 				ids := make([]string, 0, len(l.Data))
 				for _, m := range l.Data {
@@ -44,7 +48,7 @@ func (p *Provider) SupportedModels(ctx context.Context) ([]string, error) {
 				return ids
 			})
 	}
-	return nil, fmt.Errorf("%s: %w: a deployment's name is its model's name here", p.cfg.Name, providers.ErrModelsUnknown)
+	return nil, fmt.Errorf("%s: %w: a deployment's name is its model's name here", c.Name, providers.ErrModelsUnknown)
 }
 
 var _ providers.ModelLister = (*Provider)(nil)

@@ -24,10 +24,10 @@ const maxJSONBody = 64 << 20
 
 // streamer turns one reply into chunks. It lives for one call.
 type streamer struct {
-	provider, endpoint string
-	codec              *adapter.NameCodec
-	emit               func(providers.Chunk)
-	raw                bool // hand on each payload as a ChunkRaw
+	site
+	codec *adapter.NameCodec
+	emit  func(providers.Chunk)
+	raw   bool // hand on each payload as a ChunkRaw
 
 	choices int    // choice objects received
 	finish  string // the last finish_reason seen

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -38,7 +39,11 @@ type conn struct {
 	tools  []tools.Tool
 	names  []string
 	stale  bool
-	gen    atomic.Uint64
+	// listChanged says the server announces changes to its tool list:
+	// the list is read again after each of its calls, since the
+	// notification that follows a call may arrive after its result.
+	listChanged bool
+	gen         atomic.Uint64
 
 	progMu   sync.Mutex
 	progress map[string]*progressSink
@@ -140,7 +145,8 @@ func (c *conn) start(ctx context.Context) {
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = protocolVersion
 	req.Params.ClientInfo = mcp.Implementation{Name: "llmrt", Version: "dev"}
-	if _, err := cl.Initialize(ictx, req); err != nil {
+	init, err := cl.Initialize(ictx, req)
+	if err != nil {
 		if errors.Is(ictx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s (raise \"timeout\" in its config)", c.cfg.StartTimeout())
 		}
@@ -155,6 +161,7 @@ func (c *conn) start(ctx context.Context) {
 	}
 	c.mu.Lock()
 	c.state = "ready"
+	c.listChanged = init.Capabilities.Tools != nil && init.Capabilities.Tools.ListChanged
 	c.mu.Unlock()
 }
 
@@ -218,9 +225,17 @@ func (c *conn) list(ctx context.Context) error {
 		out[i] = c.tool(names[i], t)
 	}
 	c.mu.Lock()
-	c.tools, c.names, c.stale = out, names, false
+	same := sameTools(c.tools, out)
+	if !same {
+		c.tools, c.names = out, names
+	}
+	c.stale = false
 	c.mu.Unlock()
-	c.gen.Add(1)
+	if !same {
+		// Only a changed list is a new one: the run's tool surface, and the
+		// request prefix the provider caches, stay as they were otherwise.
+		c.gen.Add(1)
+	}
 	return nil
 }
 
@@ -303,4 +318,19 @@ func (c *conn) startSandboxed() (*transport.Stdio, error) {
 	tr := transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader("")))
 	transport.WithCommandLogger(discardLogger())(tr)
 	return tr, nil
+}
+
+// sameTools reports whether two listings offer the same tools: names,
+// descriptions, schemas and kinds.
+func sameTools(a, b []tools.Tool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Name != b[i].Name || a[i].Description != b[i].Description || a[i].Kind != b[i].Kind ||
+			!bytes.Equal(a[i].Schema, b[i].Schema) {
+			return false
+		}
+	}
+	return true
 }

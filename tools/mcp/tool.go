@@ -96,6 +96,9 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (too
 	// A call whose context ends is followed by notifications/cancelled:
 	// mcp-go sends it over stdio, the cancelling transport over HTTP.
 	res, err := cl.CallTool(cctx, req)
+	c.mu.Lock()
+	c.stale = c.stale || c.listChanged
+	c.mu.Unlock()
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:

@@ -1,8 +1,11 @@
 // Package fakellm is a local HTTP server that speaks the wire protocols of
-// the real model APIs (OpenAI chat completions, Anthropic messages, Gemini
-// streamGenerateContent, Ollama /api/chat) and answers each request with
-// the next turn of a script, in the same format as the scripted provider.
-// End-to-end tests point the real llmrt binary at it with --base-url.
+// the real model APIs (OpenAI's Responses API and Chat Completions,
+// Anthropic messages, Gemini streamGenerateContent, Ollama /api/chat) and
+// answers each request with the next turn of a script, in the same format
+// as the scripted provider. End-to-end tests point the real llmrt binary
+// at it with --base-url. Responses API requests are checked the way the
+// real API checks a stateless client (see checkResponses) and answered
+// 400 when they break its rules.
 //
 // A turn's error field injects faults: a status with a JSON error body and
 // an optional Retry-After; status 0 hangs up before answering (a stream
@@ -26,7 +29,7 @@ import (
 	"github.com/llmrt/llmrt/providers/scripted"
 )
 
-// Protocols the server speaks.
+// Protocols the server speaks (and OpenAIChat).
 const (
 	OpenAI    = "openai"
 	Anthropic = "anthropic"
@@ -55,6 +58,9 @@ type Server struct {
 	next  int
 	reqs  []Request
 	holds map[int]chan struct{} // turn number → closed when it may be answered
+	// issued holds the encrypted reasoning handed out, which the
+	// Responses API accepts back.
+	issued map[string]bool
 }
 
 // Start serves turns over protocol until Close. Requests past the last
@@ -104,6 +110,21 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"version":"0.0.0-fake"}`)
 		return
 	}
+	responses := isResponses(r.URL.Path) && (s.protocol == OpenAI || s.protocol == OpenAIChat)
+	if responses && s.protocol == OpenAIChat {
+		s.mu.Unlock()
+		notFound(w, r)
+		return
+	}
+	include := false
+	if responses {
+		var problem string
+		if include, problem = s.checkResponses(body); problem != "" {
+			s.mu.Unlock()
+			badRequest(w, problem)
+			return
+		}
+	}
 	if s.next >= len(s.turns) {
 		n := s.next
 		s.mu.Unlock()
@@ -114,6 +135,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.next++
 	turnNo := s.next
 	hold := s.holds[turnNo]
+	enc := ""
+	if responses && include && t.Reasoning != "" {
+		if s.issued == nil {
+			s.issued = map[string]bool{}
+		}
+		enc = encryptedFor(turnNo)
+		s.issued[enc] = true
+	}
 	s.mu.Unlock()
 
 	if hold != nil {
@@ -136,8 +165,12 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	st := &stream{w: w, flusher: w.(http.Flusher), delay: time.Duration(t.ChunkDelayMS) * time.Millisecond, done: r.Context().Done(), turn: turnNo}
 	switch s.protocol {
-	case OpenAI:
-		writeOpenAI(st, t)
+	case OpenAI, OpenAIChat:
+		if responses {
+			writeResponses(st, t, enc)
+		} else {
+			writeOpenAI(st, t)
+		}
 	case Anthropic:
 		writeAnthropic(st, t)
 	case Gemini:

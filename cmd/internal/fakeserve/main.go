@@ -20,10 +20,11 @@ import (
 )
 
 func main() {
-	protocol := flag.String("protocol", fakellm.OpenAI, "wire protocol: openai, anthropic, gemini or ollama")
+	protocol := flag.String("protocol", fakellm.OpenAI,
+		"wire protocol: openai (the Responses API and Chat Completions), openai-chat (Chat Completions only), anthropic, gemini or ollama")
 	flag.Parse()
 	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: fakeserve [-protocol openai|anthropic|gemini|ollama] SCRIPT.json")
+		fmt.Fprintln(os.Stderr, "usage: fakeserve [-protocol openai|openai-chat|anthropic|gemini|ollama] SCRIPT.json")
 		os.Exit(2)
 	}
 	script, err := scripted.Load(flag.Arg(0))
@@ -34,7 +35,7 @@ func main() {
 	srv := fakellm.Start(*protocol, script.Turns...)
 	defer srv.Close()
 	url := srv.URL
-	if *protocol == fakellm.OpenAI {
+	if *protocol == fakellm.OpenAI || *protocol == fakellm.OpenAIChat {
 		url += "/v1"
 	}
 	fmt.Println(url)

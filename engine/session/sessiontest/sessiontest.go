@@ -202,7 +202,13 @@ func list(t *testing.T, b session.Backend) {
 		{ID: newer, Title: "newer", WorkDir: "/b", Status: string(engine.StatusToolCalls), Messages: 2, Updated: now.Add(2 * time.Hour)},
 		{ID: older, Title: "older", WorkDir: "/a", Status: string(engine.StatusCompleted), Messages: len(conv), Updated: now.Add(time.Hour)},
 	}
+	// Bytes is the record's size where a backend knows it; the longer
+	// conversation takes more room.
+	if got[0].Bytes < 0 || got[1].Bytes < 0 || (got[0].Bytes != 0 && got[1].Bytes <= got[0].Bytes) {
+		t.Errorf("sizes: newer %d bytes, older %d bytes; want zero or the longer one larger", got[0].Bytes, got[1].Bytes)
+	}
 	for i := range got {
+		got[i].Bytes = 0
 		updated, wantUpdated := got[i].Updated, want[i].Updated
 		got[i].Created, got[i].Updated, want[i].Updated = time.Time{}, time.Time{}, time.Time{}
 		if !reflect.DeepEqual(got[i], want[i]) || !updated.Truncate(time.Millisecond).Equal(wantUpdated) {
