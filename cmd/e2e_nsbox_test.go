@@ -33,10 +33,17 @@ func toolResults(body string) string {
 	return body
 }
 
-func needConfinement(t *testing.T) {
+// needNamespaces skips a test of what only namespaces give confined
+// commands where the system refuses them: there llmrt falls back to
+// Landlock and seccomp, which leave the host's sockets, terminals and
+// hopping processes within reach (it says so once).
+func needNamespaces(t *testing.T) {
 	t.Helper()
 	if err := ossandbox.Available(); err != nil {
 		t.Skipf("this kernel cannot confine commands: %v", err)
+	}
+	if err := ossandbox.NamespacesRefused(); err != nil {
+		t.Skipf("confined commands cannot run in namespaces here, so llmrt falls back to Landlock and seccomp only: %v", err)
 	}
 }
 
@@ -46,7 +53,7 @@ func needConfinement(t *testing.T) {
 // — nor the terminal of that pane (/dev/pts/N).
 func TestNsboxHostSocketsAndTerminals(t *testing.T) {
 	t.Parallel()
-	needConfinement(t)
+	needNamespaces(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed (.ci/run installs it)")
 	}
@@ -148,8 +155,24 @@ var hopperOnce struct {
 	err  error
 }
 
+// hopperIn puts a copy of the hopper in dir, the workspace: a confined
+// command sees the host's temporary directory, where the hopper is built,
+// private and empty.
+func hopperIn(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(hopper(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "hopper")
+	if err := os.WriteFile(path, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // hopper builds the hopper once, into the directory of the binaries under
-// test, which every user the tests run llmrt as can reach.
+// test.
 func hopper(t *testing.T) string {
 	t.Helper()
 	hopperOnce.Do(func() {
@@ -195,7 +218,10 @@ func hopping(file string) bool {
 // that outlived llmrt would otherwise take the machine's processors.
 func stopHopper(file string) {
 	b, _ := os.ReadFile(file)
-	sid, _ := strconv.Atoi(strings.TrimLeft(strings.Fields(string(b) + " ")[0], "0"))
+	var sid int
+	if f := strings.Fields(string(b)); len(f) > 0 {
+		sid, _ = strconv.Atoi(strings.TrimLeft(f[0], "0"))
+	}
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if sid > 1 {
 			syscall.Kill(-sid, syscall.SIGKILL)
@@ -225,13 +251,14 @@ func waitHops(t *testing.T, file string) {
 // while it runs in the foreground.
 func TestNsboxHopperEndsWithTheCall(t *testing.T) {
 	t.Parallel()
-	needConfinement(t)
-	hop := hopper(t)
+	needNamespaces(t)
+	hopper(t)
 	for name, cred := range users(t) {
 		t.Run(name+", the call returns", func(t *testing.T) {
 			t.Parallel()
 			sb := newSandbox(t)
 			openTo(t, cred, sb.home, sb.work)
+			hop := hopperIn(t, sb.work)
 			count := filepath.Join(sb.work, "hops-"+uniqueMark())
 			t.Cleanup(func() { stopHopper(count) })
 			srv := fake(t, fakellm.OpenAI,
@@ -249,6 +276,7 @@ func TestNsboxHopperEndsWithTheCall(t *testing.T) {
 			t.Parallel()
 			sb := newSandbox(t)
 			openTo(t, cred, sb.home, sb.work)
+			hop := hopperIn(t, sb.work)
 			count := filepath.Join(sb.work, "hops-"+uniqueMark())
 			t.Cleanup(func() { stopHopper(count) })
 			srv := fake(t, fakellm.OpenAI, shellTurn(fmt.Sprintf("%s %s; sleep 60", hop, count)), finalAnswer("done"))
@@ -279,7 +307,7 @@ func TestNsboxHopperEndsWithTheCall(t *testing.T) {
 // .llmrt away, nor read the .env.
 func TestNsboxKeepsLlmrtsFiles(t *testing.T) {
 	t.Parallel()
-	needConfinement(t)
+	needNamespaces(t)
 	for name, cred := range users(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -326,7 +354,7 @@ func TestNsboxKeepsLlmrtsFiles(t *testing.T) {
 // command cannot write through it.
 func TestNsboxKeepsASymlinkedLlmrt(t *testing.T) {
 	t.Parallel()
-	needConfinement(t)
+	needNamespaces(t)
 	sb := newSandbox(t)
 	real := filepath.Join(t.TempDir(), "llmrt-dir")
 	skill := filepath.Join(real, "skills", "tidy", "SKILL.md")

@@ -120,6 +120,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		return Errorf("cannot run %q: %v", a.Command, err), nil
 	}
 	defer cleanup()
+	notice := sandbox.Notice()
 	pgid := cmd.Process.Pid
 	watch.started(pgid)
 	done := make(chan error, 1)
@@ -155,6 +156,9 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	res.Output = cleanOutput(res.Output)
 	if why := sandbox.Explain(res.Output, policy); why != "" && res.ExitCode != 0 {
 		res.Note = joinNotes(res.Note, why)
+	}
+	if notice != "" {
+		res.Note = joinNotes(res.Note, notice)
 	}
 	if res.Truncated {
 		res.OutputBytes = out.Total()

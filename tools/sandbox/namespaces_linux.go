@@ -116,6 +116,25 @@ func Notice() string {
 	return "sandbox: " + s.err.Error()
 }
 
+// NamespacesRefused reports why confined commands of this process run
+// without namespaces of their own, trying them now if no command has yet
+// (the probe every first confined command makes); nil when they run in
+// them. Tests that need namespaces skip with its reason.
+func NamespacesRefused() error {
+	abi, err := confine.LandlockABI()
+	if err != nil || abi < 1 {
+		return errors.New("this kernel does not offer Landlock")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	if _, ok := namespaceFlags(Policy{Mode: WorkspaceWrite, Workspace: os.TempDir()}, abi, exe); !ok {
+		return nsSupport.err
+	}
+	return nil
+}
+
 // inNamespaces reports whether confined commands of this process run in
 // namespaces of their own (as far as it knows: none has run yet).
 func inNamespaces() bool { return nsSupport.flags != 0 }
