@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -315,4 +316,52 @@ func TestCommandsLeaveTheTerminal(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkNamespaceCost measures what namespaces add to a confined
+// command: each op starts /bin/true and waits for it once in namespaces
+// and once without (as before them: Landlock, the socket filter or a
+// network namespace, and the .env hidden in a mount namespace, in a user
+// namespace for every user but root), taking turns so that a busy
+// machine weighs on both alike. It reports each one's median, fastest
+// and slowest start in milliseconds, and the difference of the medians.
+func BenchmarkNamespaceCost(b *testing.B) {
+	if err := Available(); err != nil {
+		b.Skip(err)
+	}
+	if err := NamespacesRefused(); err != nil {
+		b.Skip(err)
+	}
+	ws := b.TempDir()
+	env := filepath.Join(ws, ".env")
+	os.WriteFile(env, []byte("K=v\n"), 0o600)
+	with := Policy{Mode: WorkspaceWrite, Workspace: ws, Hidden: []string{env}}
+	without := with
+	without.noNamespace, without.userNamespace = true, os.Geteuid() != 0
+	policies := []Policy{with, without}
+	took := make([][]time.Duration, len(policies))
+	for b.Loop() {
+		for i, p := range policies {
+			start := time.Now()
+			cmd := exec.Command("/bin/true")
+			cleanup, err := Start(cmd, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := cmd.Wait(); err != nil {
+				b.Fatal(err)
+			}
+			cleanup()
+			took[i] = append(took[i], time.Since(start))
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	for i, name := range []string{"ns", "nons"} {
+		d := took[i]
+		slices.Sort(d)
+		b.ReportMetric(ms(d[len(d)/2]), name+"-median-ms")
+		b.ReportMetric(ms(d[0]), name+"-min-ms")
+		b.ReportMetric(ms(d[len(d)-1]), name+"-max-ms")
+	}
+	b.ReportMetric(ms(took[0][len(took[0])/2]-took[1][len(took[1])/2]), "added-median-ms")
 }

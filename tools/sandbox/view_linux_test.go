@@ -147,7 +147,7 @@ func TestView(t *testing.T) {
 	cmd.Env = append(os.Environ(), "WS="+ws, "OUT="+out, "SELF="+self, "LLMRT_PID="+strconv.Itoa(os.Getpid()))
 	b, err := runCmd(t, cmd, Policy{Mode: WorkspaceWrite, Workspace: ws})
 	got := string(b)
-	for _, want := range []string{"pwd=" + filepath.Join(ws, "sub") + "\n", "dev=fd full null ptmx pts random shm stderr stdin stdout tty urandom zero \n",
+	for _, want := range []string{"pwd=" + filepath.Join(ws, "sub") + "\n", "dev=fd null ptmx pts random shm stderr stdin stdout tty urandom zero \n",
 		"pts=ptmx \n", "init=" + confine.HelperName, "config=\n", "WORKSPACE\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the command should see %q (%v):\n%s", want, err, got)

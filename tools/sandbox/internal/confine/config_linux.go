@@ -79,7 +79,7 @@ const (
 	// Hide mounts /dev/null over the file at Path, read-only: it reads as
 	// empty.
 	Hide
-	// Dev mounts a private /dev: null, zero, full, random, urandom and
+	// Dev mounts a private /dev: null, zero, random, urandom and
 	// tty of the host's, a new instance of devpts (its own ptmx and
 	// pts/N) and an empty /dev/shm.
 	Dev

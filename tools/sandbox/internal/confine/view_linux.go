@@ -130,7 +130,7 @@ func touch(path string) error {
 }
 
 // devices are the host's device nodes a private /dev holds.
-var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
+var devices = []string{"null", "zero", "random", "urandom", "tty"}
 
 // makeDev mounts a private /dev over the host's: its devices, a devpts of
 // its own (so no terminal of the host's is there), an empty /dev/shm and
