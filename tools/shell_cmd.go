@@ -136,6 +136,9 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		left = len(members)
 		stopGroup(pgid, grace, nil)
 	}
+	if sandbox.Ended(cmd) {
+		left++
+	}
 	if left += watch.stop(grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
 	}

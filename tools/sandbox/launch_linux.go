@@ -11,6 +11,7 @@ import (
 	"slices"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/llmrt/llmrt/tools/sandbox/internal/confine"
 )
@@ -52,6 +53,16 @@ func startHelper(cmd *exec.Cmd, c confine.Config, flags uintptr) error {
 		c.Lifeline = c.Report + 1
 		files = append(files, ll.r)
 	}
+	var leftR, leftW *os.File
+	if c.Init && !c.Probe {
+		if leftR, leftW, err = os.Pipe(); err != nil {
+			w.Close()
+			return fmt.Errorf("sandbox: %w", err)
+		}
+		defer leftW.Close()
+		c.Left = c.Report + 2
+		files = append(files, leftW)
+	}
 	c.Path, c.Args = path, args
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = c.Argv()
@@ -61,14 +72,51 @@ func startHelper(cmd *exec.Cmd, c confine.Config, flags uintptr) error {
 	w.Close()
 	cmd.Path, cmd.Args, cmd.Env, cmd.ExtraFiles = path, args, env, extra
 	if err != nil {
+		if leftR != nil {
+			leftR.Close()
+		}
 		return err
 	}
 	msg, _ := io.ReadAll(r)
 	if len(msg) > 0 {
 		_ = cmd.Wait()
+		if leftR != nil {
+			leftR.Close()
+		}
 		return errors.New(string(msg))
 	}
+	if leftR != nil {
+		leftovers.Store(cmd, leftR)
+	}
 	return nil
+}
+
+// leftovers holds, by command, the read end of the pipe its init helper
+// says on that processes it left were ended (Config.Left).
+var leftovers sync.Map
+
+// Ended reports whether, when cmd (started by Start and waited for)
+// ended, processes it had started still ran, which the kernel then ended
+// with it: a command in namespaces leaves none behind for its caller to
+// find. The cleanup Start returned forgets cmd.
+func Ended(cmd *exec.Cmd) bool {
+	v, ok := leftovers.Load(cmd)
+	if !ok {
+		return false
+	}
+	f := v.(*os.File)
+	// The helper has exited, or is about to (its group was killed).
+	f.SetReadDeadline(time.Now().Add(time.Second))
+	var b [1]byte
+	n, _ := f.Read(b[:])
+	return n > 0
+}
+
+// forget closes what leftovers holds for cmd.
+func forget(cmd *exec.Cmd) {
+	if v, ok := leftovers.LoadAndDelete(cmd); ok {
+		v.(*os.File).Close()
+	}
 }
 
 // mapIDs says how the ids of a new user namespace are mapped. Root, who

@@ -127,6 +127,9 @@ func TestWrites(t *testing.T) {
 	for _, layer := range layers {
 		for _, tc := range cases {
 			t.Run(layer.name+" "+string(tc.mode)+" "+tc.name, func(t *testing.T) {
+				if layer.ns && tc.mode != Off {
+					needNamespaces(t)
+				}
 				ws, out, tmp := dirs(t)
 				if err := os.WriteFile(filepath.Join(out, "victim"), []byte("original\n"), 0o666); err != nil {
 					t.Fatal(err)

@@ -56,7 +56,10 @@ func Start(cmd *exec.Cmd, p Policy) (cleanup func(), err error) {
 	cmd.SysProcAttr.Pdeathsig = 0
 	if flags, ok := namespaceFlags(p, abi, cmd.Path); ok {
 		if err := startInNamespaces(cmd, p, abi, flags); !errors.Is(err, errNoView) {
-			return cleanup, err
+			if err != nil {
+				return cleanup, err
+			}
+			return func() { forget(cmd) }, nil
 		}
 	}
 	return startWithout(cmd, p, abi)

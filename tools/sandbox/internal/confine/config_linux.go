@@ -41,6 +41,10 @@ type Config struct {
 	// the parent is gone: the helper then ends the command and all it
 	// started.
 	Lifeline int
+	// Left, when not 0, is a descriptor the init helper writes one byte
+	// to when processes the command started still ran as it ended (the
+	// kernel ends them with the helper).
+	Left int
 	// Probe makes the helper exit once the view is made and confined.
 	Probe bool
 	// Path and Args are the command: the program and its argv.
@@ -131,6 +135,9 @@ func (c Config) Argv() []string {
 	if c.Lifeline != 0 {
 		add("lifeline", itoa(c.Lifeline))
 	}
+	if c.Left != 0 {
+		add("left", itoa(c.Left))
+	}
 	flag("probe", c.Probe)
 	a = append(a, "--", c.Path)
 	return append(a, c.Args...)
@@ -191,6 +198,8 @@ func parseConfig(args []string) (Config, error) {
 			c.Report, err = atoi(v)
 		case "lifeline":
 			c.Lifeline, err = atoi(v)
+		case "left":
+			c.Left, err = atoi(v)
 		case "probe":
 			c.Probe = true
 		default:

@@ -53,8 +53,10 @@ func helper(args []string) int {
 	}
 	if err == nil {
 		syscall.CloseOnExec(c.Report)
-		if c.Lifeline != 0 {
-			syscall.CloseOnExec(c.Lifeline)
+		for _, fd := range []int{c.Lifeline, c.Left} {
+			if fd != 0 {
+				syscall.CloseOnExec(fd)
+			}
 		}
 		env := os.Environ()
 		for i, kv := range env {
@@ -122,9 +124,32 @@ func runInit(c Config, env []string, report *os.File) int {
 			report.WriteString("sandbox helper: wait: " + err.Error())
 			return 127
 		case got == pid && ws.Exited():
+			sayLeft(c.Left)
 			return ws.ExitStatus()
 		case got == pid && ws.Signaled():
+			sayLeft(c.Left)
 			return 128 + int(ws.Signal())
+		}
+	}
+}
+
+// sayLeft writes a byte to fd (unless 0) when a process still runs in the
+// namespace, which is then a child of the helper, its init: the command's
+// orphans come to it.
+func sayLeft(fd int) {
+	if fd == 0 {
+		return
+	}
+	for {
+		var ws syscall.WaitStatus
+		got, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
+		switch {
+		case errors.Is(err, syscall.EINTR):
+		case err != nil: // ECHILD: none left
+			return
+		case got == 0:
+			syscall.Write(fd, []byte{1})
+			return
 		}
 	}
 }
