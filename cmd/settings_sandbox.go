@@ -31,6 +31,14 @@ func (s *settings) resolveSandbox(available func() error) error {
 			}
 		}
 	}
+	// Where a setting of the system refuses the namespaces commands run
+	// in, the second layer alone confines them: said once, here. (A
+	// refusal no setting names is said with the first command's result.)
+	if m != sandbox.Off {
+		if err := sandbox.Namespaces(); err != nil {
+			s.diagnostics = append(s.diagnostics, "sandbox: "+err.Error())
+		}
+	}
 	// The .env config.Load read keys from is hidden from confined
 	// commands: rev or base64 would give the model what read_file redacts.
 	s.sandbox = sandbox.Policy{Mode: m, Network: isTrue(c.SandboxNetwork), Writable: inDir(s.workDir, c.SandboxWritable),

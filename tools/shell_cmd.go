@@ -120,6 +120,7 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		return Errorf("cannot run %q: %v", a.Command, err), nil
 	}
 	defer cleanup()
+	notice := sandbox.Notice()
 	pgid := cmd.Process.Pid
 	watch.started(pgid)
 	done := make(chan error, 1)
@@ -134,6 +135,9 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 		members, _ := liveMembers(pgid)
 		left = len(members)
 		stopGroup(pgid, grace, nil)
+	}
+	if sandbox.Ended(cmd) {
+		left++
 	}
 	if left += watch.stop(grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
@@ -155,6 +159,9 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	res.Output = cleanOutput(res.Output)
 	if why := sandbox.Explain(res.Output, policy); why != "" && res.ExitCode != 0 {
 		res.Note = joinNotes(res.Note, why)
+	}
+	if notice != "" {
+		res.Note = joinNotes(res.Note, notice)
 	}
 	if res.Truncated {
 		res.OutputBytes = out.Total()

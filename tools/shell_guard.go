@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 )
@@ -31,6 +32,16 @@ type guarded struct {
 	exists  bool
 	content []byte
 	mode    fs.FileMode
+	parents []parentState
+}
+
+// parentState is how a directory on the way to a protected file was: a
+// plain directory, a symlink to one (the user's own, say a .llmrt kept in
+// a dotfiles repository), or missing.
+type parentState struct {
+	rel    string
+	exists bool
+	link   string // the symlink's target; "" for a plain directory
 }
 
 // newGuard records the protected files under root.
@@ -38,6 +49,7 @@ func newGuard(root string, rels []string) *guard {
 	g := &guard{root: root}
 	for _, rel := range rels {
 		f := guarded{rel: filepath.Clean(rel)}
+		f.parents = g.parentsOf(f.rel)
 		abs := filepath.Join(root, f.rel)
 		if info, err := os.Lstat(abs); err == nil {
 			if !info.Mode().IsRegular() || info.Size() > guardMax {
@@ -55,7 +67,9 @@ func newGuard(root string, rels []string) *guard {
 }
 
 // restore puts back every protected file the command changed, created or
-// removed, and returns their paths.
+// removed, and returns their paths. The directories on the way are put
+// back as they were too: a symlink the user made stays a symlink, never
+// replaced by a directory.
 func (g *guard) restore() []string {
 	var changed []string
 	for _, f := range g.files {
@@ -64,7 +78,7 @@ func (g *guard) restore() []string {
 		}
 		changed = append(changed, f.rel)
 		abs := filepath.Join(g.root, f.rel)
-		g.clearParents(f.rel)
+		g.restoreParents(f)
 		if err := os.RemoveAll(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -78,10 +92,11 @@ func (g *guard) restore() []string {
 }
 
 // same reports whether f is as it was: the same regular file with the
-// same content, or still absent, and reached without a symlink.
+// same content, or still absent, and reached through the same
+// directories.
 func (g *guard) same(f guarded) bool {
 	abs := filepath.Join(g.root, f.rel)
-	if g.linkedParent(f.rel) {
+	if !slices.Equal(g.parentsOf(f.rel), f.parents) {
 		return false
 	}
 	info, err := os.Lstat(abs)
@@ -95,36 +110,52 @@ func (g *guard) same(f guarded) bool {
 	return err == nil && bytes.Equal(data, f.content)
 }
 
-// linkedParent reports whether a directory on the way to rel is no longer
-// a plain directory (a symlink now leads elsewhere).
-func (g *guard) linkedParent(rel string) bool {
-	dir := g.root
-	parts := strings.Split(filepath.Dir(rel), string(filepath.Separator))
-	for _, p := range parts {
-		if p == "." {
-			continue
-		}
-		dir = filepath.Join(dir, p)
-		info, err := os.Lstat(dir)
-		if err == nil && !info.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
-// clearParents removes what replaced a directory on the way to rel, so
-// the file is put back where llmrt reads it, not through a symlink.
-func (g *guard) clearParents(rel string) {
-	dir := g.root
+// parentsOf returns the state of each directory on the way from the root
+// to rel.
+func (g *guard) parentsOf(rel string) []parentState {
+	var out []parentState
+	dir := "."
 	for _, p := range strings.Split(filepath.Dir(rel), string(filepath.Separator)) {
 		if p == "." {
 			continue
 		}
 		dir = filepath.Join(dir, p)
-		if info, err := os.Lstat(dir); err == nil && !info.IsDir() {
-			_ = os.Remove(dir)
+		st := parentState{rel: dir}
+		if info, err := os.Lstat(filepath.Join(g.root, dir)); err == nil {
+			st.exists = true
+			if !info.IsDir() {
+				st.link, _ = os.Readlink(filepath.Join(g.root, dir))
+				if st.link == "" {
+					st.link = "?" // neither a directory nor a symlink
+				}
+			}
 		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// restoreParents puts back each directory on the way to f that is not as
+// it was: what replaced it goes, a symlink is made again with its
+// target, a plain directory is made again when the file is put back.
+func (g *guard) restoreParents(f guarded) {
+	now := g.parentsOf(f.rel)
+	for i, was := range f.parents {
+		if i < len(now) && now[i] == was {
+			continue
+		}
+		abs := filepath.Join(g.root, was.rel)
+		switch info, err := os.Lstat(abs); {
+		case err != nil:
+		case was.link != "":
+			_ = os.RemoveAll(abs) // what the command put in place of the user's symlink
+		case !info.IsDir():
+			_ = os.Remove(abs)
+		}
+		if was.link != "" && was.link != "?" {
+			_ = os.Symlink(was.link, abs)
+		}
+		return // the directories below were reached through this one
 	}
 }
 

@@ -13,8 +13,9 @@ import (
 
 // TestConfinedCommandsCannotChangeProtectedFiles: whatever a confined
 // command does to a protected file — edit it, create it, remove it, or
-// put a symlink in the way — is undone when the call returns, the model
-// is told, and the command's other writes stay.
+// put a symlink in the way — is refused (in namespaces of its own the
+// files that are there are read-only) or undone when the call returns,
+// and the model told; the command's other writes stay.
 func TestConfinedCommandsCannotChangeProtectedFiles(t *testing.T) {
 	if err := sandbox.Available(); err != nil {
 		t.Skipf("no sandbox on this machine: %v", err)
@@ -42,13 +43,15 @@ func TestConfinedCommandsCannotChangeProtectedFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			shell := shellCmdTool(ws, ShellOptions{Sandbox: sandbox.Policy{Mode: sandbox.WorkspaceWrite}, Protected: protected})
-			args, _ := json.Marshal(map[string]string{"command": c.command + " && echo done > ok.txt"})
+			args, _ := json.Marshal(map[string]string{"command": c.command + "; echo done > ok.txt"})
 			res, err := shell.Execute(context.Background(), args)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(res.Content, c.changed) || !strings.Contains(res.Content, "the change was undone") {
-				t.Errorf("the model should be told %s was put back: %s", c.changed, res.Content)
+			refused := strings.Contains(res.Content, "Read-only file system") || strings.Contains(res.Content, "Device or resource busy")
+			undone := strings.Contains(res.Content, c.changed) && strings.Contains(res.Content, "the change was undone")
+			if !refused && !undone {
+				t.Errorf("the change to %s should be refused, or undone and the model told: %s", c.changed, res.Content)
 			}
 			for rel, want := range map[string]string{".llmrt/config.json": `{"permission":"ask"}`, ".env": "OPENAI_BASE_URL=https://api.openai.com/v1\n"} {
 				info, err := os.Lstat(filepath.Join(root, filepath.Dir(rel)))
@@ -81,5 +84,55 @@ func TestUnconfinedCommandsMayChangeThem(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(filepath.Join(root, ".env")); string(got) != "A=2\n" {
 		t.Fatalf(".env is %q", got)
+	}
+}
+
+// TestGuardKeepsSymlinkedDirectories: a protected file reached through a
+// symlinked directory (a .llmrt kept elsewhere) is as it was after a
+// command that left it alone, and the symlink stays; a command that
+// replaces the symlink, or the file behind it, has both put back.
+func TestGuardKeepsSymlinkedDirectories(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		change  func(root, real string)
+		changed bool
+	}{
+		{"untouched", func(root, real string) {}, false},
+		{"the file behind the symlink", func(root, real string) {
+			os.WriteFile(filepath.Join(real, "config.json"), []byte(`{"sandbox":"off"}`), 0o644)
+		}, true},
+		{"the symlink replaced by a directory", func(root, real string) {
+			os.Remove(filepath.Join(root, ".llmrt"))
+			writeTestFile(t, root, ".llmrt/config.json", `{"sandbox":"off"}`)
+		}, true},
+		{"the symlink led elsewhere", func(root, real string) {
+			other := t.TempDir()
+			os.WriteFile(filepath.Join(other, "config.json"), []byte(`{"sandbox":"off"}`), 0o644)
+			os.Remove(filepath.Join(root, ".llmrt"))
+			os.Symlink(other, filepath.Join(root, ".llmrt"))
+		}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, real := t.TempDir(), t.TempDir()
+			writeTestFile(t, real, "config.json", `{}`)
+			writeTestFile(t, real, "skills/tidy/SKILL.md", "tidy")
+			if err := os.Symlink(real, filepath.Join(root, ".llmrt")); err != nil {
+				t.Fatal(err)
+			}
+			g := newGuard(root, []string{".llmrt/config.json", ".mcp.json"})
+			tc.change(root, real)
+			if changed := g.restore(); (len(changed) > 0) != tc.changed {
+				t.Errorf("restore reported %v, want a change: %v", changed, tc.changed)
+			}
+			if target, err := os.Readlink(filepath.Join(root, ".llmrt")); err != nil || target != real {
+				t.Errorf(".llmrt should be the symlink to %s again: %q, %v", real, target, err)
+			}
+			if b, _ := os.ReadFile(filepath.Join(real, "config.json")); string(b) != `{}` {
+				t.Errorf("config.json is %q, want {}", b)
+			}
+			if b, _ := os.ReadFile(filepath.Join(real, "skills", "tidy", "SKILL.md")); string(b) != "tidy" {
+				t.Errorf("the skill behind the symlink is %q", b)
+			}
+		})
 	}
 }

@@ -28,7 +28,10 @@ func Explain(output string, p Policy) string {
 		if p.Mode == WorkspaceWrite {
 			where = "the workspace and the temporary directory"
 		}
-		notes = append(notes, fmt.Sprintf("the sandbox (--sandbox %s) lets commands write only in %s, so a write elsewhere is refused by the operating system. Do not try to work around it; if the write is needed, tell the user, who can add the path to sandbox_writable in .llmrt/config.json or run with --sandbox off", p.Mode, where))
+		notes = append(notes, fmt.Sprintf("the sandbox (--sandbox %s) lets commands write only in %s%s, so a write elsewhere is refused by the operating system. Do not try to work around it; if the write is needed, tell the user, who can add the path to sandbox_writable in .llmrt/config.json or run with --sandbox off", p.Mode, where, alsoReadOnly()))
+	}
+	if n := privateNote(output, p); n != "" {
+		notes = append(notes, n)
 	}
 	if !p.Network && containsAny(low, netDenials) {
 		notes = append(notes, fmt.Sprintf("the sandbox (--sandbox %s) runs commands without network, so connections and name lookups fail. If the network is needed, tell the user, who can allow it with --sandbox-network (or sandbox_network: true in config)", p.Mode))

@@ -52,11 +52,13 @@ type Policy struct {
 	// refused (macOS); one that does not exist is left alone.
 	Hidden []string
 
-	// noNamespace makes Linux cut the network as it must for a process
-	// that cannot make a network namespace (tests run as root).
+	// noNamespace makes Linux confine commands as where namespaces are
+	// refused, by Landlock and the socket filter alone (tests run where
+	// namespaces are allowed).
 	noNamespace bool
-	// userNamespace makes Linux hide files through a user namespace, as
-	// it does for every user but root (tests run as root).
+	// userNamespace makes Linux, without namespaces, hide files through
+	// a user namespace, as it does for every user but root (tests run as
+	// root).
 	userNamespace bool
 }
 

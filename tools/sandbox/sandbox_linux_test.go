@@ -11,10 +11,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/llmrt/llmrt/tools/sandbox/internal/confine"
 )
 
 // The test binary doubles as a network client run inside the sandbox:
@@ -79,10 +82,19 @@ func run(t *testing.T, p Policy, script string, env ...string) (string, error) {
 	return out.String(), err
 }
 
+// layers are the two ways a command is confined: in namespaces of its own
+// (with Landlock and the socket filter as a second layer), and by the
+// second layer alone, as where namespaces are refused.
+var layers = []struct {
+	name string
+	ns   bool
+}{{"namespaces", true}, {"no namespaces", false}}
+
 // TestWrites: where a confined command may write, tried the plain way and
 // the crooked ways (a symlink or a hard link from the workspace to a file
-// outside it, a rename out, a path through /proc); a refused write leaves
-// nothing behind, and llmrt's own process stays free.
+// outside it, a rename out, a path through /proc), in namespaces and
+// without; a refused write leaves nothing behind, and llmrt's own process
+// stays free.
 func TestWrites(t *testing.T) {
 	needLandlock(t)
 	cases := []struct {
@@ -91,50 +103,64 @@ func TestWrites(t *testing.T) {
 		script string // run in the workspace $WS; $OUT is outside, $SHM in /dev/shm
 		want   bool   // the write lands in $OUT (or in the place named) and the script succeeds
 		check  string // the file that must exist exactly when want is true
+		// private: in namespaces the write succeeds, in a private
+		// directory the host never sees.
+		private bool
 	}{
-		{WorkspaceWrite, "workspace", `echo x > "$WS/f"`, true, "$WS/f"},
-		{WorkspaceWrite, "temp dir", `echo x > "$TMPDIR/f"`, true, "$TMPDIR/f"},
-		{WorkspaceWrite, "/dev/shm", `echo x > "$SHM" && mv "$SHM" "$WS/shm"`, true, "$WS/shm"},
-		{WorkspaceWrite, "outside", `echo x > "$OUT/f"`, false, "$OUT/f"},
-		{WorkspaceWrite, "symlink to outside", `ln -s "$OUT" link && echo x > link/f`, false, "$OUT/f"},
-		{WorkspaceWrite, "hard link to outside", `ln "$OUT/victim" hl; echo x >> hl && grep -q x "$OUT/victim"`, false, "$OUT/victim.x"},
-		{WorkspaceWrite, "rename out", `echo x > f && mv f "$OUT/f"`, false, "$OUT/f"},
-		{WorkspaceWrite, "through /proc", `echo x > /proc/self/root"$OUT/f"`, false, "$OUT/f"},
-		{WorkspaceWrite, "through a new user namespace", `unshare -r sh -c 'echo x > "$OUT/f"'`, false, "$OUT/f"},
-		{WorkspaceWrite, "through a device node", `mknod "$WS/null" c 1 3`, false, "$WS/null"},
-		{ReadOnly, "workspace", `echo x > "$WS/f"`, false, "$WS/f"},
-		{ReadOnly, "private temp dir", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" /etc/hostname >/dev/null`, true, ""},
-		{ReadOnly, "/dev/shm", `echo x > "$SHM"`, false, "$SHM"},
-		{Off, "outside", `echo x > "$OUT/f"`, true, "$OUT/f"},
+		{WorkspaceWrite, "workspace", `echo x > "$WS/f"`, true, "$WS/f", false},
+		{WorkspaceWrite, "temp dir", `echo x > "$TMPDIR/f"`, true, "$TMPDIR/f", true},
+		{WorkspaceWrite, "/dev/shm", `echo x > "$SHM" && mv "$SHM" "$WS/shm"`, true, "$WS/shm", false},
+		{WorkspaceWrite, "outside", `echo x > "$OUT/f"`, false, "$OUT/f", false},
+		{WorkspaceWrite, "symlink to outside", `ln -s "$OUT" link && echo x > link/f`, false, "$OUT/f", false},
+		{WorkspaceWrite, "hard link to outside", `ln "$OUT/victim" hl; echo x >> hl && grep -q x "$OUT/victim"`, false, "$OUT/victim.x", false},
+		{WorkspaceWrite, "rename out", `echo x > f && mv f "$OUT/f"`, false, "$OUT/f", false},
+		{WorkspaceWrite, "through /proc", `echo x > /proc/self/root"$OUT/f"`, false, "$OUT/f", false},
+		{WorkspaceWrite, "through a new user namespace", `unshare -r sh -c 'echo x > "$OUT/f"'`, false, "$OUT/f", false},
+		{WorkspaceWrite, "through a new mount namespace", `unshare -rm sh -c 'umount -l /tmp; echo x > "$OUT/f"'`, false, "$OUT/f", false},
+		{WorkspaceWrite, "through a device node", `mknod "$WS/null" c 1 3`, false, "$WS/null", false},
+		{WorkspaceWrite, "system file", `echo x >> /etc/hostname`, false, "", false},
+		{ReadOnly, "workspace", `echo x > "$WS/f"`, false, "$WS/f", false},
+		{ReadOnly, "private temp dir", `echo x > "$TMPDIR/f" && cat "$TMPDIR/f" /etc/hostname >/dev/null`, true, "", false},
+		{ReadOnly, "/dev/shm", `echo x > "$SHM"`, false, "$SHM", true},
+		{Off, "outside", `echo x > "$OUT/f"`, true, "$OUT/f", false},
 	}
-	for _, tc := range cases {
-		t.Run(string(tc.mode)+" "+tc.name, func(t *testing.T) {
-			ws, out, tmp := dirs(t)
-			if err := os.WriteFile(filepath.Join(out, "victim"), []byte("original\n"), 0o666); err != nil {
-				t.Fatal(err)
-			}
-			shm := filepath.Join("/dev/shm", filepath.Base(ws)+filepath.Base(filepath.Dir(ws)))
-			t.Cleanup(func() { os.Remove(shm) })
-			script := "cd " + ws + " && " + tc.script
-			got, err := run(t, Policy{Mode: tc.mode, Workspace: ws}, script, "WS="+ws, "OUT="+out, "SHM="+shm)
-			if (err == nil) != tc.want {
-				t.Errorf("%s: success %v, want %v\n%s", tc.script, err == nil, tc.want, got)
-			}
-			if tc.check != "" {
-				path := strings.NewReplacer("$WS", ws, "$OUT", out, "$TMPDIR", tmp, "$SHM", shm).Replace(tc.check)
-				if strings.HasSuffix(path, ".x") {
-					b, _ := os.ReadFile(strings.TrimSuffix(path, ".x"))
-					if strings.Contains(string(b), "x") != tc.want {
-						t.Errorf("%s: the file outside now holds %q", tc.script, b)
-					}
-				} else if _, err := os.Stat(path); (err == nil) != tc.want {
-					t.Errorf("%s: %s exists: %v, want %v", tc.script, path, err == nil, tc.want)
+	for _, layer := range layers {
+		for _, tc := range cases {
+			t.Run(layer.name+" "+string(tc.mode)+" "+tc.name, func(t *testing.T) {
+				if layer.ns && tc.mode != Off {
+					needNamespaces(t)
 				}
-			}
-			if err := os.WriteFile(filepath.Join(out, "host.txt"), []byte("x"), 0o644); err != nil {
-				t.Errorf("the host process lost write access: %v", err)
-			}
-		})
+				ws, out, tmp := dirs(t)
+				if err := os.WriteFile(filepath.Join(out, "victim"), []byte("original\n"), 0o666); err != nil {
+					t.Fatal(err)
+				}
+				shm := filepath.Join("/dev/shm", filepath.Base(ws)+filepath.Base(filepath.Dir(ws)))
+				t.Cleanup(func() { os.Remove(shm) })
+				succeeds, lands := tc.want, tc.want
+				if layer.ns && tc.private {
+					succeeds, lands = true, false
+				}
+				script := "cd " + ws + " && " + tc.script
+				got, err := run(t, Policy{Mode: tc.mode, Workspace: ws, noNamespace: !layer.ns}, script, "WS="+ws, "OUT="+out, "SHM="+shm)
+				if (err == nil) != succeeds {
+					t.Errorf("%s: success %v, want %v\n%s", tc.script, err == nil, succeeds, got)
+				}
+				if tc.check != "" {
+					path := strings.NewReplacer("$WS", ws, "$OUT", out, "$TMPDIR", tmp, "$SHM", shm).Replace(tc.check)
+					if strings.HasSuffix(path, ".x") {
+						b, _ := os.ReadFile(strings.TrimSuffix(path, ".x"))
+						if strings.Contains(string(b), "x") != lands {
+							t.Errorf("%s: the file outside now holds %q", tc.script, b)
+						}
+					} else if _, err := os.Stat(path); (err == nil) != lands {
+						t.Errorf("%s: %s exists: %v, want %v", tc.script, path, err == nil, lands)
+					}
+				}
+				if err := os.WriteFile(filepath.Join(out, "host.txt"), []byte("x"), 0o644); err != nil {
+					t.Errorf("the host process lost write access: %v", err)
+				}
+			})
+		}
 	}
 }
 
@@ -221,9 +247,10 @@ func TestHostThreadsStayFree(t *testing.T) {
 	wg.Wait()
 }
 
-// BenchmarkStart measures starting /bin/true unconfined, confined, and
-// confined with a file to hide (through the helper, as root and in a
-// user namespace as every other user).
+// BenchmarkStart measures starting /bin/true unconfined, confined in
+// namespaces, and confined without them (Landlock and the socket filter
+// or a network namespace), also with a file to hide (through the helper,
+// as root and in a user namespace as every other user).
 func BenchmarkStart(b *testing.B) {
 	ws := b.TempDir()
 	env := filepath.Join(ws, ".env")
@@ -233,9 +260,11 @@ func BenchmarkStart(b *testing.B) {
 		p    Policy
 	}{
 		{"off", Policy{Mode: Off}},
-		{"workspace-write", Policy{Mode: WorkspaceWrite}},
-		{"hidden", Policy{Mode: WorkspaceWrite, Hidden: []string{env}}},
-		{"hidden in a user namespace", Policy{Mode: WorkspaceWrite, Hidden: []string{env}, userNamespace: true}},
+		{"namespaces", Policy{Mode: WorkspaceWrite}},
+		{"namespaces, hidden", Policy{Mode: WorkspaceWrite, Hidden: []string{env}}},
+		{"no namespaces", Policy{Mode: WorkspaceWrite, noNamespace: true}},
+		{"no namespaces, hidden", Policy{Mode: WorkspaceWrite, Hidden: []string{env}, noNamespace: true}},
+		{"no namespaces, hidden in a user namespace", Policy{Mode: WorkspaceWrite, Hidden: []string{env}, noNamespace: true, userNamespace: true}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			if tc.p.Mode != Off && Available() != nil {
@@ -258,32 +287,84 @@ func BenchmarkStart(b *testing.B) {
 	}
 }
 
-// TestCommandsLeaveTheTerminal: a confined command leads a session of its
-// own, with no controlling terminal to read or to push keystrokes into,
-// and holds no capability beyond keptCaps (CAP_SYS_ADMIN, CAP_MKNOD, ...);
-// started by root, not even in its bounding set. (Another user's bounding
-// set stays full, which is harmless: with no_new_privs no exec can raise
-// its capabilities.)
+// TestCommandsLeaveTheTerminal: a confined command runs in a session of
+// its own (led by the command, or by the helper that is the init of its
+// PID namespace), with no controlling terminal to read or to push
+// keystrokes into, and holds no capability beyond confine.KeptCaps
+// (CAP_SYS_ADMIN, CAP_MKNOD, ...); started by root, not even in its
+// bounding set. (Another user's bounding set stays full, which is
+// harmless: with no_new_privs no exec can raise its capabilities.)
 func TestCommandsLeaveTheTerminal(t *testing.T) {
 	needLandlock(t)
-	ws, _, _ := dirs(t)
-	out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws}, `read -r stat < /proc/self/stat; set -- $stat; echo "pid=$$ session=$6 tty=$7"; grep -E '^Cap(Bnd|Eff):' /proc/self/status`)
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	var pid, session, tty int
-	if _, err := fmt.Sscanf(out, "pid=%d session=%d tty=%d", &pid, &session, &tty); err != nil || session != pid || tty != 0 {
-		t.Errorf("got %q, want the command to lead its own session with no terminal", out)
-	}
-	for _, line := range strings.Split(out, "\n")[1:] {
-		name, hex, ok := strings.Cut(line, ":")
-		if !ok || name == "CapBnd" && os.Geteuid() != 0 {
-			continue
+	for _, layer := range layers {
+		ws, _, _ := dirs(t)
+		out, err := run(t, Policy{Mode: WorkspaceWrite, Workspace: ws, noNamespace: !layer.ns}, `read -r stat < /proc/self/stat; set -- $stat; echo "pid=$$ session=$6 tty=$7"; grep -E '^Cap(Bnd|Eff):' /proc/self/status`)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", layer.name, err, out)
 		}
-		var caps uint64
-		fmt.Sscanf(strings.TrimSpace(hex), "%x", &caps)
-		if extra := caps &^ keptCaps; extra != 0 {
-			t.Errorf("%s = %#x holds %#x beyond the kept capabilities", name, caps, extra)
+		var pid, session, tty int
+		leader := func() bool { return session == pid || layer.ns && session == 1 }
+		if _, err := fmt.Sscanf(out, "pid=%d session=%d tty=%d", &pid, &session, &tty); err != nil || !leader() || tty != 0 {
+			t.Errorf("%s: got %q, want a session of its own with no terminal", layer.name, out)
+		}
+		for _, line := range strings.Split(out, "\n")[1:] {
+			name, hex, ok := strings.Cut(line, ":")
+			if !ok || name == "CapBnd" && os.Geteuid() != 0 {
+				continue
+			}
+			var caps uint64
+			fmt.Sscanf(strings.TrimSpace(hex), "%x", &caps)
+			if extra := caps &^ confine.KeptCaps; extra != 0 {
+				t.Errorf("%s: %s = %#x holds %#x beyond the kept capabilities", layer.name, name, caps, extra)
+			}
 		}
 	}
+}
+
+// BenchmarkNamespaceCost measures what namespaces add to a confined
+// command: each op starts /bin/true and waits for it once in namespaces
+// and once without (as before them: Landlock, the socket filter or a
+// network namespace, and the .env hidden in a mount namespace, in a user
+// namespace for every user but root), taking turns so that a busy
+// machine weighs on both alike. It reports each one's median, fastest
+// and slowest start in milliseconds, and the difference of the medians.
+func BenchmarkNamespaceCost(b *testing.B) {
+	if err := Available(); err != nil {
+		b.Skip(err)
+	}
+	if err := NamespacesRefused(); err != nil {
+		b.Skip(err)
+	}
+	ws := b.TempDir()
+	env := filepath.Join(ws, ".env")
+	os.WriteFile(env, []byte("K=v\n"), 0o600)
+	with := Policy{Mode: WorkspaceWrite, Workspace: ws, Hidden: []string{env}}
+	without := with
+	without.noNamespace, without.userNamespace = true, os.Geteuid() != 0
+	policies := []Policy{with, without}
+	took := make([][]time.Duration, len(policies))
+	for b.Loop() {
+		for i, p := range policies {
+			start := time.Now()
+			cmd := exec.Command("/bin/true")
+			cleanup, err := Start(cmd, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := cmd.Wait(); err != nil {
+				b.Fatal(err)
+			}
+			cleanup()
+			took[i] = append(took[i], time.Since(start))
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	for i, name := range []string{"ns", "nons"} {
+		d := took[i]
+		slices.Sort(d)
+		b.ReportMetric(ms(d[len(d)/2]), name+"-median-ms")
+		b.ReportMetric(ms(d[0]), name+"-min-ms")
+		b.ReportMetric(ms(d[len(d)-1]), name+"-max-ms")
+	}
+	b.ReportMetric(ms(took[0][len(took[0])/2]-took[1][len(took[1])/2]), "added-median-ms")
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package sandbox
+package confine
 
 import (
 	"encoding/binary"
@@ -20,11 +20,11 @@ func TestSocketFilter(t *testing.T) {
 		nosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 		kill  = unix.SECCOMP_RET_KILL_PROCESS
 	)
-	amd64, _ := sysABIs("amd64")
-	arm64, _ := sysABIs("arm64")
+	amd64, _ := SysABIs("amd64")
+	arm64, _ := SysABIs("arm64")
 	cases := []struct {
 		name         string
-		abis         []sysABI
+		abis         []SysABI
 		arch, nr, a0 uint32
 		want         uint32
 	}{
@@ -46,7 +46,7 @@ func TestSocketFilter(t *testing.T) {
 		{"arm io_uring_setup", arm64, unix.AUDIT_ARCH_ARM, 425, 0, nosys},
 	}
 	for _, tc := range cases {
-		prog, err := socketFilter(tc.abis)
+		prog, err := SocketFilter(tc.abis)
 		if err != nil {
 			t.Fatal(err)
 		}
