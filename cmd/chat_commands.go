@@ -81,6 +81,7 @@ func (c *chatHost) modelCommand(_ context.Context, arg string) (ui.Reply, error)
 		c.rt.Close()
 		c.rt = nil
 	}
+	c.notePick()
 	st := c.Status()
 	return ui.Reply{Status: &st, Report: ui.ModelReport{Provider: provider, Model: model, Switched: true}}, nil
 }
@@ -153,6 +154,7 @@ func (c *chatHost) resumeCommand(ctx context.Context, id string) (ui.Reply, erro
 		return ui.Reply{}, err
 	}
 	c.h.hold(release)
+	c.notePick()
 	st := c.Status()
 	r := ui.Resumed{ID: id}
 	if m := sess.Meta; m.Provider != "" && (m.Provider != c.h.s.provider || m.Model != c.h.s.model) {
@@ -170,6 +172,7 @@ func (c *chatHost) clearCommand(context.Context, string) (ui.Reply, error) {
 	}
 	c.h.hold(nil) // the session left behind is free for others
 
+	c.notePick()
 	st := c.Status()
 	return ui.Reply{History: []engine.Message{}, Status: &st, Report: ui.Notice("New session: the conversation is cleared.")}, nil
 }
@@ -189,6 +192,7 @@ func (c *chatHost) permissionCommand(_ context.Context, arg string) (ui.Reply, e
 	c.h.s.permission.Mode = mode
 	written := string(mode) // a session started from now on records it
 	c.h.s.recorded.Permission = &written
+	c.notePick()
 	st := c.Status()
 	return ui.Reply{Status: &st, Report: ui.PermissionReport{Mode: string(mode), Changed: true}}, nil
 }
@@ -207,6 +211,7 @@ func (c *chatHost) compactCommand(ctx context.Context, focus string) (ui.Reply, 
 		return ui.Reply{}, fmt.Errorf("compact: %w", err)
 	}
 	after, _ := rt.Context(ctx, c.request())
+	c.notePick()
 	st := c.Status()
 	return ui.Reply{History: c.conv.Messages(), Status: &st, Report: ui.Compacted{Before: before.Conversation, After: after.Conversation}}, nil
 }

@@ -35,6 +35,8 @@ type chatHost struct {
 	// servers' questions; nil between turns.
 	formsMu sync.Mutex
 	forms   ui.Prompter
+	// pick is what the /model and /resume menus read.
+	pick modelPick
 }
 
 // newChatHost returns the chat's host, continuing sess when it is set.

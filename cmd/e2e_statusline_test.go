@@ -110,3 +110,39 @@ func TestChatQueuesAPromptWhileItWorks(t *testing.T) {
 		t.Errorf("want two requests, the second with the queued prompt; got %d", len(reqs))
 	}
 }
+
+// TestChatModelPicker: "/model " opens the provider's models and the
+// other providers; typing narrows the list and Enter on a chosen model
+// switches to it; a provider without its key is not switched to, and the
+// chat says why.
+func TestChatModelPicker(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, finalAnswer("hello"))
+	tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv)...)
+	tm.waitFor("Ask anything", 10*time.Second)
+	tm.keys("/model ")
+	scr := tm.waitFor("in use", 10*time.Second)
+	for _, want := range []string{"m  openai · in use", "gpt-4.1"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the menu lacks %q:\n%s", want, scr)
+		}
+	}
+	tm.keys("claude")
+	scr = tm.waitFor("anthropic/claude", 5*time.Second)
+	if !strings.Contains(scr, "anthropic/claude-sonnet-4-5  no key: set ANTHROPIC_API_KEY") {
+		t.Errorf("a provider without its key should say so in the menu:\n%s", scr)
+	}
+	tm.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "nano")
+	scr = tm.waitFor("gpt-5-nano", 5*time.Second)
+	if strings.Contains(scr, "gpt-4o-mini") {
+		t.Errorf("typing should narrow the list:\n%s", scr)
+	}
+	tm.keys("Down", "Down", "Enter")
+	tm.waitFor("Now using openai/gpt-5-nano.", 5*time.Second)
+	tm.keys("/model anthropic/claude-sonnet-4-5", "Enter")
+	scr = tm.waitFor("not switched", 5*time.Second)
+	if !strings.Contains(scr, "ANTHROPIC_API_KEY is not set") || !strings.Contains(strings.Join(strings.Fields(scr), " "), "still using openai/gpt-5-nano") {
+		t.Errorf("want the missing key named:\n%s", scr)
+	}
+}

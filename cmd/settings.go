@@ -293,6 +293,12 @@ func (s *settings) switchModel(provider, model string) error {
 			b = s.providerBackend(provider)
 		}
 		b.HTTPClient = s.backend.HTTPClient
+		// A provider without its key (or base URL) is not switched to:
+		// the next turn would fail where this says why.
+		if _, err := catalog.New(provider, b); err != nil {
+			why := strings.TrimPrefix(err.Error(), provider+": ")
+			return usageErrorf("not switched to %s: %s; still using %s/%s", provider, why, s.provider, s.model)
+		}
 		s.backend = b
 	}
 	s.provider, s.model = provider, model

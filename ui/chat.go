@@ -37,6 +37,9 @@ type Options struct {
 	// change (the start, each turn's end, a command's new status), at
 	// most once per 300 ms.
 	StatusLine StatusLineFunc
+	// Args lists the values of commands' arguments, by command name, for
+	// the menu that opens when one is typed (/model, /resume).
+	Args map[string]ArgsFunc
 	// Notify is how the person hears that a long turn ended or that a
 	// prompt waits for them.
 	Notify Notify
@@ -88,6 +91,8 @@ type Model struct {
 	notifyKind Notify
 	// queued are prompts sent while a turn ran, waiting for it to end.
 	queued []string
+	// args lists commands' argument values (Options.Args).
+	args map[string]ArgsFunc
 }
 
 // New returns the chat screen for opts. ctx is the program's context.
@@ -108,6 +113,7 @@ func New(ctx context.Context, opts Options) *Model {
 		pending:    opts.Pending,
 		first:      opts.Prompt,
 		own:        ownStatus{fn: opts.StatusLine},
+		args:       opts.Args,
 		notifyKind: opts.Notify,
 	}
 	m.showHistory(opts.History)

@@ -104,6 +104,9 @@ func (m *Model) ctrlC() tea.Cmd {
 // Slash commands are completed at once; files through the host.
 func (m *Model) refreshMenu() tea.Cmd {
 	v := m.in.value()
+	if name, arg, ok := typedArg(v); ok && strings.Contains(v, " ") {
+		return m.argMenu(name, arg)
+	}
 	if strings.HasPrefix(v, "/") {
 		m.in.menu = commandMenu(m.cmds.available(), v)
 		return nil
@@ -123,14 +126,17 @@ func (m *Model) refreshMenu() tea.Cmd {
 // accept puts the selected completion into the editor.
 func (m *Model) accept() tea.Cmd {
 	mn := m.in.menu
-	it := mn.items[mn.sel]
+	it := mn.items[max(mn.sel, 0)]
+	m.in.menu = menu{}
 	switch mn.kind {
 	case menuCommand:
 		m.in.setValue(it.insert + " ")
+		return m.refreshMenu() // the command's values, if it has some
 	case menuFile:
 		m.in.replaceTail(len(mn.query)+1, it.insert+" ")
+	case menuArg:
+		m.in.setValue(it.insert)
 	}
-	m.in.menu = menu{}
 	return nil
 }
 
@@ -138,12 +144,19 @@ func (m *Model) accept() tea.Cmd {
 // argument is sent at once. It returns nil when Enter should send.
 func (m *Model) acceptOnEnter() tea.Cmd {
 	mn := m.in.menu
+	if mn.sel < 0 {
+		return nil // nothing chosen: Enter sends what was typed
+	}
 	it := mn.items[mn.sel]
-	if mn.kind == menuCommand {
+	switch mn.kind {
+	case menuCommand:
 		if c, _, ok := m.cmds.find(strings.TrimPrefix(it.insert, "/")); ok && c.Args == "" {
 			m.in.menu = menu{}
 			return m.submit(it.insert)
 		}
+	case menuArg:
+		m.in.menu = menu{}
+		return m.submit(it.insert)
 	}
 	return m.accept()
 }

@@ -11,6 +11,8 @@ const (
 	menuNone menuKind = iota
 	menuCommand
 	menuFile
+	// menuArg lists the values of a command's argument (query: its name).
+	menuArg
 )
 
 // menu is the completion list shown above the editor.
@@ -18,7 +20,8 @@ type menu struct {
 	kind  menuKind
 	query string // what the entries complete
 	items []menuItem
-	sel   int
+	sel   int      // -1: none yet (a menu of values, before a move)
+	all   []Choice // menuArg: every value, before filtering
 }
 
 type menuItem struct {
@@ -28,7 +31,13 @@ type menuItem struct {
 func (m *menu) open() bool { return m.kind != menuNone && len(m.items) > 0 }
 
 func (m *menu) move(d int) {
-	if len(m.items) > 0 {
+	switch {
+	case len(m.items) == 0:
+	case m.sel < 0 && d < 0:
+		m.sel = len(m.items) - 1
+	case m.sel < 0:
+		m.sel = 0
+	default:
 		m.sel = (m.sel + d + len(m.items)) % len(m.items)
 	}
 }

@@ -99,6 +99,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.look.frame++
 		return m, m.tickAgain()
+	case argsMsg:
+		m.argsBack(msg)
+		return m, nil
 	case filesMsg:
 		if q, ok := m.in.mention(); ok && q == msg.query {
 			m.in.menu = fileMenu(msg.query, msg.files)
