@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/llmrt/llmrt/engine"
@@ -167,6 +168,14 @@ func (c *chatHost) resumeCommand(ctx context.Context, id string) (ui.Reply, erro
 }
 
 func (c *chatHost) clearCommand(context.Context, string) (ui.Reply, error) {
+	// The rules allowed for this session only end with it; the project's
+	// are in the settings and stay.
+	var rules []string
+	for _, r := range c.conv.Allowed() {
+		if !slices.ContainsFunc(c.h.s.permission.Rules, func(p engine.Rule) bool { return p.String() == r }) {
+			rules = append(rules, r)
+		}
+	}
 	if err := c.reopen(nil); err != nil {
 		return ui.Reply{}, err
 	}
@@ -174,7 +183,15 @@ func (c *chatHost) clearCommand(context.Context, string) (ui.Reply, error) {
 
 	c.notePick()
 	st := c.Status()
-	return ui.Reply{History: []engine.Message{}, Status: &st, Report: ui.Notice("New session: the conversation is cleared.")}, nil
+	note := "New session: the conversation is cleared."
+	switch len(rules) {
+	case 0:
+	case 1:
+		note += " So is the rule allowed always in it: " + rules[0] + "."
+	default:
+		note += fmt.Sprintf(" So are the %d rules allowed always in it: %s.", len(rules), strings.Join(rules, ", "))
+	}
+	return ui.Reply{History: []engine.Message{}, Status: &st, Report: ui.Notice(note)}, nil
 }
 
 func (c *chatHost) usageCommand(context.Context, string) (ui.Reply, error) {

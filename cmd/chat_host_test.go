@@ -115,3 +115,23 @@ func TestChatMentionsAttachFiles(t *testing.T) {
 		t.Fatalf("Files(no) = %q", files)
 	}
 }
+
+// TestClearEndsSessionRules: /clear starts a new session and ends the
+// rules allowed always in the old one, saying which; the next write is
+// asked about again.
+func TestClearEndsSessionRules(t *testing.T) {
+	c, _ := newTestChat(t, twoTurnScript)
+	screen := &screenStub{permit: ui.PermitResult{Decision: engine.Decision{Action: engine.AllowAlways, Rule: "write_file(path=out/**)"}}}
+	chatTurn(t, c, screen, "write a")
+	r, err := c.clearCommand(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := r.Report.(ui.Notice); !ok || !strings.Contains(string(n), "So is the rule allowed always in it: write_file(path=out/**).") {
+		t.Errorf("/clear said %#v, want the cleared rule named", r.Report)
+	}
+	chatTurn(t, c, screen, "now write b")
+	if screen.permits != 2 {
+		t.Errorf("asked %d times; after /clear the second write should be asked about", screen.permits)
+	}
+}

@@ -105,5 +105,11 @@ func (h *cmdHost) saveProjectRule(rule string) {
 	}
 	if err := h.s.trustStore.Trust(h.s.folder.Refresh()); err != nil {
 		h.warnf("the rule %s is saved, but the folder could not be trusted with it: %v", rule, err)
+		return
+	}
+	// The project's rules hold for the rest of this process too, past a
+	// new session (/clear), as they will for later runs.
+	if r, err := engine.ParseRule(engine.RuleAllow, rule); err == nil {
+		h.s.permission.Rules = append(h.s.permission.Rules, r)
 	}
 }

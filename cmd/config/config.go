@@ -242,7 +242,11 @@ func (c *Config) Where(key string) string {
 }
 
 // Getenv reads a variable: the process environment first, then .env.
+// A Config built without an environment (in tests) reads only .env.
 func (c *Config) Getenv(key string) string {
+	if c.getenv == nil {
+		return c.dotenv[key]
+	}
 	if v := c.getenv(key); v != "" {
 		return v
 	}

@@ -41,6 +41,17 @@ func (a *allowed) with(rules []engine.Rule) []engine.Rule {
 // as a person's "allow always" does.
 func (c *Conversation) Allow(rule string) { c.allowed.add(rule) }
 
+// Allowed lists the rules allowed "always" in the conversation so far.
+func (c *Conversation) Allowed() []string {
+	c.allowed.mu.Lock()
+	defer c.allowed.mu.Unlock()
+	out := make([]string, len(c.allowed.rules))
+	for i, r := range c.allowed.rules {
+		out[i] = r.String()
+	}
+	return out
+}
+
 // approver wraps the turn's Approver: an "allow always" rule is kept for
 // the conversation's later turns, and an error or a Cancel stops the turn
 // with a *Stopped cause.
