@@ -248,7 +248,9 @@ func TestSigtermStopsChildren(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit: %v, want 130", err)
 	}
-	if took := time.Since(sent); took > 3*time.Second {
+	// llmrt gives up waiting after 5 s (stopDeadline); a loaded machine
+	// may need a few seconds to exit even so. Alone it takes well under 1 s.
+	if took := time.Since(sent); took > 10*time.Second {
 		t.Errorf("took %s to stop", took)
 	}
 	if out, _ := exec.Command("pgrep", "-f", marker).Output(); len(out) > 0 {
@@ -274,7 +276,7 @@ func TestTimeoutFromOutside(t *testing.T) {
 	if !contains(o.stderr, "timed out") || !contains(o.stderr, "--timeout 500ms") {
 		t.Errorf("stderr: %s", o.stderr)
 	}
-	if o.took > 10*time.Second {
+	if o.took > 15*time.Second { // the reply would come after 20 s
 		t.Errorf("took %s", o.took)
 	}
 }
