@@ -1,6 +1,10 @@
 package cmd_test
 
+// The details of a daily driver (issue 24): the status line, the queue,
+// the argument menus, prompts on a small terminal.
+
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -145,4 +149,71 @@ func TestChatModelPicker(t *testing.T) {
 	if !strings.Contains(scr, "ANTHROPIC_API_KEY is not set") || !strings.Contains(strings.Join(strings.Fields(scr), " "), "still using openai/gpt-5-nano") {
 		t.Errorf("want the missing key named:\n%s", scr)
 	}
+}
+
+// tenLines is a ten-line command, every line wrapping at 60 columns.
+func tenLines() string {
+	var lines []string
+	for i := range 10 {
+		lines = append(lines, fmt.Sprintf("echo line number %d of a long command that wraps", i+1))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// checkFiveChoices fails unless the prompt on scr shows its header, the
+// hidden lines' count, all five choices naming the command once, and the
+// key hints.
+func checkFiveChoices(t *testing.T, where, scr string) {
+	t.Helper()
+	for _, want := range []string{"Allow shell_cmd?", "$ echo line number 1 ", "more lines (PgDn)", "1. Allow once",
+		"2. Allow always in this session: this exact command", "3. Allow always in this project: this exact command",
+		"4. Deny", "5. Cancel the run", "enter or 1-5 choose"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("%s: the prompt lacks %q:\n%s", where, want, scr)
+		}
+	}
+}
+
+// TestPromptsFitASmallTerminal: at 60×20 a ten-line command's prompt
+// keeps all five choices and the hints on screen, the command shown once
+// with a count of what is below the fold, in the chat and in run; in run,
+// moving the cursor leaves no copies of the choices in the scrollback and
+// Esc leaves the "denied" line.
+func TestPromptsFitASmallTerminal(t *testing.T) {
+	t.Parallel()
+	t.Run("chat", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, shellTurn(tenLines()), finalAnswer("done"))
+		tm := startTermWith(t, sb, 60, 20, openaiKey, "", "", chatArgs(srv, "--sandbox", "off")...)
+		tm.waitFor("Ask anything", 10*time.Second)
+		tm.keys("look", "Enter")
+		scr := tm.waitFor("Cancel the run", 15*time.Second)
+		checkFiveChoices(t, "chat", scr)
+		if !strings.Contains(scr, "waiting for you") {
+			t.Errorf("the status line should stay:\n%s", scr)
+		}
+		tm.keys("Escape")
+		tm.waitFor("shell_cmd: denied", 15*time.Second)
+	})
+	t.Run("run", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, shellTurn(tenLines()), finalAnswer("done"))
+		tm := startTermWith(t, sb, 60, 20, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1",
+			"--model", "m", "--sandbox", "off", "-p", "look")
+		scr := tm.waitFor("Cancel the run", 15*time.Second)
+		checkFiveChoices(t, "run", scr)
+		tm.keys("Down", "Down", "Up", "PageDown")
+		time.Sleep(200 * time.Millisecond)
+		tm.keys("Escape")
+		tm.waitFor("EXIT=0", 15*time.Second)
+		all := tm.tmux("capture-pane", "-p", "-t", "main", "-S", "-")
+		if n := strings.Count(all, "1. Allow once"); n != 0 {
+			t.Errorf("the scrollback keeps %d copies of the choices:\n%s", n, all)
+		}
+		if !strings.Contains(all, "✗ shell_cmd: denied") {
+			t.Errorf("Esc should leave the denied line:\n%s", all)
+		}
+	})
 }
