@@ -217,3 +217,27 @@ func TestPromptsFitASmallTerminal(t *testing.T) {
 		}
 	})
 }
+
+// TestRunStreamsALongParagraph: on a terminal, `run` shows a long
+// paragraph's first lines while the rest is still being written, and the
+// spinner until then; the end shows the whole answer once.
+func TestRunStreamsALongParagraph(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	para := "Alpha begins the answer, which is one long paragraph written slowly, word by word, the way a model streams it; " +
+		"its first lines must reach the screen before the last words are written, and nothing may show twice. Omega ends it."
+	answer := finalAnswer(para)
+	answer.ChunkDelayMS = 300 // the answer takes about three seconds
+	srv := fake(t, fakellm.OpenAI, answer)
+	tm := startTermWith(t, sb, 60, 20, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "go")
+	tm.waitFor("Ctrl-C to interrupt", 15*time.Second) // the spinner
+	scr := tm.waitFor("Alpha begins", 15*time.Second)
+	if strings.Contains(scr, "Omega") {
+		t.Errorf("the paragraph showed only once complete:\n%s", scr)
+	}
+	scr = tm.waitFor("EXIT=0", 20*time.Second)
+	flat := strings.Join(strings.Fields(scr), " ")
+	if strings.Count(flat, "Alpha begins") != 1 || !strings.Contains(flat, "twice. Omega ends it.") {
+		t.Errorf("the answer should show once, whole:\n%s", scr)
+	}
+}

@@ -51,6 +51,7 @@ func newOutput(format string, h *cmdHost) (output, error) {
 		t := &textOutput{out: ui.NewTextWriter(o.Out), progress: progress}
 		if o.Color {
 			t.md = ui.NewMarkdownWriter(o.Out, o.Width)
+			t.md.BeforeOutput = progress.Gap
 		}
 		return t, nil
 	case "json":
@@ -103,13 +104,14 @@ func (t *textOutput) answer(d string) {
 }
 
 func (t *textOutput) write(s string) {
-	if t.printed.Len() == 0 {
-		t.progress.Gap()
-	}
+	first := t.printed.Len() == 0
 	t.printed.WriteString(s)
 	if t.md != nil {
-		t.md.Write([]byte(s))
+		t.md.Write([]byte(s)) // its BeforeOutput ends the progress first
 		return
+	}
+	if first {
+		t.progress.Gap()
 	}
 	io.WriteString(t.out, s)
 }

@@ -305,6 +305,13 @@ type MarkdownWriter struct {
 	split splitter
 	r     *renderer
 	width int
+	// partial is how many lines of the unfinished paragraph are written;
+	// rendered how many bytes of it were rendered for them.
+	partial, rendered int
+	// BeforeOutput, when set, is called before the first bytes are
+	// written (the progress ends its spinner and leaves a gap).
+	BeforeOutput func()
+	started      bool
 }
 
 // NewMarkdownWriter returns a MarkdownWriter for a colour terminal width
@@ -319,7 +326,10 @@ func NewMarkdownWriter(w io.Writer, width int) *MarkdownWriter {
 // sequences in the text are removed as it streams (see Sanitizer); the
 // rendered output carries only glamour's colours and attributes.
 func (m *MarkdownWriter) Write(p []byte) (int, error) {
-	return len(p), m.write(m.split.add(m.clean.String(string(p))))
+	if err := m.write(m.split.add(m.clean.String(string(p)))); err != nil {
+		return len(p), err
+	}
+	return len(p), m.writePartial()
 }
 
 // Flush renders and writes whatever is left.
@@ -331,12 +341,107 @@ func (m *MarkdownWriter) Flush() error {
 func (m *MarkdownWriter) write(blocks []block) error {
 	for _, b := range blocks {
 		out := m.r.render(b.text, m.width)
-		if b.gap {
+		m.rendered = 0
+		if m.partial > 0 {
+			// Its first lines are on the screen already.
+			lines := strings.Split(out, "\n")
+			out, m.partial = strings.Join(lines[min(m.partial, len(lines)):], "\n"), 0
+			if out == "" {
+				continue
+			}
+		} else if b.gap {
 			out = "\n" + out
 		}
-		if _, err := io.WriteString(m.w, out+"\n"); err != nil {
+		if err := m.output(out + "\n"); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// writePartial writes the lines of the unfinished paragraph that more
+// text can no longer change: it renders the paragraph up to its last
+// word break where no inline markup is open, and writes every line of
+// that but the last, which more words may still fill.
+func (m *MarkdownWriter) writePartial() error {
+	if m.split.inFence {
+		return nil
+	}
+	tail := m.split.tail()
+	if len(tail) < m.rendered+m.width {
+		return nil // too little new text to finish a line: not worth a render
+	}
+	cut := safeParagraphPrefix(tail)
+	if len(cut) < m.rendered+m.width {
+		return nil
+	}
+	m.rendered = len(cut)
+	lines := strings.Split(m.r.render(cut, m.width), "\n")
+	done := len(lines) - 1
+	if done <= m.partial {
+		return nil
+	}
+	out := strings.Join(lines[m.partial:done], "\n") + "\n"
+	if m.partial == 0 && m.split.emitted && !m.split.tight {
+		out = "\n" + out // the gap cut will give the whole block
+	}
+	m.partial = done
+	return m.output(out)
+}
+
+// output writes rendered text, calling BeforeOutput the first time.
+func (m *MarkdownWriter) output(s string) error {
+	if !m.started {
+		m.started = true
+		if m.BeforeOutput != nil {
+			m.BeforeOutput()
+		}
+	}
+	_, err := io.WriteString(m.w, s)
+	return err
+}
+
+// safeParagraphPrefix returns the start of tail, an unfinished block, up
+// to its last space where the text rendered so far cannot change with
+// what follows: tail must be a plain paragraph (not a heading, a list, a
+// quote, a table, code or HTML), and the prefix must close every code
+// span, emphasis and link it opens. "" when there is no such prefix.
+func safeParagraphPrefix(tail []byte) string {
+	s := string(tail)
+	first := strings.TrimLeft(s, " ")
+	if first == "" || len(s)-len(first) >= 4 {
+		return "" // empty, or indented code
+	}
+	switch first[0] {
+	case '#', '>', '|', '<', '`', '~', '-', '*', '+', '=', '_', '[', '!':
+		return ""
+	}
+	if listItem(first[:min(len(first), 12)]) {
+		return ""
+	}
+	end := strings.LastIndexAny(s, " \n")
+	for end > 0 {
+		p := s[:end]
+		if balancedInline(p) {
+			return p
+		}
+		end = strings.LastIndexAny(p, " \n")
+	}
+	return ""
+}
+
+// balancedInline reports whether p closes every code span, strong or
+// emphasis marker, link bracket and parenthesis it opens. It counts;
+// it does not parse, so it may refuse text that is fine, never accept
+// text that is not.
+func balancedInline(p string) bool {
+	if strings.Count(p, "`")%2 != 0 || strings.Count(p, "**")%2 != 0 || strings.Count(p, "__")%2 != 0 {
+		return false
+	}
+	rest := strings.ReplaceAll(p, "**", "")
+	if strings.Count(rest, "*")%2 != 0 {
+		return false
+	}
+	return strings.Count(p, "[") == strings.Count(p, "]") && strings.Count(p, "(") == strings.Count(p, ")") &&
+		strings.Count(p, "<") == strings.Count(p, ">") && !strings.Contains(p, "\\")
 }

@@ -76,8 +76,10 @@ func (p *Progress) Event(ev engine.Event) {
 		return
 	}
 	ev = p.clean.event(ev)
-	if p.opts.Live && p.spin != nil && ev.Type == engine.EventReasoningDelta {
-		return // the thinking spinner keeps turning
+	if p.opts.Live && p.spin != nil && (ev.Type == engine.EventReasoningDelta || ev.Type == engine.EventAnswerDelta && ev.ParentID == "") {
+		// The spinner keeps turning while the model thinks, and while the
+		// answer streams until its first line is shown (Writing).
+		return
 	}
 	p.spin.end()
 	p.spin = nil
@@ -225,9 +227,15 @@ func (p *Progress) print(indent, format string, args ...any) {
 }
 
 // Gap separates progress from an answer about to be printed on the same
-// terminal.
+// terminal; the spinner, which stayed while the answer's first line was
+// on its way, stops and clears its line first.
 func (p *Progress) Gap() {
-	if p != nil && p.shown {
+	if p == nil {
+		return
+	}
+	p.spin.end()
+	p.spin = nil
+	if p.shown {
 		fmt.Fprintln(p.w)
 		p.shown = false
 	}
