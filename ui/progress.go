@@ -98,7 +98,15 @@ func (p *Progress) Event(ev engine.Event) {
 	switch ev.Type {
 	case engine.EventRunStart:
 		if ev.ParentID != "" {
-			p.line(indent, "⤷ sub-agent %s", ev.RunID)
+			// Named by its task, the argument of the call that started it.
+			task := ""
+			if ev.Call != nil {
+				task = KeyArgument(engine.SpawnAgentTool, p.calls[ev.Call.ID].args)
+			}
+			if task == "" {
+				task = ev.RunID
+			}
+			p.line(indent, "⤷ sub-agent: %s", cut(oneLine(task), 70))
 		}
 	case engine.EventAssistantMessage:
 		// What the model says between tool calls is context, not the
