@@ -253,15 +253,21 @@ func (c *chatHost) contextCommand(ctx context.Context, _ string) (ui.Reply, erro
 	return ui.Reply{Report: r}, nil
 }
 
-// listFiles lists up to limit files of the workspace, .gitignore honoured.
+// listFiles lists up to limit files and directories (with a trailing
+// slash) of the workspace, hidden ones included, .gitignore honoured and
+// .git left out.
 func listFiles(ctx context.Context, dir string, limit int) []string {
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
 		return []string{}
 	}
 	out := []string{}
-	ws.Walk(ctx, ws.Root(), tools.WalkOptions{}, func(rel string, d fs.DirEntry) error {
-		if !d.IsDir() {
+	ws.Walk(ctx, ws.Root(), tools.WalkOptions{Hidden: true}, func(rel string, d fs.DirEntry) error {
+		switch {
+		case rel == "." || rel == "":
+		case d.IsDir():
+			out = append(out, rel+"/")
+		default:
 			out = append(out, rel)
 		}
 		if len(out) >= limit {

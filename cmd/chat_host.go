@@ -5,7 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -127,7 +131,7 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		msg, err := c.userMessage(t.Prompt)
+		msg, err := c.userMessage(ctx, t.Prompt)
 		if err != nil {
 			return err
 		}
@@ -157,11 +161,12 @@ func (c *chatHost) logPanics(sink engine.Sink) engine.Sink {
 var mentionPattern = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 
 // userMessage is the prompt with every @mentioned workspace file attached.
-// A mention that names no file is left as text, and one that cannot be
-// attached (a directory, a binary file) is a warning. A message that
+// A mention that names no file is left as text; a directory's is a
+// listing of what it holds, two levels deep; one that cannot be attached
+// (a binary file) is a warning. A message that
 // would be larger than the model's limit (inputLimit) is refused whole:
 // the error says why, and nothing is sent or saved.
-func (c *chatHost) userMessage(prompt string) (engine.Message, error) {
+func (c *chatHost) userMessage(ctx context.Context, prompt string) (engine.Message, error) {
 	msg := providers.TextMessage(providers.RoleUser, prompt)
 	ws, err := tools.NewWorkspace(c.h.s.workDir)
 	if err != nil {
@@ -179,6 +184,16 @@ func (c *chatHost) userMessage(prompt string) (engine.Message, error) {
 		if err != nil {
 			continue
 		}
+		if st, err := os.Stat(abs); err == nil && st.IsDir() {
+			listing := dirListing(ctx, ws, abs, strings.TrimRight(rel, "/"))
+			if len(listing) > b.room() {
+				c.h.warnf("@%s: the listing is larger than the room left in the message; it is not attached", rel)
+				continue
+			}
+			b.used += len(listing)
+			msg.Content = append(msg.Content, providers.Part{Type: providers.PartText, Text: listing})
+			continue
+		}
 		part, err := attachment(abs, rel, true, b)
 		var large *tooLargeError
 		switch {
@@ -193,8 +208,42 @@ func (c *chatHost) userMessage(prompt string) (engine.Message, error) {
 	return msg, nil
 }
 
-// Files lists workspace files for @ completion: paths starting with
-// prefix first, then paths holding it.
+// dirListing lists what directory rel holds, two levels deep, as the
+// text attached for an @mention of it: at most dirListingMax entries,
+// directories marked with a slash, .gitignore'd and hidden ones left out.
+func dirListing(ctx context.Context, ws *tools.Workspace, abs, rel string) string {
+	var b strings.Builder
+	n := 0
+	fmt.Fprintf(&b, "Directory %s/ (two levels deep):\n", rel)
+	ws.Walk(ctx, abs, tools.WalkOptions{MaxDepth: 2}, func(p string, d fs.DirEntry) error {
+		if p == rel || p == "." || p == "" {
+			return nil
+		}
+		if n == dirListingMax {
+			b.WriteString("… more entries not listed\n")
+			return tools.ErrStopWalk
+		}
+		n++
+		b.WriteString(p)
+		if d.IsDir() {
+			b.WriteString("/")
+		}
+		b.WriteString("\n")
+		return nil
+	})
+	if n == 0 {
+		b.WriteString("(empty)\n")
+	}
+	return b.String()
+}
+
+// dirListingMax bounds a directory mention's listing.
+const dirListingMax = 300
+
+// Files lists workspace files and directories for @ completion: those
+// whose name starts with prefix first, then those with a path segment
+// that does, then those holding it anywhere. Hidden files and directories
+// are offered only when what is typed names one (@.github/, @.env.example).
 func (c *chatHost) Files(ctx context.Context, prefix string) []string {
 	c.mu.Lock()
 	if c.files == nil {
@@ -202,20 +251,41 @@ func (c *chatHost) Files(ctx context.Context, prefix string) []string {
 	}
 	files := c.files
 	c.mu.Unlock()
-	var first, rest []string
-	low := strings.ToLower(prefix)
+	return rankFiles(files, prefix, 50)
+}
+
+// rankFiles picks at most n of files for the typed query (see Files).
+func rankFiles(files []string, query string, n int) []string {
+	var base, segment, rest []string
+	low := strings.ToLower(query)
+	hidden := strings.HasPrefix(low, ".") || strings.Contains(low, "/.")
 	for _, f := range files {
-		switch l := strings.ToLower(f); {
-		case strings.HasPrefix(l, low):
-			first = append(first, f)
+		l := strings.ToLower(f)
+		if !hidden && (strings.HasPrefix(l, ".") || strings.Contains(l, "/.")) {
+			continue
+		}
+		name := path.Base(strings.TrimSuffix(l, "/"))
+		switch {
+		case strings.HasPrefix(name, low) || strings.HasPrefix(l, low):
+			base = append(base, f)
+		case strings.HasPrefix(l, "/"+low) || strings.Contains(l, "/"+low):
+			segment = append(segment, f)
 		case strings.Contains(l, low):
 			rest = append(rest, f)
 		}
-		if len(first) >= 50 {
+		if len(base) >= n {
 			break
 		}
 	}
-	return append(first, rest...)[:min(len(first)+len(rest), 50)]
+	// Among names that match, the shallowest and shortest paths first.
+	slices.SortStableFunc(base, func(a, b string) int {
+		if d := strings.Count(strings.TrimSuffix(a, "/"), "/") - strings.Count(strings.TrimSuffix(b, "/"), "/"); d != 0 {
+			return d
+		}
+		return len(a) - len(b)
+	})
+	out := append(append(base, segment...), rest...)
+	return out[:min(len(out), n)]
 }
 
 // notes carries what the host has to say while the screen is up: during

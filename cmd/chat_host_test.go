@@ -107,7 +107,7 @@ func TestChatTurnsShareTheSessionAndRules(t *testing.T) {
 // of something that is not a file stays text.
 func TestChatMentionsAttachFiles(t *testing.T) {
 	c, _ := newTestChat(t, twoTurnScript)
-	msg, err := c.userMessage("look at @notes.txt and @nowhere, and mail @alice")
+	msg, err := c.userMessage(context.Background(), "look at @notes.txt and @nowhere, and mail @alice")
 	if err != nil || len(msg.Content) != 2 || !strings.Contains(msg.Content[1].Text, `<file name="notes.txt">`) {
 		t.Fatalf("want the prompt and notes.txt attached, got %+v", msg.Content)
 	}
@@ -133,5 +133,46 @@ func TestClearEndsSessionRules(t *testing.T) {
 	chatTurn(t, c, screen, "now write b")
 	if screen.permits != 2 {
 		t.Errorf("asked %d times; after /clear the second write should be asked about", screen.permits)
+	}
+}
+
+// TestMentionMenuRanks: the @ menu puts names starting with what was
+// typed first, then paths with a segment that does, then the rest; it
+// offers hidden files only when what was typed names one.
+func TestMentionMenuRanks(t *testing.T) {
+	files := []string{".env.example", ".github/", ".github/ci.yml", "cmd/", "cmd/main.go", "docs/config.md", "internal/config/", "internal/config/load.go", "reconfigure.go", "config.go"}
+	for _, c := range []struct{ query, want string }{
+		{"config", "config.go docs/config.md internal/config/ internal/config/load.go reconfigure.go"},
+		{"ci", ""},
+		{".gi", ".github/ .github/ci.yml"},
+		{".github/c", ".github/ci.yml"},
+		{"main", "cmd/main.go"},
+	} {
+		if got := strings.Join(rankFiles(files, c.query, 50), " "); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.query, got, c.want)
+		}
+	}
+}
+
+// TestChatMentionsADirectory: @dir attaches a listing of what it holds.
+func TestChatMentionsADirectory(t *testing.T) {
+	c, _ := newTestChat(t, twoTurnScript)
+	for _, f := range []string{"src/a.go", "src/b.go", "src/deep/c.go", "src/deep/deeper/d.go"} {
+		p := filepath.Join(c.h.s.workDir, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("package x\n"), 0o644)
+	}
+	msg, err := c.userMessage(context.Background(), "what is in @src/ ?")
+	if err != nil || len(msg.Content) != 2 {
+		t.Fatalf("want the prompt and a listing, got %+v, %v", msg.Content, err)
+	}
+	l := msg.Content[1].Text
+	for _, want := range []string{"Directory src/", "src/a.go\n", "src/deep/\n", "src/deep/c.go\n"} {
+		if !strings.Contains(l, want) {
+			t.Errorf("the listing lacks %q:\n%s", want, l)
+		}
+	}
+	if strings.Contains(l, "d.go") {
+		t.Errorf("the listing goes two levels deep only:\n%s", l)
 	}
 }

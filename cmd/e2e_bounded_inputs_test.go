@@ -114,10 +114,13 @@ func TestChatRefusesALargeMention(t *testing.T) {
 	scr := tm.waitFor("nothing was sent", 15*time.Second)
 	t.Logf("the screen:\n%s", scr)
 	flat := strings.Join(strings.Fields(scr), " ")
-	for _, want := range []string{"@big.log is 18.0 MB", "544 KB", "read_file (offset/limit)", "head -c"} {
+	for _, want := range []string{"@big.log is 18.0 MB", "544 KB", "without @", "read_file", "head -c", "then @part.txt"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the screen should say %q:\n%s", want, scr)
 		}
+	}
+	if strings.Contains(flat, "--attach") {
+		t.Errorf("the chat has no --attach; its message should not name it:\n%s", scr)
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests were sent, want none", n)

@@ -186,7 +186,7 @@ func attachment(path, shown string, mention bool, b *inputBudget) (providers.Par
 	case media && st.Size() > maxAttachment:
 		return providers.Part{}, usageErrorf("%s: %s is over the %s limit for images and PDFs", what, byteSize(st.Size()), byteSize(maxAttachment))
 	case !media && st.Size() > int64(b.room()):
-		return providers.Part{}, b.refuse(what, st.Size(), false, filePart(shown, b.lim))
+		return providers.Part{}, b.refuse(what, st.Size(), false, filePart(shown, b.lim, mention))
 	}
 	data, err := io.ReadAll(io.MultiReader(bytes.NewReader(head[:n]), f))
 	if err != nil {
@@ -202,7 +202,7 @@ func attachment(path, shown string, mention bool, b *inputBudget) (providers.Par
 	}
 	if utf8.Valid(data) && !strings.ContainsRune(string(data), 0) {
 		if len(data) > b.room() { // it grew since it was looked at
-			return providers.Part{}, b.refuse(what, int64(len(data)), false, filePart(shown, b.lim))
+			return providers.Part{}, b.refuse(what, int64(len(data)), false, filePart(shown, b.lim, mention))
 		}
 		b.used += len(data)
 		return providers.TextPart(fmt.Sprintf("<file name=%q>\n%s\n</file>", name, strings.TrimRight(string(data), "\n"))), nil

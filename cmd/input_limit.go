@@ -88,9 +88,13 @@ func stdinPart(l inputLimit) string {
 	return fmt.Sprintf("pass a part (head -c %d FILE | llmrt run ...), or name the file in the prompt and let the model read what it needs with read_file (offset/limit)", l.bytes()/2)
 }
 
-// filePart says how to pass part of a file.
-func filePart(path string, l inputLimit) string {
-	return fmt.Sprintf("name the file in the prompt without @ or --attach and let the model read what it needs with read_file (offset/limit), or attach a part: head -c %d %s > part.txt", l.bytes()/2, path)
+// filePart says how to pass part of a file: in the words of the chat for
+// an @mention, of the command line for --attach.
+func filePart(path string, l inputLimit, mention bool) string {
+	if mention {
+		return fmt.Sprintf("name the file without @ and the model reads what it needs with read_file, or mention a part: head -c %d %s > part.txt, then @part.txt", l.bytes()/2, path)
+	}
+	return fmt.Sprintf("name the file in the prompt without --attach and let the model read what it needs with read_file (offset/limit), or attach a part: head -c %d %s > part.txt", l.bytes()/2, path)
 }
 
 // byteSize formats n bytes for a person: 812 bytes, 64 KB, 18.0 MB.
