@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -142,23 +143,35 @@ func TestMentionCompletesFiles(t *testing.T) {
 	}
 }
 
+// TestReasoningCollapsesToOneLine: while the model reasons, its line
+// shows the latest whole sentence, never a tail cut mid-word; once it
+// moves on, one line says how long it thought; Ctrl+R shows all of it.
 func TestReasoningCollapsesToOneLine(t *testing.T) {
-	thought := strings.Repeat("weighing the options carefully ", 12) + "and the last words"
+	t0 := time.Now()
+	thought := strings.Repeat("Weighing the options carefully. ", 12) + "The last whole sentence is this one. And a half-writ"
+	release := make(chan struct{})
 	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
 		play(tu, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart},
-			engine.Event{Type: engine.EventReasoningDelta, Delta: thought})
+			engine.Event{Type: engine.EventReasoningDelta, Delta: thought, Time: t0})
+		<-release
+		play(tu, engine.Event{Type: engine.EventTextDelta, Delta: "Looking.", Time: t0.Add(1500 * time.Millisecond)})
 		return answerTurn("done")(ctx, tu)
 	}}
 	d := newDriver(t, h, 80, 24)
 	d.typeText("think")
 	d.key("enter")
+	d.until("the reasoning", func() bool { return strings.Contains(d.screen(), "✻ Thinking") })
+	if scr := d.screen(); !strings.Contains(scr, "✻ Thinking: The last whole sentence is this one.\n") || strings.Contains(scr, "half-writ") {
+		t.Errorf("while thinking the line should show the latest whole sentence:\n%s", scr)
+	}
+	close(release)
 	d.idle()
 	scr := d.screen()
-	if !strings.Contains(scr, "✻ Thinking: …") || !strings.Contains(scr, "and the last words") || strings.Count(scr, "weighing") > 3 {
-		t.Fatalf("reasoning should be one line ending in its latest words:\n%s", scr)
+	if !strings.Contains(scr, "✻ Thought for 1.5s · ctrl+r shows it") || strings.Contains(scr, "Weighing") {
+		t.Fatalf("after thinking one line should say how long:\n%s", scr)
 	}
 	d.key("ctrl+r")
-	if scr := d.screen(); strings.Count(scr, "weighing") < 10 {
+	if scr := d.screen(); strings.Count(scr, "Weighing") < 10 || !strings.Contains(scr, "✻ Thought for 1.5s") {
 		t.Fatalf("Ctrl+R should show all of it:\n%s", scr)
 	}
 }
@@ -278,5 +291,22 @@ func TestDiagnosticsShownOnce(t *testing.T) {
 	}
 	if n := strings.Count(d.screen(), "mcp server broken"); n != 1 {
 		t.Fatalf("the diagnostic shows %d times, want once:\n%s", n, d.screen())
+	}
+}
+
+func TestLatestSentence(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		room int
+		want string
+	}{
+		{"First. Second one here. Third is not don", 40, "Second one here."},
+		{"No sentence has ended yet but words go on", 40, "No sentence has ended yet but words go…"},
+		{"Short.", 40, "Short."},
+		{"A. This sentence is much too long to fit in the room it is given. Tail", 30, "This sentence is much too…"},
+	} {
+		if got := latestSentence(c.text, c.room); got != c.want {
+			t.Errorf("latestSentence(%q, %d) = %q, want %q", c.text, c.room, got, c.want)
+		}
 	}
 }

@@ -51,6 +51,9 @@ func (m *Model) apply(ev engine.Event) {
 		m.runs[ev.RunID] = rv
 	}
 	top := ev.ParentID == ""
+	if rv.think != nil && ev.Type != engine.EventReasoningDelta {
+		rv.think.finish(ev.Time) // the model moved on from its reasoning
+	}
 	switch ev.Type {
 	case engine.EventModelStart:
 		rv.newCall()
@@ -63,7 +66,7 @@ func (m *Model) apply(ev engine.Event) {
 				rv.think = &thinkItem{}
 				m.addLive(rv, rv.think)
 			}
-			rv.think.add(ev.Delta)
+			rv.think.add(ev.Delta, ev.Time)
 		}
 	case engine.EventTextDelta, engine.EventAnswerDelta:
 		if top {

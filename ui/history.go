@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/llmrt/llmrt/engine"
 )
@@ -48,8 +49,8 @@ func (m *Model) showHistory(msgs []engine.Message) {
 func (m *Model) historyReply(msg engine.Message, calls map[string]*toolItem, said *string) {
 	for _, r := range msg.Reasoning {
 		if strings.TrimSpace(r.Text) != "" {
-			t := &thinkItem{}
-			t.add(r.Text)
+			t := &thinkItem{done: true} // of an earlier session: how long is not known
+			t.add(r.Text, time.Time{})
 			m.tr.add(t)
 		}
 	}

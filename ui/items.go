@@ -137,11 +137,68 @@ type thinkItem struct {
 	text    strings.Builder
 	version int
 	c       cache
+	// start is when the reasoning began; took is set once the model
+	// moved on from it (its text, a call, the end of the call).
+	start time.Time
+	took  time.Duration
+	done  bool
 }
 
-func (t *thinkItem) add(s string) {
+func (t *thinkItem) add(s string, at time.Time) {
+	if t.start.IsZero() {
+		t.start = at
+	}
 	t.text.WriteString(s)
 	t.version++
+}
+
+// finish marks the reasoning over at at.
+func (t *thinkItem) finish(at time.Time) {
+	if t.done {
+		return
+	}
+	t.done, t.took = true, max(at.Sub(t.start), 0)
+	t.version++
+}
+
+// thought says how long the finished reasoning took, when known.
+func (t *thinkItem) thought() string {
+	if t.start.IsZero() || t.took == 0 {
+		return "Thought"
+	}
+	return "Thought for " + Took(t.took)
+}
+
+// latestSentence is the last whole sentence of text, or, before one has
+// ended, the words so far; cut at a word to room cells.
+func latestSentence(text string, room int) string {
+	flat := oneLine(text)
+	end := -1
+	for i := len(flat) - 1; i > 0; i-- {
+		if (flat[i] == ' ') && strings.ContainsRune(".!?:", rune(flat[i-1])) {
+			end = i
+			break
+		}
+	}
+	s := flat
+	if end > 0 {
+		start := 0
+		for i := end - 2; i > 0; i-- {
+			if flat[i] == ' ' && strings.ContainsRune(".!?:", rune(flat[i-1])) {
+				start = i + 1
+				break
+			}
+		}
+		s = flat[start:end]
+	}
+	if ansi.StringWidth(s) <= room {
+		return s
+	}
+	cut := ansi.Truncate(s, room-1, "")
+	if i := strings.LastIndexByte(cut, ' '); i > room/2 {
+		cut = cut[:i]
+	}
+	return cut + "…"
 }
 
 func (t *thinkItem) lines(l *look, width int) []string {
@@ -150,15 +207,18 @@ func (t *thinkItem) lines(l *look, width int) []string {
 	}
 	text := strings.TrimSpace(t.text.String())
 	if !l.showThinking {
-		// The latest words say what the model is thinking about now.
-		flat := oneLine(text)
-		room := max(width-14, 10)
-		if w := ansi.StringWidth(flat); w > room {
-			flat = "…" + ansi.TruncateLeft(flat, w-room+1, "")
+		if t.done {
+			return t.c.put(width, l.gen, t.version, []string{l.pal.Dim.Render("✻ " + t.thought() + " · ctrl+r shows it")})
 		}
-		return t.c.put(width, l.gen, t.version, []string{l.pal.Dim.Render("✻ Thinking: " + flat)})
+		// The latest whole sentence says what the model is thinking
+		// about now.
+		line := "✻ Thinking: " + latestSentence(text, max(width-14, 10))
+		return t.c.put(width, l.gen, t.version, []string{l.pal.Dim.Render(line)})
 	}
 	out := []string{l.pal.Dim.Render("✻ Thinking")}
+	if t.done {
+		out = []string{l.pal.Dim.Render("✻ " + t.thought())}
+	}
 	for _, s := range strings.Split(ansi.Wrap(text, max(width-2, 10), ""), "\n") {
 		out = append(out, l.pal.Dim.Render("  "+s))
 	}
