@@ -87,7 +87,8 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 		Host: c, Commands: c.commands(), Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
 		Prompt: strings.TrimSpace(strings.Join(opts.args, " ")), Notes: c.startNotes(),
 		StatusLine: c.statusLine(), Notify: notifyKind(c.h.s.cfg.Notifications, opts.f.Getenv),
-		Args: map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices},
+		Args:  map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices},
+		Found: c.found(),
 	}
 	if sess != nil {
 		uopts.History, uopts.Pending = sess.Messages, len(sess.Pending) > 0

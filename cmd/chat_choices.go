@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -93,6 +94,32 @@ func (c *chatHost) modelChoices(ctx context.Context) []ui.Choice {
 		out = append(out, ui.Choice{Value: name + "/" + spec.DefaultModel, Desc: desc})
 	}
 	return out
+}
+
+// found says what the chat found to work with, for its first note: MCP
+// servers (started with the first turn) and skills.
+func (c *chatHost) found() string {
+	var parts []string
+	if n := len(mcpStatuses(c.h.s)); n > 0 {
+		parts = append(parts, plural(n, "MCP server", "MCP servers"))
+	}
+	if cat := c.h.s.skills; cat != nil {
+		if n := len(cat.Skills()); n > 0 {
+			parts = append(parts, plural(n, "skill", "skills")+" (/skills)")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " · ")
+}
+
+// plural is n with the noun that fits it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // listModels asks provider for its models; none when it cannot say.

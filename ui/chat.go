@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/textarea"
@@ -37,6 +39,9 @@ type Options struct {
 	// change (the start, each turn's end, a command's new status), at
 	// most once per 300 ms.
 	StatusLine StatusLineFunc
+	// Found says what the host found to work with (MCP servers, skills),
+	// for the first note of a new chat; "" says nothing.
+	Found string
 	// Args lists the values of commands' arguments, by command name, for
 	// the menu that opens when one is typed (/model, /resume).
 	Args map[string]ArgsFunc
@@ -121,14 +126,46 @@ func New(ctx context.Context, opts Options) *Model {
 		m.tr.add(&noteItem{kind: noteWarn, text: n})
 	}
 	if len(opts.History) == 0 && len(opts.Notes) == 0 {
-		m.tr.add(&noteItem{text: welcome(opts.Status)})
+		m.tr.add(&noteItem{text: welcome(opts.Status, opts.Found)})
 	}
 	return m
 }
 
-// welcome is the first line of a new chat.
-func welcome(s Status) string {
-	return "llmrt chat · " + s.Provider + "/" + s.Model + " · Enter sends, Alt+Enter adds a line, /help lists commands"
+// welcome is the first note of a new chat: where it works, with what,
+// what it found, and the keys to start with.
+func welcome(s Status, found string) string {
+	var b strings.Builder
+	b.WriteString("llmrt chat")
+	if s.Dir != "" {
+		b.WriteString(" in " + homeShort(s.Dir))
+	}
+	b.WriteString("\n" + s.Provider + "/" + s.Model)
+	if s.Permission != "" {
+		b.WriteString(" · permission " + s.Permission)
+	}
+	if s.Sandbox != "" {
+		b.WriteString(" · sandbox " + s.Sandbox)
+	}
+	if found != "" {
+		b.WriteString("\n" + found)
+	}
+	b.WriteString("\nEnter sends · Alt+Enter adds a line · @ mentions a file · /help lists commands")
+	return b.String()
+}
+
+// homeShort writes a path under the home directory with ~.
+func homeShort(dir string) string {
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" || home == "/" {
+		return dir
+	}
+	if dir == home {
+		return "~"
+	}
+	if rest, ok := strings.CutPrefix(dir, home+string(os.PathSeparator)); ok {
+		return "~" + string(os.PathSeparator) + rest
+	}
+	return dir
 }
 
 // Init starts the first turn when the screen was opened with a prompt or
