@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmrt/llmrt/engine"
 )
@@ -267,6 +268,7 @@ func (m *Model) ended(rv *runView, ev engine.Event) {
 		if !rv.shown && strings.TrimSpace(res.Output) != "" {
 			m.addText(res.Output)
 		}
+		m.tr.add(&footerItem{text: m.answerFooter(res, ev.Time)})
 	case engine.EventFailed:
 		msg := "the run failed"
 		if res.Error != nil {
@@ -278,6 +280,19 @@ func (m *Model) ended(rv *runView, ev engine.Event) {
 	case engine.EventToolCalls:
 		m.tr.add(&noteItem{kind: noteWarn, text: "the run is waiting for a host-owned tool this screen cannot run"})
 	}
+}
+
+// answerFooter sums up an answered turn under it: the model, how long the
+// turn took (when it took a second or more), its tokens.
+func (m *Model) answerFooter(res *engine.Result, at time.Time) string {
+	parts := []string{m.status.Model}
+	if !m.since.IsZero() && at.Sub(m.since) >= time.Second {
+		parts = append(parts, Took(at.Sub(m.since)))
+	}
+	if u := res.Usage; u.InputTokens+u.OutputTokens > 0 {
+		parts = append(parts, tokens(u.InputTokens)+" in · "+tokens(u.OutputTokens)+" out")
+	}
+	return strings.Join(parts, " · ")
 }
 
 // cancelCalls marks the calls still running or waiting as cancelled: the

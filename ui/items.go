@@ -131,6 +131,19 @@ func (n *noteItem) lines(l *look, width int) []string {
 	return n.c.put(width, l.gen, 0, out)
 }
 
+// footerItem is the dim line under an answer: model, time, tokens.
+type footerItem struct {
+	text string
+	c    cache
+}
+
+func (f *footerItem) lines(l *look, width int) []string {
+	if out, ok := f.c.get(width, l.gen, 0); ok {
+		return out
+	}
+	return f.c.put(width, l.gen, 0, []string{l.pal.Dim.Render(cut("  "+Sanitize(f.text), width))})
+}
+
 // thinkItem is the model's reasoning in one model call: one dim line
 // while collapsed, the whole text when the person expands reasoning.
 type thinkItem struct {
