@@ -244,7 +244,7 @@ func TestScrollback(t *testing.T) {
 	}
 	d.key("pgup", "pgup")
 	scr := d.screen()
-	if strings.Contains(scr, "item 60") || !strings.Contains(scr, "more lines (PgDn)") {
+	if strings.Contains(scr, "item 60") || !strings.Contains(scr, "more lines (PgDn, End)") {
 		t.Fatalf("PgUp should show older lines and say more are below:\n%s", scr)
 	}
 	d.send(wheel(false))
@@ -252,6 +252,49 @@ func TestScrollback(t *testing.T) {
 	if scr := d.screen(); !strings.Contains(scr, "item 60") {
 		t.Fatalf("PgDn back to the bottom:\n%s", scr)
 	}
+	d.key("home")
+	if scr := d.screen(); !strings.Contains(scr, "› list") || strings.Contains(scr, "item 30\n") {
+		t.Fatalf("Home on an empty editor goes to the top:\n%s", scr)
+	}
+	d.key("end")
+	if scr := d.screen(); !strings.Contains(scr, "item 60") {
+		t.Fatalf("End goes back to the end:\n%s", scr)
+	}
+	d.typeText("abc")
+	d.key("home")
+	if scr := d.screen(); !strings.Contains(scr, "item 60") {
+		t.Fatalf("Home with text in the editor moves in the editor, not the transcript:\n%s", scr)
+	}
+}
+
+// TestNewOutputMarker: scrolled up while an answer streams, the rule
+// says there is new output below, and End goes to it.
+func TestNewOutputMarker(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		fmt.Fprintf(&b, "- item %d\n", i)
+	}
+	release := make(chan struct{})
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		play(tu, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart})
+		play(tu, deltas(engine.EventAnswerDelta, b.String(), 7)...)
+		<-release
+		return answerTurn("")(ctx, tu)
+	}}
+	d := newDriver(t, h, 80, 24)
+	d.typeText("list")
+	d.key("enter")
+	d.until("the streamed list", func() bool { return strings.Contains(d.screen(), "item 60") })
+	d.key("pgup")
+	if scr := d.screen(); !strings.Contains(scr, "more lines · new output (End) · esc to interrupt") {
+		t.Errorf("scrolled up while streaming, the rule should say so:\n%s", scr)
+	}
+	d.key("end")
+	if scr := d.screen(); !strings.Contains(scr, "item 60") || strings.Contains(scr, "new output") {
+		t.Errorf("End should follow the output again:\n%s", scr)
+	}
+	close(release)
+	d.idle()
 }
 
 func TestResumedHistoryIsShown(t *testing.T) {

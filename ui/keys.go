@@ -41,6 +41,17 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "pgup":
 		m.scroll(-max(m.transcriptHeight()-2, 1))
 		return nil
+	case "home", "end":
+		// With an empty editor they go to the transcript's top and end;
+		// with text, to the start and end of its line.
+		if m.in.value() == "" && !m.in.menu.open() {
+			if s == "home" {
+				m.scroll(-1 << 30)
+			} else {
+				m.scroll(1 << 30)
+			}
+			return nil
+		}
 	case "pgdown":
 		m.scroll(max(m.transcriptHeight()-2, 1))
 		return nil

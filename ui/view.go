@@ -61,11 +61,17 @@ func (m *Model) ruleText(th int) string {
 		return ""
 	case m.hint != "":
 		return m.hint
+	}
+	n := m.tr.below(&m.look, m.width, th)
+	switch {
+	case n > 0 && m.busy:
+		// Scrolled up while the answer streams: the marker stays, and
+		// says there is new output below.
+		return "↓ " + itoa(n) + " more lines · new output (End) · esc to interrupt"
+	case n > 0:
+		return "↓ " + itoa(n) + " more lines (PgDn, End)"
 	case m.busy:
 		return "esc to interrupt"
-	}
-	if n := m.tr.below(&m.look, m.width, th); n > 0 {
-		return "↓ " + itoa(n) + " more lines (PgDn)"
 	}
 	return ""
 }
