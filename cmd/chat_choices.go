@@ -158,7 +158,7 @@ func (c *chatHost) sessionChoices(context.Context) []ui.Choice {
 	var here, there []ui.Choice
 	now := time.Now()
 	for _, s := range list {
-		desc := age(now.Sub(s.Updated)) + " · " + oneLineTitle(s.Title)
+		desc := ui.Ago(now.Sub(s.Updated)) + " · " + oneLineTitle(s.Title)
 		if s.WorkDir == dir {
 			here = append(here, ui.Choice{Value: s.ID, Desc: desc})
 			continue

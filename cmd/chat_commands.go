@@ -113,7 +113,7 @@ func (c *chatHost) skillsCommand(context.Context, string) (ui.Reply, error) {
 	return ui.Reply{Report: list}, nil
 }
 
-func (c *chatHost) sessionsCommand(context.Context, string) (ui.Reply, error) {
+func (c *chatHost) sessionsCommand(_ context.Context, arg string) (ui.Reply, error) {
 	if c.h.store == nil {
 		return ui.Reply{Report: ui.Notice("Sessions are not saved in this chat (--no-session).")}, nil
 	}
@@ -121,10 +121,13 @@ func (c *chatHost) sessionsCommand(context.Context, string) (ui.Reply, error) {
 	if err != nil {
 		return ui.Reply{}, err
 	}
-	var r ui.SessionList
+	r := ui.SessionList{All: strings.TrimSpace(arg) == "all"}
 	for _, s := range list {
+		if !r.All && s.WorkDir != c.h.s.workDir {
+			continue
+		}
 		r.Sessions = append(r.Sessions, ui.SessionInfo{ID: s.ID, Updated: s.Updated, Status: s.Status,
-			Model: strings.Trim(s.Provider+"/"+s.Model, "/"), Title: s.Title})
+			Model: strings.Trim(s.Provider+"/"+s.Model, "/"), Title: s.Title, Dir: s.WorkDir, Bytes: s.Bytes})
 	}
 	return ui.Reply{Report: r}, nil
 }

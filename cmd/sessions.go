@@ -60,9 +60,9 @@ continues one; llmrt sessions show ID prints it; llmrt sessions rm ID... deletes
 			now := time.Now()
 			rows := make([][]string, 0, len(list))
 			for _, s := range list {
-				row := []string{s.ID, age(now.Sub(s.Updated)), size(s.Bytes), orDash(s.Status)}
+				row := []string{s.ID, ui.Ago(now.Sub(s.Updated)), ui.FileSize(s.Bytes), orDash(s.Status)}
 				if all {
-					row = append(row, shortHome(s.WorkDir, f.Getenv("HOME")))
+					row = append(row, ui.ShortHome(s.WorkDir, f.Getenv("HOME")))
 				}
 				rows = append(rows, append(row, orDash(s.Title)))
 			}
@@ -103,40 +103,6 @@ func newSessionsRmCmd(f *Factory) *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// age says how long ago a session was last written, as people say it.
-func age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-}
-
-// size says how big a session's record is.
-func size(n int64) string {
-	switch {
-	case n < 1<<10:
-		return fmt.Sprintf("%d B", n)
-	case n < 1<<20:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-}
-
-// shortHome writes a path under home with ~.
-func shortHome(path, home string) string {
-	if home != "" {
-		if rest, ok := strings.CutPrefix(path, home); ok && (rest == "" || strings.HasPrefix(rest, "/")) {
-			return "~" + rest
-		}
-	}
-	return path
 }
 
 func newSessionsShowCmd(f *Factory) *cobra.Command {

@@ -153,19 +153,10 @@ func welcome(s Status, found string) string {
 	return b.String()
 }
 
-// homeShort writes a path under the home directory with ~.
+// homeShort writes dir under the home directory with ~.
 func homeShort(dir string) string {
-	home, err := os.UserHomeDir()
-	if err != nil || home == "" || home == "/" {
-		return dir
-	}
-	if dir == home {
-		return "~"
-	}
-	if rest, ok := strings.CutPrefix(dir, home+string(os.PathSeparator)); ok {
-		return "~" + string(os.PathSeparator) + rest
-	}
-	return dir
+	home, _ := os.UserHomeDir()
+	return ShortHome(dir, home)
 }
 
 // Init starts the first turn when the screen was opened with a prompt or

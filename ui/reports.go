@@ -68,6 +68,11 @@ type SkillInfo struct {
 // SessionList is the saved sessions, newest first (/sessions).
 type SessionList struct {
 	Sessions []SessionInfo
+	// All says they are every directory's; otherwise they are the
+	// working directory's.
+	All bool
+	// Now is what their ages are counted from; zero is the time drawn.
+	Now time.Time
 }
 
 // SessionInfo is one saved session of a SessionList.
@@ -79,6 +84,10 @@ type SessionInfo struct {
 	// Model is "provider/model".
 	Model string
 	Title string
+	// Dir is where it ran, shown for a list of every directory's.
+	Dir string
+	// Bytes is the size of its record (0: not known).
+	Bytes int64
 }
 
 // UsageReport is the tokens used in the session so far (/usage).

@@ -31,13 +31,13 @@ func sampleReports() map[string]Report {
 	} {
 		tools.Tools = append(tools.Tools, engine.ToolInfo{Name: t.name, Kind: llmtools.Kind(t.kind), Source: t.source, Description: t.desc})
 	}
-	var sessions SessionList
 	at := time.Date(2026, 11, 24, 12, 0, 0, 0, time.Local)
+	sessions := SessionList{Now: at.Add(90 * time.Minute)}
 	for i := range 17 {
 		status := []string{"completed", "cancelled", "", "tool_calls"}[i%4]
 		sessions.Sessions = append(sessions.Sessions, SessionInfo{
 			ID: fmt.Sprintf("20261124-12%02d00-abc%03d", 59-i, i), Updated: at.Add(-time.Duration(i) * time.Hour),
-			Status: status, Model: "openai/gpt-5", Title: fmt.Sprintf("session %d: find out why the build fails on the release branch", i),
+			Status: status, Model: "openai/gpt-5", Bytes: int64(900 + i*3000), Title: fmt.Sprintf("session %d: find out why the build fails on the release branch", i),
 		})
 	}
 	return map[string]Report{
@@ -134,7 +134,8 @@ func TestSmallReports(t *testing.T) {
 			"Resumed session S1. It ran in /src/a; this chat works in /src/b, so its tools act there (llmrt chat --resume S1 --cwd /src/a goes on where it ran)."},
 		{Compacted{Before: 12000, After: 3000}, "Compacted: the conversation went from about 12,000 to 3,000 tokens; the model goes on from its summary."},
 		{Notice("New session: the conversation is cleared."), "New session: the conversation is cleared."},
-		{SessionList{}, "No saved sessions."},
+		{SessionList{All: true}, "No saved sessions."},
+		{SessionList{}, "No saved sessions in this directory; /sessions all lists every directory's."},
 		{SkillList{}, "No skills found; llmrt skills lists where they are looked for."},
 	}
 	for _, tc := range cases {

@@ -2,7 +2,9 @@ package ui
 
 import (
 	"fmt"
+	"os"
 	"strings"
+	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -105,22 +107,45 @@ const sessionRows = 15
 
 func (r SessionList) draw(l *look, width int) []string {
 	p := l.pal
-	if len(r.Sessions) == 0 {
+	switch {
+	case len(r.Sessions) == 0 && r.All:
 		return para("No saved sessions.", width)
+	case len(r.Sessions) == 0:
+		return para("No saved sessions in this directory; "+p.Code.Render("/sessions all")+" lists every directory's.", width)
 	}
-	t := table{cols: []column{{title: "id", style: p.Code}, {title: "updated"}, {title: "status"}, {title: "model", optional: true}, {title: "title", style: p.Dim}}}
+	cols := []column{{title: "id", style: p.Code}, {title: "age"}, {title: "size", right: true, optional: true}, {title: "status"}}
+	if r.All {
+		cols = append(cols, column{title: "dir", optional: true})
+	}
+	t := table{cols: append(cols, column{title: "title", style: p.Dim})}
+	home, _ := os.UserHomeDir()
+	now := r.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
 	for _, s := range r.Sessions[:min(len(r.Sessions), sessionRows)] {
-		status := s.Status
+		status, size := s.Status, "-"
 		if status == "" {
 			status = "-"
 		}
-		t.add(s.ID, s.Updated.Local().Format("01-02 15:04"), status, s.Model, oneLine(s.Title))
+		if s.Bytes > 0 {
+			size = FileSize(s.Bytes)
+		}
+		row := []string{s.ID, Ago(now.Sub(s.Updated)), size, status}
+		if r.All {
+			row = append(row, ShortHome(s.Dir, home))
+		}
+		t.add(append(row, oneLine(s.Title))...)
 	}
 	out := t.lines(p, width)
 	if more := len(r.Sessions) - sessionRows; more > 0 {
-		out = append(out, para(p.Dim.Render(itoa(more)+" more: ")+p.Code.Render("llmrt sessions")+p.Dim.Render(" lists them all."), width)...)
+		cmd := "llmrt sessions"
+		if r.All {
+			cmd += " --all"
+		}
+		out = append(out, para(p.Dim.Render(itoa(more)+" more: ")+p.Code.Render(cmd)+p.Dim.Render(" lists them all."), width)...)
 	}
-	return append(append(out, ""), para("Open one with "+p.Code.Render("/resume ID")+".", width)...)
+	return append(append(out, ""), para("Open one with "+p.Code.Render("/resume ID")+" (Tab or the menu after /resume completes it).", width)...)
 }
 
 func (r UsageReport) draw(l *look, width int) []string {
