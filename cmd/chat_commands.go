@@ -225,7 +225,14 @@ func (c *chatHost) compactCommand(ctx context.Context, focus string) (ui.Reply, 
 	before, _ := rt.Context(ctx, c.request())
 	_, err = c.conv.Compact(ctx, rt, c.h.request(), focus, nil)
 	if errors.Is(err, engine.ErrNothingToCompact) {
-		return ui.Reply{Report: ui.Notice("Nothing to compact yet: the conversation is only its latest turn.")}, nil
+		// /compact keeps the latest turns whole, up to a tenth of the
+		// window (engine.Runtime.Compact): say so, with the numbers.
+		window := c.h.s.contextWindow
+		if window == 0 {
+			window, _ = engine.ContextWindow(c.h.s.model)
+		}
+		return ui.Reply{Report: ui.Notice(fmt.Sprintf("Nothing to compact: the conversation is about %s tokens, and /compact keeps the latest turns as they are up to about %s (a tenth of the %s-token window).",
+			ui.Tokens(before.Conversation), ui.Tokens(window/10), ui.Tokens(window)))}, nil
 	}
 	if err != nil {
 		return ui.Reply{}, fmt.Errorf("compact: %w", err)
@@ -233,7 +240,9 @@ func (c *chatHost) compactCommand(ctx context.Context, focus string) (ui.Reply, 
 	after, _ := rt.Context(ctx, c.request())
 	c.notePick()
 	st := c.Status()
-	return ui.Reply{History: c.conv.Messages(), Status: &st, Report: ui.Compacted{Before: before.Conversation, After: after.Conversation}}, nil
+	// The screen keeps what it shows; a marker says where the model's
+	// view now starts from a summary.
+	return ui.Reply{Status: &st, Report: ui.Compacted{Before: before.Conversation, After: after.Conversation}}, nil
 }
 
 func (c *chatHost) contextCommand(ctx context.Context, _ string) (ui.Reply, error) {

@@ -132,7 +132,6 @@ func TestSmallReports(t *testing.T) {
 			"Resumed session S1. It ran on openai/gpt-5; this chat goes on with anthropic/claude (/model switches)."},
 		{Resumed{ID: "S1", RanIn: "/src/a", Here: "/src/b"},
 			"Resumed session S1. It ran in /src/a; this chat works in /src/b, so its tools act there (llmrt chat --resume S1 --cwd /src/a goes on where it ran)."},
-		{Compacted{Before: 12000, After: 3000}, "Compacted: the conversation went from about 12,000 to 3,000 tokens; the model goes on from its summary."},
 		{Notice("New session: the conversation is cleared."), "New session: the conversation is cleared."},
 		{SessionList{All: true}, "No saved sessions."},
 		{SessionList{}, "No saved sessions in this directory; /sessions all lists every directory's."},
@@ -143,6 +142,11 @@ func TestSmallReports(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%#v: got %q, want %q", tc.r, got, tc.want)
 		}
+	}
+	// /compact's marker: a rule across the screen, then what it did.
+	got := plain(strings.Join(Compacted{Before: 12000, After: 3000}.draw(&look{pal: NewPalette(false, true)}, 60), "\n"))
+	if want := "── compacted on request " + strings.Repeat("─", 36) + "\n  The conversation went from about 12,000 to 3,000 tokens:"; !strings.HasPrefix(got, want) {
+		t.Errorf("the compaction marker:\n%s", got)
 	}
 }
 

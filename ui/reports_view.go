@@ -262,8 +262,11 @@ func (r Resumed) draw(l *look, width int) []string {
 }
 
 func (r Compacted) draw(l *look, width int) []string {
-	return para(fmt.Sprintf("Compacted: the conversation went from about %s to %s tokens; the model goes on from its summary.",
-		count(r.Before), count(r.After)), width)
+	p := l.pal
+	mark := "── compacted on request "
+	out := []string{p.Border.Render(mark + strings.Repeat("─", max(width-widthOf(mark), 0)))}
+	return append(out, para(p.Dim.Render(fmt.Sprintf("The conversation went from about %s to %s tokens: the model goes on from a summary of what is above this line.",
+		count(r.Before), count(r.After))), width)...)
 }
 
 // help is what /help shows: the keys and the commands that can run here.

@@ -143,6 +143,9 @@ func cut(s string, width int) string {
 	return ansi.Truncate(s, width, "…")
 }
 
+// Tokens formats a token count compactly: 950, 12.3k, 1.2M.
+func Tokens(n int) string { return tokens(n) }
+
 // tokens formats a token count compactly: 950, 12.3k, 1.2M.
 func tokens(n int) string {
 	switch {
