@@ -133,11 +133,14 @@ func TestChatModelPicker(t *testing.T) {
 		}
 	}
 	tm.keys("claude")
+	tm.waitFor("› /model claude", 5*time.Second)
 	scr = tm.waitFor("anthropic/claude", 5*time.Second)
 	if !strings.Contains(scr, "anthropic/claude-sonnet-4-5  no key: set ANTHROPIC_API_KEY") {
 		t.Errorf("a provider without its key should say so in the menu:\n%s", scr)
 	}
 	tm.keys("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "nano")
+	// The keys arrive one by one: wait for the whole word in the editor.
+	tm.waitFor("› /model nano", 5*time.Second)
 	scr = tm.waitFor("gpt-5-nano", 5*time.Second)
 	if strings.Contains(scr, "gpt-4o-mini") {
 		t.Errorf("typing should narrow the list:\n%s", scr)
