@@ -212,3 +212,40 @@ func TestAskedCallKeepsOneLine(t *testing.T) {
 		t.Fatalf("the expanded call shows its output as lines:\n%s", scr)
 	}
 }
+
+// TestAllowedOnceOnTheCallsLine: "allowed once" shows on the line of the
+// call it allowed, with its time and result, not as a line of its own;
+// other choices keep their line.
+func TestAllowedOnceOnTheCallsLine(t *testing.T) {
+	run := func(key string) string {
+		got := make(chan PermitResult, 1)
+		h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+			req := engine.PermissionRequest{Tool: "shell_cmd", Kind: "external", Arguments: `{"command":"make test"}`, Suggested: "shell_cmd(command=make test)"}
+			play(tu, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart},
+				engine.Event{Type: engine.EventToolStart, Call: call("s1", "shell_cmd", req.Arguments)},
+				engine.Event{Type: engine.EventPermissionRequest, Call: call("s1", "shell_cmd", req.Arguments), Permission: &req})
+			r, _ := tu.Prompts.Permit(ctx, req)
+			got <- r
+			if r.Decision.Action == engine.AllowOnce {
+				play(tu, engine.Event{Type: engine.EventToolResult, Call: call("s1", "shell_cmd", ""), Outcome: &engine.ToolOutcome{Content: `{"exit_code":0}`}})
+			}
+			return answerTurn("done")(ctx, tu)
+		}}
+		d := newDriver(t, h, 80, 24)
+		d.typeText("test it")
+		d.key("enter")
+		d.until("the prompt", func() bool { return d.m.form() != nil })
+		d.key(key)
+		d.idle()
+		<-got
+		return d.screen()
+	}
+	scr := run("1")
+	if !strings.Contains(scr, "✓ shell_cmd  make test") || !strings.Contains(scr, "allowed once · ") || strings.Contains(scr, "✔ shell_cmd: allowed once") {
+		t.Errorf("allowed once should be on the call's line:\n%s", scr)
+	}
+	scr = run("2")
+	if !strings.Contains(scr, "✔ shell_cmd: allowed always in this session") {
+		t.Errorf("allow always keeps its line, which names the rule:\n%s", scr)
+	}
+}

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,6 +19,8 @@ type openForm struct {
 	// abandon answers a form whose turn ended before the person did;
 	// nobody waits for it any more, and the buffered reply never blocks.
 	abandon func()
+	// tool is the tool a permission prompt asks about ("" for a question).
+	tool string
 }
 
 func newAskEntry(r askRequest, p Palette) *openForm {
@@ -47,6 +50,7 @@ func newPermitEntry(r permitRequest, p Palette) *openForm {
 			return []string{f.Summary()}
 		},
 		abandon: func() { r.reply <- permitReply{err: context.Canceled} },
+		tool:    r.req.Tool,
 	}
 }
 
@@ -58,6 +62,26 @@ func (m *Model) form() *openForm {
 	return m.forms[0]
 }
 
+// allowedOnce puts "allowed once" on the line of the call it was for,
+// rather than a line of its own; false when there is no such call.
+func (m *Model) allowedOnce(f *openForm, said string) bool {
+	if f.tool == "" || !strings.HasSuffix(said, ": allowed once") {
+		return false
+	}
+	var waiting *toolItem
+	for _, t := range m.calls {
+		if t.state == toolWaiting && t.name == f.tool && (waiting == nil || t.start.Before(waiting.start)) {
+			waiting = t
+		}
+	}
+	if waiting == nil {
+		return false
+	}
+	waiting.allowed = "allowed once"
+	waiting.version++
+	return true
+}
+
 // formMsg hands a key or paste to the form on screen and, once it is
 // done, sends its answer and shows what was chosen.
 func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
@@ -66,7 +90,7 @@ func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	for _, s := range f.answer() {
-		if s != "" {
+		if s != "" && !m.allowedOnce(f, s) {
 			m.tr.add(&noteItem{kind: noteChoice, text: s})
 		}
 	}

@@ -38,6 +38,7 @@ type toolItem struct {
 	state   toolState
 	took    time.Duration
 	note    string // progress while running; exit status or error after
+	allowed string // how the person allowed it, when asked ("allowed once")
 	result  string
 	version int
 	c       cache
@@ -71,6 +72,9 @@ func (t *toolItem) lines(l *look, width int) []string {
 	}
 	if t.note != "" {
 		meta += " · " + t.note
+	}
+	if t.allowed != "" && t.state != toolWaiting {
+		meta = t.allowed + " · " + meta
 	}
 	head := indent + mark + " " + style.Render(t.name)
 	room := width - ansi.StringWidth(head) - ansi.StringWidth(meta) - 4
