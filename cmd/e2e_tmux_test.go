@@ -112,6 +112,24 @@ func (tm *term) waitFor(s string, d time.Duration) string {
 	}
 }
 
+// waitUntil polls the screen until ok holds for it; what names what is
+// awaited in the failure. Use it where the text awaited is on the screen
+// before the event too ("idle" before a turn as after it).
+func (tm *term) waitUntil(what string, d time.Duration, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		scr := tm.screen(false)
+		if ok(scr) {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("timed out waiting for %s on screen:\n%s", what, scr)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func (tm *term) keys(keys ...string) {
 	tm.tmux(append([]string{"send-keys", "-t", "main"}, keys...)...)
 }
