@@ -26,12 +26,17 @@ type textItem struct {
 	// complete lines so far.
 	tailLines []string
 	tailUpto  int
+	// fenceLines are the rendered lines of tail[:fenceUpto] while the
+	// tail is an unclosed code fence, drawn as the code it will be.
+	fenceLines []string
+	fenceUpto  int
 }
 
 func (t *textItem) add(s string) {
 	if bs := t.split.add(s); len(bs) > 0 {
 		t.blocks = append(t.blocks, bs...)
 		t.tailLines, t.tailUpto = t.tailLines[:0], 0
+		t.fenceLines, t.fenceUpto = nil, 0
 	}
 }
 
@@ -50,6 +55,7 @@ func (t *textItem) lines(l *look, width int) []string {
 		t.width, t.gen = width, l.gen
 		t.drawn, t.nDrawn, t.doneLen = t.drawn[:0], 0, 0
 		t.tailLines, t.tailUpto = t.tailLines[:0], 0
+		t.fenceLines, t.fenceUpto = nil, 0
 	}
 	for t.nDrawn < len(t.blocks) {
 		b := t.blocks[t.nDrawn]
@@ -65,6 +71,11 @@ func (t *textItem) lines(l *look, width int) []string {
 		return t.drawn
 	}
 	tail := t.split.tail()
+	// A fence opens the tail: open (its line scanned) or still being
+	// written (no line of it complete yet).
+	if fence := openFence(tail); fence != "" && (t.split.inFence || bytes.IndexByte(tail, '\n') < 0) {
+		return t.fencedTail(l, width, tail, fence)
+	}
 	if nl := bytes.LastIndexByte(tail, '\n'); nl >= t.tailUpto {
 		for _, raw := range strings.Split(string(tail[t.tailUpto:nl]), "\n") {
 			t.tailLines = append(t.tailLines, wrapLine(raw, width)...)
@@ -83,6 +94,54 @@ func (t *textItem) lines(l *look, width int) []string {
 		t.drawn = append(t.drawn, wrapLine(string(partial), width)...)
 	}
 	return t.drawn
+}
+
+// fencedTail draws a tail that is a code fence still open as the code
+// block it will be: its complete lines rendered with the fence closed
+// (highlighted, indented as when it closes), the lines since the last
+// render and the unfinished one indented as code. A render happens when
+// lines were added, and in a long block only once a quarter more came,
+// so a long block costs a bounded number of renders.
+func (t *textItem) fencedTail(l *look, width int, tail []byte, fence string) []string {
+	nl := bytes.LastIndexByte(tail, '\n')
+	if nl+1 > t.fenceUpto && (t.fenceUpto < 2048 || nl+1-t.fenceUpto >= t.fenceUpto/4) {
+		t.fenceLines = strings.Split(l.md.render(string(tail[:nl+1])+fence, width), "\n")
+		t.fenceUpto = nl + 1
+	}
+	if t.doneLen > 0 && !t.split.tight {
+		t.drawn = append(t.drawn, "")
+	}
+	if t.fenceUpto > 0 {
+		t.drawn = append(t.drawn, t.fenceLines...)
+	}
+	rest := string(tail[t.fenceUpto:])
+	if t.fenceUpto == 0 {
+		// The opening line is not complete yet: nothing to show of it.
+		return t.drawn
+	}
+	for _, raw := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
+		if raw != "" || rest != "" {
+			t.drawn = append(t.drawn, guard([]string{cut("    "+strings.ReplaceAll(raw, "\t", "    "), width)})...)
+		}
+	}
+	return t.drawn
+}
+
+// openFence returns the fence that opens tail ("```", "~~~~"), "" when
+// tail does not start with one.
+func openFence(tail []byte) string {
+	line := bytes.TrimLeft(tail, " ")
+	if len(line) < 3 || line[0] != '`' && line[0] != '~' {
+		return ""
+	}
+	n := 0
+	for n < len(line) && line[n] == line[0] {
+		n++
+	}
+	if n < 3 {
+		return ""
+	}
+	return string(line[:n])
 }
 
 // wrapLine wraps one raw line of streamed text as the Markdown renderer

@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/engine"
+)
+
+// TestUnclosedFenceStreamsAsCode: while a code fence streams, the chat
+// shows it as the code block it will be — never the raw ```go line — and
+// each code line keeps the place and indentation it has once the fence
+// closes.
+func TestUnclosedFenceStreamsAsCode(t *testing.T) {
+	chunks := []string{"Here is the program:\n\n```go\npack", "age main\n\nfunc main() {\n\tpri", "ntln(\"hi\")\n}\n", "```\n\nRun it with go run."}
+	next := make(chan struct{}, len(chunks))
+	h := &fakeHost{turn: func(ctx context.Context, tu Turn) error {
+		play(tu, engine.Event{Type: engine.EventRunStart}, engine.Event{Type: engine.EventModelStart})
+		for _, c := range chunks {
+			<-next
+			play(tu, engine.Event{Type: engine.EventTextDelta, Delta: c})
+		}
+		res := engine.Result{Status: engine.StatusCompleted, Output: strings.Join(chunks, "")}
+		play(tu, engine.Event{Type: engine.EventAssistantMessage, Message: ptr(engine.TextMessage(engine.RoleAssistant, strings.Join(chunks, "")))},
+			engine.Event{Type: engine.EventCompleted, Result: &res})
+		return nil
+	}}
+	d := newDriver(t, h, 80, 24)
+	d.typeText("show me")
+	d.key("enter")
+	var screens []string
+	for i, seen := range []string{"    pack", "    pri", "println(\"hi\")", "Run it with"} {
+		go func() { next <- struct{}{} }() // d.until runs the turn's commands meanwhile
+		d.until("chunk "+itoa(i), func() bool { return strings.Contains(d.screen(), seen) })
+		screens = append(screens, d.screen())
+	}
+	d.idle()
+	final := d.screen()
+	for i, scr := range screens[:3] {
+		if strings.Contains(scr, "```") {
+			t.Errorf("step %d shows the raw fence:\n%s", i, scr)
+		}
+	}
+	for _, code := range []string{"    package main", "    func main() {"} {
+		if !strings.Contains(screens[2], code) || !strings.Contains(final, code) {
+			t.Errorf("%q should show the same while streaming and after:\n%s\n---\n%s", code, screens[2], final)
+		}
+	}
+}
+
+// TestFenceOpeningLine: a fence whose opening line is still being written
+// shows nothing of it.
+func TestFenceOpeningLine(t *testing.T) {
+	var ti textItem
+	l := &look{pal: NewPalette(false, true), md: newRenderer(true)}
+	ti.add("Intro.\n\n```g")
+	if got := strings.Join(ti.lines(l, 80), "\n"); strings.Contains(got, "```") || !strings.Contains(got, "Intro.") {
+		t.Errorf("got:\n%s", got)
+	}
+}
