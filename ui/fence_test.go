@@ -59,3 +59,23 @@ func TestFenceOpeningLine(t *testing.T) {
 		t.Errorf("got:\n%s", got)
 	}
 }
+
+// TestCodeUsesTheWholeWidth: a 75-column line of code fits on one line
+// at 80 columns, indentation included; prose keeps its margin.
+func TestCodeUsesTheWholeWidth(t *testing.T) {
+	line := "\tif err := os.WriteFile(filepath.Join(d, nm), data, 0o644); err != nil {"
+	if n := len(strings.ReplaceAll(line, "\t", "    ")); n != 75 {
+		t.Fatalf("the sample is %d columns", n)
+	}
+	r := newRenderer(true)
+	out := plain(r.render("```go\n"+line+"\n```\n", 80))
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) != 1 || !strings.HasSuffix(strings.TrimRight(lines[0], " "), "err != nil {") {
+		t.Errorf("the code line should fit on one line at 80 columns:\n%s", out)
+	}
+	for _, l := range lines {
+		if w := widthOf(l); w > 80 {
+			t.Errorf("a line of %d columns at 80: %q", w, l)
+		}
+	}
+}

@@ -166,9 +166,15 @@ func (r *renderer) render(text string, width int) string {
 		return out
 	}
 	// Code is folded at the width even where it has no space: a line
-	// the terminal folded would lose its indentation.
+	// the terminal folded would lose its indentation. It may use the
+	// whole width, its indentation included, where prose keeps a margin:
+	// a 75-column line of code fits at 80 columns.
 	code := codeBlock(text)
-	return wrapRendered(out, wrapOptions{width: width - 4, code: code, breakWords: r.breakWords || code})
+	wrap := width - 4
+	if code {
+		wrap = width
+	}
+	return wrapRendered(out, wrapOptions{width: wrap, code: code, breakWords: r.breakWords || code})
 }
 
 // glamour returns the glamour renderer for a block: the flat one, or for
