@@ -33,9 +33,10 @@ func sseEvent(typ, data string) string {
 }
 
 // TestResponsesFaults runs the shared fault table through
-// RetryPolicy.Stream: what is retried, what is restarted (SPEC §3.8: a
-// stream cut before answer text starts again, one cut after text the
-// user saw is final) and what the error says.
+// RetryPolicy.Stream: what is retried, what is restarted (a stream cut
+// before any answer text reached the user starts again; one cut after
+// text the user saw is final, since restarting would show it twice) and
+// what the error says.
 func TestResponsesFaults(t *testing.T) {
 	rec := replay.Load(t, responsesStream)
 	text := sseEvent("response.output_text.delta", `{"type":"response.output_text.delta","output_index":0,"delta":"partial"}`)
