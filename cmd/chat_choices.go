@@ -158,7 +158,11 @@ func (c *chatHost) sessionChoices(context.Context) []ui.Choice {
 	var here, there []ui.Choice
 	now := time.Now()
 	for _, s := range list {
-		desc := ui.Ago(now.Sub(s.Updated)) + " · " + oneLineTitle(s.Title)
+		title := s.Title
+		if title == "" {
+			title = "(no prompt)"
+		}
+		desc := ui.Ago(now.Sub(s.Updated)) + " · " + title // the menu puts it on one line, cut to fit
 		if s.WorkDir == dir {
 			here = append(here, ui.Choice{Value: s.ID, Desc: desc})
 			continue
@@ -166,21 +170,4 @@ func (c *chatHost) sessionChoices(context.Context) []ui.Choice {
 		there = append(there, ui.Choice{Value: s.ID, Desc: desc + " · in " + filepath.Base(s.WorkDir)})
 	}
 	return append(here, there...)
-}
-
-// oneLineTitle is a session's title on one short line.
-func oneLineTitle(t string) string {
-	if t == "" {
-		return "(no prompt)"
-	}
-	r := []rune(t)
-	for i, c := range r {
-		if c == '\n' || c == '\r' || c == '\t' {
-			r[i] = ' '
-		}
-	}
-	if len(r) > 60 {
-		r = append(r[:59], '…')
-	}
-	return string(r)
 }

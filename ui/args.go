@@ -76,7 +76,7 @@ func choiceMenu(name string, all []Choice, typed string) menu {
 		if strings.TrimSpace(typed) == c.Value {
 			mn.sel = len(mn.items) // what was typed is a value: Enter takes it
 		}
-		mn.items = append(mn.items, menuItem{label: Sanitize(c.Value), insert: "/" + name + " " + c.Value, desc: Sanitize(c.Desc)})
+		mn.items = append(mn.items, menuItem{label: Sanitize(c.Value), insert: "/" + name + " " + c.Value, desc: oneLine(Sanitize(c.Desc))})
 	}
 	return mn
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,8 +18,10 @@ type openForm struct {
 	// abandon answers a form whose turn ended before the person did;
 	// nobody waits for it any more, and the buffered reply never blocks.
 	abandon func()
-	// tool is the tool a permission prompt asks about ("" for a question).
-	tool string
+	// permit is the permission prompt's request and form (nil for a
+	// question).
+	permit *PermitForm
+	tool   string
 }
 
 func newAskEntry(r askRequest, p Palette) *openForm {
@@ -50,6 +51,7 @@ func newPermitEntry(r permitRequest, p Palette) *openForm {
 			return []string{f.Summary()}
 		},
 		abandon: func() { r.reply <- permitReply{err: context.Canceled} },
+		permit:  f,
 		tool:    r.req.Tool,
 	}
 }
@@ -64,8 +66,8 @@ func (m *Model) form() *openForm {
 
 // allowedOnce puts "allowed once" on the line of the call it was for,
 // rather than a line of its own; false when there is no such call.
-func (m *Model) allowedOnce(f *openForm, said string) bool {
-	if f.tool == "" || !strings.HasSuffix(said, ": allowed once") {
+func (m *Model) allowedOnce(f *openForm) bool {
+	if f.permit == nil || f.permit.Result().Decision.Action != engine.AllowOnce {
 		return false
 	}
 	var waiting *toolItem
@@ -90,7 +92,7 @@ func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	for _, s := range f.answer() {
-		if s != "" && !m.allowedOnce(f, s) {
+		if s != "" && !m.allowedOnce(f) {
 			m.tr.add(&noteItem{kind: noteChoice, text: s})
 		}
 	}

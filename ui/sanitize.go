@@ -73,15 +73,18 @@ func (s *Sanitizer) Reset() {
 // Sanitize returns s without terminal control sequences and control
 // characters other than newline and tab; invalid UTF-8 becomes U+FFFD.
 // A string that holds nothing to remove is returned as it is.
-func Sanitize(s string) string {
-	i := safePrefix(s)
-	if i == len(s) {
+func Sanitize(s string) string { return clean(s, safePrefix(s), false) }
+
+// clean scans s from from, the length of its prefix known to need
+// nothing removed; keep says SGR sequences stay.
+func clean(s string, from int, keep bool) string {
+	if from == len(s) {
 		return s
 	}
 	var z Sanitizer
-	out := make([]byte, i, len(s))
+	out := make([]byte, from, len(s))
 	copy(out, s)
-	return string(z.scan(out, s[i:], false, false))
+	return string(z.scan(out, s[from:], false, keep))
 }
 
 // keepStyle is Sanitize for llmrt's own rendered output (glamour's
@@ -92,16 +95,7 @@ func Sanitize(s string) string {
 // makes sure that nothing that moves the cursor, clears the screen, sets
 // a title, writes the clipboard, makes a link or rings the bell leaves
 // llmrt's renderers, whatever path it came by.
-func keepStyle(s string) string {
-	i := styledPrefix(s)
-	if i == len(s) {
-		return s
-	}
-	var z Sanitizer
-	out := make([]byte, i, len(s))
-	copy(out, s)
-	return string(z.scan(out, s[i:], false, true))
-}
+func keepStyle(s string) string { return clean(s, styledPrefix(s), true) }
 
 // safePrefix returns the length of the prefix of s that is plain text:
 // printable characters, newlines and tabs, valid UTF-8, no C1 controls.

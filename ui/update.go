@@ -70,11 +70,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.turn != m.turn {
 			return m, nil
 		}
-		took := m.look.now.Sub(m.since)
-		if now := time.Now(); now.After(m.look.now) {
-			took = now.Sub(m.since)
-		}
-		stopped := m.cancelling
+		took, stopped := time.Since(m.since), m.cancelling
 		m.turnDone(msg)
 		m.hint = "" // what it said was about the turn
 		cmds := []tea.Cmd{m.refreshStatusLine()}
