@@ -1,7 +1,11 @@
 package tools
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,20 +26,81 @@ func bigText() string {
 	return b.String()
 }
 
-// withFileSizeLimit runs f with the process's file size limit at n bytes,
-// so a write past n fails with EFBIG (Go ignores SIGXFSZ). The test must
-// not be parallel: the limit holds for the whole process.
-func withFileSizeLimit(t *testing.T, n uint64, f func()) {
+// limitedWrite is what TestLimitedWriteChild runs: a tool call on a
+// workspace under a file size limit.
+type limitedWrite struct {
+	Root  string         `json:"root"`
+	Limit uint64         `json:"limit"`
+	Read  string         `json:"read"` // read first, as a run must before it writes
+	Tool  string         `json:"tool"`
+	Args  map[string]any `json:"args"`
+}
+
+// underFileSizeLimit runs w in a child process whose file size limit is
+// w.Limit bytes, so a write past it fails with EFBIG (Go ignores
+// SIGXFSZ), and returns the call's result. The limit holds for a whole
+// process: set in the test binary itself, it also failed the test
+// framework's own log (testlog.txt: file too large).
+func underFileSizeLimit(t *testing.T, w limitedWrite) Result {
 	t.Helper()
+	spec, err := json.Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The spec goes in a file: the content to write is larger than an
+	// environment variable may be.
+	file := filepath.Join(t.TempDir(), "spec.json")
+	if err := os.WriteFile(file, spec, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLimitedWriteChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "LLMRT_LIMITED_WRITE="+file)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("the limited child: %v\n%s", err, out)
+	}
+	i := bytes.LastIndex(out, []byte("\nRESULT "))
+	if i < 0 {
+		t.Fatalf("the limited child printed no result:\n%s", out)
+	}
+	var res Result
+	if err := json.Unmarshal(bytes.SplitN(out[i+len("\nRESULT "):], []byte("\n"), 2)[0], &res); err != nil {
+		t.Fatalf("the limited child's result: %v\n%s", err, out)
+	}
+	return res
+}
+
+// TestLimitedWriteChild is the child process of underFileSizeLimit; run
+// on its own it does nothing.
+func TestLimitedWriteChild(t *testing.T) {
+	file := os.Getenv("LLMRT_LIMITED_WRITE")
+	if file == "" {
+		return
+	}
+	spec, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w limitedWrite
+	if err := json.Unmarshal(spec, &w); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := NewWorkspace(w.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call(t, builtin(t, ws, Options{}, "read_file"), map[string]any{"path": w.Read})
 	var old unix.Rlimit
 	if err := unix.Getrlimit(unix.RLIMIT_FSIZE, &old); err != nil {
 		t.Fatal(err)
 	}
-	if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: n, Max: old.Max}); err != nil {
+	if err := unix.Setrlimit(unix.RLIMIT_FSIZE, &unix.Rlimit{Cur: w.Limit, Max: old.Max}); err != nil {
 		t.Skipf("cannot set the file size limit: %v", err)
 	}
-	defer unix.Setrlimit(unix.RLIMIT_FSIZE, &old)
-	f()
+	res := call(t, builtin(t, ws, Options{}, w.Tool), w.Args)
+	unix.Setrlimit(unix.RLIMIT_FSIZE, &old)
+	b, _ := json.Marshal(res)
+	fmt.Printf("\nRESULT %s\n", b)
 }
 
 // leftovers lists the files in dir other than want.
@@ -75,13 +140,9 @@ func TestWritesKeepTheOriginalOnFailure(t *testing.T) {
 		{"edit", 50 * 1024, "edit_file", map[string]any{"path": "big.txt", "old_string": "first\n", "new_string": "the first line, now longer\n"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ws, root := newTestWorkspace(t)
+			_, root := newTestWorkspace(t)
 			p := writeTestFile(t, root, "big.txt", original)
-			call(t, builtin(t, ws, Options{}, "read_file"), map[string]any{"path": "big.txt"})
-			var res Result
-			withFileSizeLimit(t, tc.limit, func() {
-				res = call(t, builtin(t, ws, Options{}, tc.tool), tc.args)
-			})
+			res := underFileSizeLimit(t, limitedWrite{Root: root, Limit: tc.limit, Read: "big.txt", Tool: tc.tool, Args: tc.args})
 			if !res.IsError {
 				t.Errorf("%s under a %d-byte file size limit = %q, want an error", tc.name, tc.limit, res.Content)
 			}
