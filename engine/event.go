@@ -160,6 +160,12 @@ type ToolOutcome struct {
 	Content string `json:"content"`
 	Parts   []Part `json:"parts,omitempty"`
 	IsError bool   `json:"is_error,omitempty"`
+	// Failed says the tool ran but its action did not succeed: a command
+	// that exited non-zero or timed out. The model reads it in Content.
+	Failed bool `json:"failed,omitempty"`
+	// Summary is the tool's own few words on what the call did ("12
+	// lines", "3 matches in 2 files"), for a screen's one line per call.
+	Summary string `json:"summary,omitempty"`
 	// Code is set when the engine, not the tool, produced the result:
 	// unknown_tool, invalid_arguments, permission_denied, not_run,
 	// cancelled, and no_evidence on a final_answer refused by the

@@ -172,7 +172,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	} else {
 		res, err = safeExecute(pctx, p.tool, json.RawMessage(p.call.Arguments))
 	}
-	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError}
+	o := ToolOutcome{Content: res.Content, Parts: res.Parts, IsError: res.IsError, Failed: res.Failed, Summary: res.Summary}
 	p.failed = res.Failed
 	var tp *toolPanic
 	switch {
@@ -185,6 +185,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	}
 	if r.req.Redact != nil {
 		o.Content = r.req.Redact(o.Content)
+		o.Summary = r.req.Redact(o.Summary)
 	}
 	o.Content = capResult(o.Content, r.req.MaxResultBytes)
 	o.DurationMS = time.Since(start).Milliseconds()

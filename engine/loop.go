@@ -44,7 +44,9 @@ func (r *run) loop(ctx context.Context) Result {
 				r.guard.iter--
 				continue
 			}
-			return r.fail(CodeProviderError, err, "%v; %s", err, r.tooLongAdvice())
+			// The provider's message often ends a sentence: "….; the
+			// conversation is too long" reads as a typo.
+			return r.fail(CodeProviderError, err, "%s; %s", strings.TrimRight(err.Error(), ".; "), r.tooLongAdvice())
 		}
 		if err != nil {
 			return r.fail(CodeProviderError, err, "%v", err)

@@ -125,8 +125,14 @@ func editFile(ws *Workspace, a editArgs) Result {
 	if n > 1 {
 		what = fmt.Sprintf("all %d occurrences", n)
 	}
-	return Text(fmt.Sprintf("Edited %s: replaced %s (first at line %d). The file now reads:\n%s",
-		ws.Rel(abs), what, line, excerpt(updated, line, countLines(newS))))
+	if !a.ReplaceAll {
+		n = 1
+	}
+	// The lines of the replaced text, taken out and put in, on each
+	// replacement.
+	summary := fmt.Sprintf("+%d −%d", n*countLines(newS), n*countLines(oldS))
+	return Summed(fmt.Sprintf("Edited %s: replaced %s (first at line %d). The file now reads:\n%s",
+		ws.Rel(abs), what, line, excerpt(updated, line, countLines(newS))), summary)
 }
 
 // matchLines lists the line numbers where sub starts, at most max of them.

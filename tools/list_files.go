@@ -115,13 +115,13 @@ func listFiles(ctx context.Context, ws *Workspace, dir string, o listOptions) (R
 	}
 	switch {
 	case total == 0:
-		return Text(fmt.Sprintf("[no entries in %s]", dir)), nil
+		return Summed(fmt.Sprintf("[no entries in %s]", dir), "no entries"), nil
 	case shown < total:
 		fmt.Fprintf(&out, "[showing %d of %d entries; narrow path or pattern, or raise max_entries]", shown, total)
 	default:
-		fmt.Fprintf(&out, "[%d entries]", total)
+		fmt.Fprintf(&out, "[%s]", plural(total, "entry"))
 	}
-	return Text(out.String()), nil
+	return Summed(out.String(), plural(total, "entry")), nil
 }
 
 // matchEntry matches a glob against an entry: patterns holding a slash are

@@ -126,9 +126,13 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 		fmt.Fprintf(&out, "%6d\t%s\n", lineNo, cutLine(line))
 		last = lineNo
 	}
+	summary := plural(lineNo, "line")
+	if offset > 1 || last < lineNo {
+		summary = fmt.Sprintf("lines %d-%d of %d", offset, last, lineNo)
+	}
 	switch {
 	case lineNo == 0:
-		return Text(fmt.Sprintf("[%s is empty]", path))
+		return Summed(fmt.Sprintf("[%s is empty]", path), "empty")
 	case offset > lineNo:
 		return Errorf("offset %d is past the end of %s (%d lines)", offset, path, lineNo)
 	case last < lineNo:
@@ -142,7 +146,10 @@ func readFile(ws *Workspace, path string, offset, limit int) Result {
 	if n := hardLinks(info); n > 1 {
 		fmt.Fprintf(&out, "\n[note: %s has %d hard links, so it is also reachable under another name, maybe outside the workspace; write_file and edit_file refuse it]", path, n)
 	}
-	return Text(out.String())
+	if kind != kindUTF8 {
+		summary += ", " + kind.String()
+	}
+	return Summed(out.String(), summary)
 }
 
 // readLine returns the next line without its terminator, however long it

@@ -123,7 +123,7 @@ func searchFiles(ctx context.Context, ws *Workspace, opts SearchOptions, a searc
 		}
 		return Result{}, err
 	}
-	return Text(out.render(a)), nil
+	return Summed(out.render(a), out.summary(a)), nil
 }
 
 // matches reports whether a file below the search start passes the glob.
@@ -188,11 +188,30 @@ func (o *searchOutput) render(a searchArgs) string {
 	return b.String()
 }
 
+// summary sums the search up for a screen: "12 matches in 3 files", "4
+// files", "no matches".
+func (o *searchOutput) summary(a searchArgs) string {
+	switch {
+	case a.Content == "" && o.total == 0, a.Content != "" && len(o.lines) == 0:
+		return "no matches"
+	case a.Content == "":
+		return plural(o.total, "file")
+	case o.stopped:
+		return fmt.Sprintf("%d+ matches", len(o.lines))
+	}
+	return plural(len(o.lines), "match") + " in " + plural(o.hitFile, "file")
+}
+
 func plural(n int, word string) string { return fmt.Sprintf("%d %s", n, pluralWord(n, word)) }
 
 func pluralWord(n int, word string) string {
-	if n == 1 {
+	switch {
+	case n == 1:
 		return word
+	case strings.HasSuffix(word, "y"):
+		return word[:len(word)-1] + "ies"
+	case strings.HasSuffix(word, "ch"), strings.HasSuffix(word, "s"):
+		return word + "es"
 	}
 	return word + "s"
 }

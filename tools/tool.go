@@ -92,10 +92,17 @@ type Result struct {
 	// narration after it does not end a run whose finish policy asks for
 	// evidence.
 	Failed bool
+	// Summary says what the call did in a few words, for the one line a
+	// screen gives the call: "12 lines", "3 matches in 2 files", "+4 −1".
+	// The model never sees it; Content says the same and more.
+	Summary string
 }
 
 // Text returns a successful text result.
 func Text(s string) Result { return Result{Content: s} }
+
+// Summed returns a successful text result with a summary for a screen.
+func Summed(content, summary string) Result { return Result{Content: content, Summary: summary} }
 
 // Errorf returns an error result the model sees.
 func Errorf(format string, args ...any) Result {

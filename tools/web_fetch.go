@@ -165,7 +165,8 @@ func (f *fetcher) fetch(ctx context.Context, a fetchArgs) (Result, error) {
 	case err != nil:
 		return Errorf("%s: %v", final, err), nil
 	}
-	return Text(formatPage(a, u, final, resp, pg, cut, maxBytes)), nil
+	summary := plural(utf8.RuneCountInString(pg.text), "character") + " of " + pg.kind
+	return Summed(formatPage(a, u, final, resp, pg, cut, maxBytes), summary), nil
 }
 
 // requestFailed turns a failed request into a result: refusals and

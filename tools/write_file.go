@@ -106,7 +106,11 @@ func writeFile(ws *Workspace, path, content, mode string) Result {
 	if !exists && mode != "create" {
 		verb = "Created"
 	}
-	return Text(fmt.Sprintf("%s %s (%d bytes, %d lines written).", verb, ws.Rel(abs), len(content), countLines(content)))
+	summary := plural(countLines(content), "line")
+	if verb == "Created" {
+		summary = "new file, " + summary
+	}
+	return Summed(fmt.Sprintf("%s %s (%d bytes, %d lines written).", verb, ws.Rel(abs), len(content), countLines(content)), summary)
 }
 
 // writeAndNote writes content to abs as op says (see replaceFile; prev
