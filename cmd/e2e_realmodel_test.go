@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -146,9 +147,13 @@ var literalVisible = "Return a Vec<String> instead of a Map<K, V>. Compare a<b a
 	"Type Example generic Vec<String> 漢字 🎉 " +
 	"func main() { key := \"" + strings.Repeat("x", 150) + "\" }"
 
-// squeeze drops whitespace and the box-drawing characters of tables, so
-// texts compare whatever their wrapping.
+// wrapMark is the mark a wrapped code line goes on behind.
+var wrapMark = regexp.MustCompile(`(?m)^\s*↪ `)
+
+// squeeze drops whitespace, the box-drawing characters of tables and the
+// marks of wrapped code lines, so texts compare whatever their wrapping.
 func squeeze(s string) string {
+	s = wrapMark.ReplaceAllString(s, "")
 	s = strings.NewReplacer("│", "", "─", "", "┼", "").Replace(s)
 	return strings.Join(strings.Fields(s), "")
 }

@@ -79,3 +79,23 @@ func TestCodeUsesTheWholeWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestWrappedCodeKeepsItsIndent: a code line wider than the screen goes
+// on at its own indentation behind a dim ↪, which tells it from a line
+// of its own.
+func TestWrappedCodeKeepsItsIndent(t *testing.T) {
+	line := "\t\treturn fmt.Errorf(\"open %s: the file is not there or cannot be read: %w\", name, err)"
+	out := newRenderer(true).render("```go\nfunc f() {\n"+line+"\n}\n```\n", 60)
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) < 4 {
+		t.Fatalf("the long line should wrap at 60 columns:\n%s", plain(out))
+	}
+	indent := strings.Index(plain(lines[1]), "return")
+	cont := lines[2]
+	if !strings.HasPrefix(cont, strings.Repeat(" ", indent)+"\x1b[2m↪\x1b[22m ") {
+		t.Errorf("the continuation should start at the line's indentation (%d) with a dim ↪: %q", indent, cont)
+	}
+	if p := plain(lines[3]); !strings.HasPrefix(strings.TrimLeft(p, " "), "}") || strings.Contains(p, "↪") {
+		t.Errorf("the next line of code has no mark: %q", p)
+	}
+}

@@ -17,7 +17,6 @@ type look struct {
 	frame        int
 	now          time.Time
 	showThinking bool
-	showDetails  bool
 	gen          int
 }
 
@@ -71,7 +70,7 @@ func (u *userItem) lines(l *look, width int) []string {
 	if out, ok := u.c.get(width, l.gen, 0); ok {
 		return out
 	}
-	body := strings.Split(ansi.Wrap(Sanitize(u.text), max(width-2, 10), ""), "\n")
+	body := wrapText(Sanitize(u.text), max(width-2, 10))
 	out := make([]string, len(body))
 	for i, s := range body {
 		mark := "  "
@@ -110,18 +109,30 @@ func (n *noteItem) lines(l *look, width int) []string {
 	var out []string
 	switch n.kind {
 	case noteChoice:
-		for _, s := range strings.Split(ansi.Wrap(text, max(width, 10), ""), "\n") {
+		for _, s := range wrapText(text, max(width, 10)) {
 			out = append(out, l.pal.Dim.Render(s))
+		}
+	case noteError:
+		// An error reads as a headline and, dim under it, the detail.
+		head, detail := headline(oneLine(text), width-2)
+		for i, s := range wrapText(head, max(width-2, 10)) {
+			mark := "✗ "
+			if i > 0 {
+				mark = "  "
+			}
+			out = append(out, l.pal.Err.Render(mark+s))
+		}
+		if detail != "" {
+			for _, s := range wrapText(detail, max(width-2, 10)) {
+				out = append(out, l.pal.Dim.Render("  "+s))
+			}
 		}
 	default:
 		style, mark := l.pal.Dim, "· "
-		switch n.kind {
-		case noteWarn:
+		if n.kind == noteWarn {
 			style, mark = l.pal.Warn, "! "
-		case noteError:
-			style, mark = l.pal.Err, "✗ "
 		}
-		for i, s := range strings.Split(ansi.Wrap(text, max(width-2, 10), ""), "\n") {
+		for i, s := range wrapText(text, max(width-2, 10)) {
 			if i > 0 {
 				mark = "  "
 			}
@@ -129,6 +140,27 @@ func (n *noteItem) lines(l *look, width int) []string {
 		}
 	}
 	return n.c.put(width, l.gen, 0, out)
+}
+
+// headline splits an error message too long for one line of room cells
+// into its headline, the words before its first clause ends (": ", "; "
+// or ". " after a few words: "openai: 400 from api.openai.com"), and the
+// detail after it. A message that fits has no detail.
+func headline(msg string, room int) (head, detail string) {
+	if ansi.StringWidth(msg) <= room {
+		return msg, ""
+	}
+	const least = 12 // "openai: 400" is not a headline yet
+	best := -1
+	for _, sep := range []string{": ", "; ", ". "} {
+		if i := strings.Index(msg[min(least, len(msg)):], sep); i >= 0 && (best < 0 || i+least < best) {
+			best = i + least
+		}
+	}
+	if best < 0 {
+		return msg, ""
+	}
+	return msg[:best], msg[best+2:]
 }
 
 // footerItem is the dim line under an answer: model, time, tokens.
@@ -232,7 +264,7 @@ func (t *thinkItem) lines(l *look, width int) []string {
 	if t.done {
 		out = []string{l.pal.Dim.Render("✻ " + t.thought())}
 	}
-	for _, s := range strings.Split(ansi.Wrap(text, max(width-2, 10), ""), "\n") {
+	for _, s := range wrapText(text, max(width-2, 10)) {
 		out = append(out, l.pal.Dim.Render("  "+s))
 	}
 	return t.c.put(width, l.gen, t.version, out)

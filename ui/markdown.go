@@ -298,7 +298,7 @@ func trimBlankLines(s string) string {
 
 // wrapPlain word-wraps text to width, breaking long words.
 func wrapPlain(text string, width int) string {
-	return ansi.Wrap(text, max(width, 1), "")
+	return strings.Join(wrapText(text, width), "\n")
 }
 
 // MarkdownWriter renders Markdown as it streams to a terminal: each block

@@ -98,6 +98,10 @@ func checkVisible(t *testing.T, where, out, want string, room int) {
 	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
 	var lines []string // the visible lines, squeezed
 	for _, l := range strings.Split(ansi.Strip(out), "\n") {
+		// A wrapped code line goes on behind its mark.
+		if rest, ok := strings.CutPrefix(strings.TrimLeft(l, " "), "↪ "); ok {
+			l = rest
+		}
 		lines = append(lines, squeeze(decoration.Replace(l)))
 	}
 	got := strings.Join(lines, "")

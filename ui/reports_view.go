@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // reportItem is a command's report on the transcript.
@@ -26,7 +25,7 @@ func (it *reportItem) lines(l *look, width int) []string {
 // para wraps text (which may hold styled spans) to the width, after the
 // report margin.
 func para(text string, width int) []string {
-	lines := strings.Split(ansi.Wrap(text, max(width-widthOf(margin), 10), ""), "\n")
+	lines := wrapText(text, max(width-widthOf(margin), 10))
 	for i, s := range lines {
 		lines[i] = margin + s
 	}

@@ -13,7 +13,7 @@ import (
 // the renderer lets glamour lay blocks out without wrapping and wraps the
 // lines here: at spaces only; a continuation line starts under the text
 // of the line it continues (after its list marker or quote bar, at its
-// code's indentation); colours go on across the break.
+// code's indentation behind a dim ↪); colours go on across the break.
 
 // wrapOptions say how lines are wrapped.
 type wrapOptions struct {
@@ -27,6 +27,17 @@ type wrapOptions struct {
 	breakWords bool
 }
 
+// wrapText wraps text, plain or styled, to width cells at spaces: never
+// at a hyphen ("gpt-5-" / "nano"), and inside a word only when it is
+// longer than a line.
+func wrapText(s string, width int) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		out = append(out, wrapANSI(l, wrapOptions{width: max(width, 1), breakWords: true})...)
+	}
+	return out
+}
+
 // wrapRendered wraps every line of rendered Markdown.
 func wrapRendered(s string, o wrapOptions) string {
 	lines := strings.Split(s, "\n")
@@ -37,6 +48,10 @@ func wrapRendered(s string, o wrapOptions) string {
 	return strings.Join(out, "\n")
 }
 
+// codeMark starts a continuation of a wrapped code line, dim, after the
+// line's indentation: it tells a wrapped line from a line of its own.
+const codeMark = "\x1b[2m↪\x1b[22m "
+
 // textLead matches what a continuation line of rendered text is indented
 // by: the margin, quote bars, and a list item's marker.
 var textLead = regexp.MustCompile(`^ *(?:│ *)*(?:(?:•|\d{1,9}\.|\[[ ✓xX]\]) +)?(?:\[[ ✓xX]\] +)?`)
@@ -46,7 +61,7 @@ var textLead = regexp.MustCompile(`^ *(?:│ *)*(?:(?:•|\d{1,9}\.|\[[ ✓xX]\]
 func lead(plain string, code bool) (head, hang string) {
 	if code {
 		head = plain[:len(plain)-len(strings.TrimLeft(plain, " "))]
-		return head, head
+		return head, head + codeMark
 	}
 	head = textLead.FindString(plain)
 	var b strings.Builder
@@ -150,7 +165,9 @@ func (w *lineWriter) place(spaces []token, spaceW int, word []token, wordW int) 
 	if !w.fresh && !fold && w.curW+spaceW+wordW > w.width {
 		w.newline()
 	}
-	if !w.fresh || w.curW == 0 {
+	// Spaces go before the word except where a line broke; a line's
+	// own leading spaces stay.
+	if !w.fresh || w.curW == 0 && len(w.lines) == 0 {
 		for _, t := range spaces {
 			w.write(t)
 		}
