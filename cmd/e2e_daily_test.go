@@ -86,16 +86,32 @@ func TestChatStatusLineFails(t *testing.T) {
 	}
 }
 
-// TestChatQueuesAPromptWhileItWorks: at 80×24, a prompt sent while the
-// answer streams shows as queued and is sent once the turn is over; both
-// requests reach the model in order.
-func TestChatQueuesAPromptWhileItWorks(t *testing.T) {
+// termSizes are the terminals the daily-driver tests run in: a small
+// one and the classic one.
+var termSizes = [][2]int{{60, 20}, {80, 24}}
+
+// eachSize runs f as a parallel subtest at each of termSizes.
+func eachSize(t *testing.T, f func(t *testing.T, w, h int)) {
 	t.Parallel()
+	for _, size := range termSizes {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			t.Parallel()
+			f(t, size[0], size[1])
+		})
+	}
+}
+
+// TestChatQueuesAPromptWhileItWorks: at 60×20 and 80×24, a prompt sent
+// while the answer streams shows as queued and is sent once the turn is
+// over; both requests reach the model in order.
+func TestChatQueuesAPromptWhileItWorks(t *testing.T) { eachSize(t, chatQueues) }
+
+func chatQueues(t *testing.T, w, h int) {
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI,
 		slow("one two three four five six seven eight nine ten eleven twelve", 150),
 		finalAnswer("the second answer"))
-	tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv, "--finish", "text")...)
+	tm := startTermSized(t, sb, w, h, openaiKey, chatArgs(srv, "--finish", "text")...)
 	tm.waitFor("Ask anything", 10*time.Second)
 	tm.keys("first question", "Enter")
 	tm.waitFor("two", 10*time.Second)
@@ -118,12 +134,13 @@ func TestChatQueuesAPromptWhileItWorks(t *testing.T) {
 // TestChatModelPicker: "/model " opens the provider's models and the
 // other providers; typing narrows the list and Enter on a chosen model
 // switches to it; a provider without its key is not switched to, and the
-// chat says why.
-func TestChatModelPicker(t *testing.T) {
-	t.Parallel()
+// chat says why; at 60×20 and 80×24.
+func TestChatModelPicker(t *testing.T) { eachSize(t, chatModelPicker) }
+
+func chatModelPicker(t *testing.T, w, h int) {
 	sb := newSandbox(t)
 	srv := fake(t, fakellm.OpenAI, finalAnswer("hello"))
-	tm := startTermSized(t, sb, 80, 24, openaiKey, chatArgs(srv)...)
+	tm := startTermSized(t, sb, w, h, openaiKey, chatArgs(srv)...)
 	tm.waitFor("Ask anything", 10*time.Second)
 	tm.keys("/model ")
 	scr := tm.waitFor("in use", 10*time.Second)
@@ -164,11 +181,15 @@ func tenLines() string {
 }
 
 // checkFiveChoices fails unless the prompt on scr shows its header, the
-// hidden lines' count, all five choices naming the command once, and the
-// key hints.
-func checkFiveChoices(t *testing.T, where, scr string) {
+// whole command or its first lines and a count of the hidden ones (always
+// at 60×20), all five choices naming the command once, and the key hints.
+func checkFiveChoices(t *testing.T, where, scr string, small bool) {
 	t.Helper()
-	for _, want := range []string{"Allow shell_cmd?", "$ echo line number 1 ", "more lines (PgDn)", "1. Allow once",
+	folded := strings.Contains(scr, "more lines (PgDn)")
+	if (small && !folded) || (!folded && !strings.Contains(scr, "echo line number 10 ")) {
+		t.Errorf("%s: want the whole command, or its first lines and a count of the lines below:\n%s", where, scr)
+	}
+	for _, want := range []string{"Allow shell_cmd?", "$ echo line number 1 ", "1. Allow once",
 		"2. Allow always in this session: this exact command", "3. Allow always in this project: this exact command",
 		"4. Deny", "5. Cancel the run", "enter or 1-5 choose"} {
 		if !strings.Contains(scr, want) {
@@ -177,22 +198,23 @@ func checkFiveChoices(t *testing.T, where, scr string) {
 	}
 }
 
-// TestPromptsFitASmallTerminal: at 60×20 a ten-line command's prompt
-// keeps all five choices and the hints on screen, the command shown once
-// with a count of what is below the fold, in the chat and in run; in run,
-// moving the cursor leaves no copies of the choices in the scrollback and
-// Esc leaves the "denied" line.
-func TestPromptsFitASmallTerminal(t *testing.T) {
-	t.Parallel()
+// TestPromptsFitASmallTerminal: at 60×20 (and 80×24) a ten-line
+// command's prompt keeps all five choices and the hints on screen, the
+// command shown once with a count of what is below the fold, in the chat
+// and in run; in run, moving the cursor leaves no copies of the choices
+// in the scrollback and Esc leaves the "denied" line.
+func TestPromptsFitASmallTerminal(t *testing.T) { eachSize(t, promptsFit) }
+
+func promptsFit(t *testing.T, w, h int) {
 	t.Run("chat", func(t *testing.T) {
 		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, shellTurn(tenLines()), finalAnswer("done"))
-		tm := startTermWith(t, sb, 60, 20, openaiKey, "", "", chatArgs(srv, "--sandbox", "off")...)
+		tm := startTermWith(t, sb, w, h, openaiKey, "", "", chatArgs(srv, "--sandbox", "off")...)
 		tm.waitFor("Ask anything", 10*time.Second)
 		tm.keys("look", "Enter")
 		scr := tm.waitFor("Cancel the run", 15*time.Second)
-		checkFiveChoices(t, "chat", scr)
+		checkFiveChoices(t, "chat", scr, h <= 20)
 		if !strings.Contains(scr, "waiting for you") {
 			t.Errorf("the status line should stay:\n%s", scr)
 		}
@@ -203,10 +225,10 @@ func TestPromptsFitASmallTerminal(t *testing.T) {
 		t.Parallel()
 		sb := newSandbox(t)
 		srv := fake(t, fakellm.OpenAI, shellTurn(tenLines()), finalAnswer("done"))
-		tm := startTermWith(t, sb, 60, 20, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1",
+		tm := startTermWith(t, sb, w, h, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1",
 			"--model", "m", "--sandbox", "off", "-p", "look")
 		scr := tm.waitFor("Cancel the run", 15*time.Second)
-		checkFiveChoices(t, "run", scr)
+		checkFiveChoices(t, "run", scr, h <= 20)
 		tm.keys("Down", "Down", "Up", "PageDown")
 		time.Sleep(200 * time.Millisecond)
 		tm.keys("Escape")
@@ -224,15 +246,16 @@ func TestPromptsFitASmallTerminal(t *testing.T) {
 // TestRunStreamsALongParagraph: on a terminal, `run` shows a long
 // paragraph's first lines while the rest is still being written, and the
 // spinner until then; the end shows the whole answer once.
-func TestRunStreamsALongParagraph(t *testing.T) {
-	t.Parallel()
+func TestRunStreamsALongParagraph(t *testing.T) { eachSize(t, runStreams) }
+
+func runStreams(t *testing.T, w, h int) {
 	sb := newSandbox(t)
 	para := "Alpha begins the answer, which is one long paragraph written slowly, word by word, the way a model streams it; " +
 		"its first lines must reach the screen before the last words are written, and nothing may show twice. Omega ends it."
 	answer := finalAnswer(para)
 	answer.ChunkDelayMS = 300 // the answer takes about three seconds
 	srv := fake(t, fakellm.OpenAI, answer)
-	tm := startTermWith(t, sb, 60, 20, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "go")
+	tm := startTermWith(t, sb, w, h, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "go")
 	tm.waitFor("Ctrl-C to interrupt", 15*time.Second) // the spinner
 	scr := tm.waitFor("Alpha begins", 15*time.Second)
 	if strings.Contains(scr, "Omega") {
@@ -243,4 +266,34 @@ func TestRunStreamsALongParagraph(t *testing.T) {
 	if strings.Count(flat, "Alpha begins") != 1 || !strings.Contains(flat, "twice. Omega ends it.") {
 		t.Errorf("the answer should show once, whole:\n%s", scr)
 	}
+}
+
+// TestToolResultsAtAGlance: at 60×20 and 80×24, each finished call's line
+// says what it did (lines read, exit status) and a command's last three
+// output lines show dimmed under it; Ctrl+O expands only the latest call
+// and folds it again.
+func TestToolResultsAtAGlance(t *testing.T) { eachSize(t, toolsAtAGlance) }
+
+func toolsAtAGlance(t *testing.T, w, h int) {
+	sb := newSandbox(t)
+	if err := os.WriteFile(filepath.Join(sb.work, "notes.txt"), []byte("a\nb\nc\nd\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":"notes.txt"}`), shellTurn("seq 1 7"), finalAnswer("counted"))
+	tm := startTermSized(t, sb, w, h, openaiKey, chatArgs(srv, "--permission", "auto")...)
+	tm.waitFor("Ask anything", 10*time.Second)
+	tm.keys("count", "Enter")
+	scr := tm.waitFor("counted", 15*time.Second)
+	for _, want := range []string{"✓ read_file  notes.txt", "· 4 lines", "✓ shell_cmd  seq 1 7", "exit 0 · 7 lines", "\n    5\n    6\n    7\n"} {
+		if !strings.Contains(scr, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, scr)
+		}
+	}
+	tm.keys("C-o")
+	scr = tm.waitFor("arguments", 5*time.Second)
+	if !strings.Contains(scr, `"command": "seq 1 7"`) || strings.Contains(scr, `"path": "notes.txt"`) {
+		t.Errorf("Ctrl+O should expand the command's call alone:\n%s", scr)
+	}
+	tm.keys("C-o")
+	tm.waitUntil("the call folded", 5*time.Second, func(s string) bool { return !strings.Contains(s, "arguments") })
 }

@@ -33,8 +33,11 @@ func toolsTurn(release chan struct{}) func(context.Context, Turn) error {
 			engine.Event{Type: engine.EventToolStart, Call: call("c1", "read_file", `{"path":"go.mod"}`), Time: at(30)},
 			engine.Event{Type: engine.EventToolStart, Call: call("c2", "shell_cmd", `{"command":"go test ./..."}`), Time: at(30)},
 			engine.Event{Type: engine.EventToolStart, Call: call("c3", "search_files", `{"pattern":"**/*.go","content":"TODO"}`), Time: at(30)},
-			engine.Event{Type: engine.EventToolResult, Call: call("c1", "read_file", ""), Outcome: &engine.ToolOutcome{Content: "module x"}, Time: at(42)},
-			engine.Event{Type: engine.EventToolError, Call: call("c2", "shell_cmd", ""), Outcome: &engine.ToolOutcome{Content: `{"exit_code":1,"stdout":"FAIL x"}`, IsError: true}, Time: at(2330)},
+			engine.Event{Type: engine.EventToolResult, Call: call("c1", "read_file", ""), Outcome: &engine.ToolOutcome{Content: "     1\tmodule x\n[lines 1-1 of 1]", Summary: "1 line"}, Time: at(42)},
+			// As the shell tool returns a failed command: a result, not an
+			// error, marked Failed.
+			engine.Event{Type: engine.EventToolResult, Call: call("c2", "shell_cmd", ""), Outcome: &engine.ToolOutcome{
+				Content: `{"output":"ok  \tx/a\t0.1s\n--- FAIL: TestB (0.00s)\n    b_test.go:9: got 2\nFAIL\nFAIL\tx/b\t0.2s\n","exit_code":1}`, Failed: true}, Time: at(2330)},
 		)
 		select {
 		case <-release:
@@ -57,7 +60,8 @@ func TestToolCallLines(t *testing.T) {
 		d.until("the failure", func() bool { return strings.Contains(d.screen(), "✗ shell_cmd") })
 		freeze(d, t0.Add(3*time.Second))
 		scr := d.screen()
-		for _, want := range []string{"✓ read_file  go.mod  12ms", "✗ shell_cmd  go test ./...  2.3s · exit 1", "search_files  TODO  2s", "running search_files"} {
+		for _, want := range []string{"✓ read_file  go.mod  12ms · 1 line", "✗ shell_cmd  go test ./...  2.3s · exit 1 · 5 lines",
+			"\n        b_test.go:9: got 2\n    FAIL\n    FAIL    x/b    0.2s\n", "search_files  TODO  2s", "running search_files"} {
 			if !strings.Contains(scr, want) {
 				t.Errorf("%dx%d: screen lacks %q:\n%s", size[0], size[1], want, scr)
 			}
@@ -65,8 +69,11 @@ func TestToolCallLines(t *testing.T) {
 		golden(t, "chat_tools_"+itoa(size[0])+"x"+itoa(size[1]), d.m.render())
 
 		d.key("ctrl+o")
-		if scr := d.screen(); !strings.Contains(scr, `"command": "go test ./..."`) || !strings.Contains(scr, "FAIL x") {
-			t.Errorf("Ctrl+O should show arguments and results:\n%s", scr)
+		if scr := d.screen(); !strings.Contains(scr, `"command": "go test ./..."`) || !strings.Contains(scr, "--- FAIL: TestB") {
+			t.Errorf("Ctrl+O should show the command's arguments and result:\n%s", scr)
+		}
+		if scr := d.screen(); strings.Contains(scr, `"path": "go.mod"`) {
+			t.Errorf("Ctrl+O should expand one call, the latest finished, not every one:\n%s", scr)
 		}
 		close(release)
 		d.idle()
@@ -177,5 +184,60 @@ func TestConcurrentNestedCallsStayUnderTheirCaller(t *testing.T) {
 	want := "run_code:x >read_file:one >read_file:two spawn_agent:survey >list_files:src"
 	if got := strings.Join(order, " "); got != want {
 		t.Fatalf("lines in order %q, want %q: each caller's calls under it", got, want)
+	}
+}
+
+// TestCtrlOExpandsTheCallInView: Ctrl+O expands the latest finished call
+// on screen — scrolled up, the last one in view, not the newest of all —
+// and folds it again on the next press.
+func TestCtrlOExpandsTheCallInView(t *testing.T) {
+	m := New(context.Background(), Options{Host: &fakeHost{}, Palette: NewPalette(false, true)})
+	m.Update(resize(80, 24))
+	m.apply(engine.Event{Type: engine.EventRunStart, RunID: "r"})
+	for i := 1; i <= 30; i++ {
+		id, args := "c"+itoa(i), `{"command":"step `+itoa(i)+`"}`
+		m.apply(engine.Event{Type: engine.EventToolStart, RunID: "r", Call: call(id, "shell_cmd", args)})
+		m.apply(engine.Event{Type: engine.EventToolResult, RunID: "r", Call: call(id, "shell_cmd", ""),
+			Outcome: &engine.ToolOutcome{Content: `{"output":"did ` + itoa(i) + `","exit_code":0}`}})
+	}
+	m.scroll(-1 << 30)
+	var last string // the last call on screen
+	for _, l := range strings.Split(plain(m.render()), "\n") {
+		if i := strings.Index(l, "shell_cmd  step "); i >= 0 {
+			last = strings.Fields(l[i:])[2]
+		}
+	}
+	if last == "" || last == "30" {
+		t.Fatalf("scrolled to the top, the screen should end before the last call:\n%s", plain(m.render()))
+	}
+	m.Update(keyPress("ctrl+o"))
+	scr := plain(m.render())
+	if !strings.Contains(scr, `"command": "step `+last+`"`) {
+		t.Errorf("Ctrl+O should expand step %s, the last call in view:\n%s", last, scr)
+	}
+	for _, it := range m.tr.items {
+		if c, ok := it.(*toolItem); ok && c.open && c.id != "c"+last {
+			t.Errorf("Ctrl+O also expanded %s", c.id)
+		}
+	}
+	m.Update(keyPress("ctrl+o"))
+	if scr := plain(m.render()); strings.Contains(scr, `"command":`) {
+		t.Errorf("a second Ctrl+O should fold the call again:\n%s", scr)
+	}
+}
+
+// TestCallLineKeepsItsOutcome: a long command gives way on its line, so
+// the time, the exit status and the output's size always show.
+func TestCallLineKeepsItsOutcome(t *testing.T) {
+	it := &toolItem{name: "shell_cmd", args: `{"command":"` + strings.Repeat("echo long; ", 20) + `"}`,
+		state: toolFailed, took: 800 * time.Millisecond, note: "exit 1",
+		result: `{"output":"1\n2\n3\n4\n5\n","exit_code":1}`}
+	l := &look{pal: NewPalette(false, true)}
+	lines := it.lines(l, 60)
+	if first := plain(lines[0]); !strings.HasSuffix(first, "800ms · exit 1 · 5 lines") || widthOf(first) > 60 {
+		t.Errorf("the call's line should end with its outcome, within 60 columns: %q", first)
+	}
+	if len(lines) != 4 || plain(lines[3]) != "    5" {
+		t.Errorf("want the last three output lines under the call: %q", lines)
 	}
 }

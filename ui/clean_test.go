@@ -39,7 +39,7 @@ func TestChatScreenShowsOutsideTextAsText(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 5, 7, 1000} {
 		m := New(context.Background(), Options{Host: &fakeHost{}, Palette: NewPalette(false, true)})
 		m.Update(resize(120, 60))
-		m.look.showThinking, m.look.showDetails = true, true
+		m.look.showThinking = true
 		apply := func(evs ...engine.Event) {
 			for _, ev := range evs {
 				ev.RunID = "r"
@@ -57,6 +57,11 @@ func TestChatScreenShowsOutsideTextAsText(t *testing.T) {
 		apply(deltas(engine.EventAnswerDelta, "answer "+hostile, n)...)
 		apply(engine.Event{Type: engine.EventAssistantMessage},
 			engine.Event{Type: engine.EventFailed, Result: &engine.Result{Status: engine.StatusFailed, Error: &engine.RunError{Message: "error " + hostile}}})
+		// Folded, the command's last output lines show under its line.
+		if bad := outsideControl(m.render()); bad != "" {
+			t.Fatalf("deltas of %d bytes, calls folded: the screen holds a control sequence near %q:\n%s", n, bad, m.render())
+		}
+		openCalls(m)
 		scr := m.render()
 		if bad := outsideControl(scr); bad != "" {
 			t.Fatalf("deltas of %d bytes: the screen holds a control sequence near %q:\n%s", n, bad, scr)

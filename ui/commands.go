@@ -105,7 +105,7 @@ var keys = [][2]string{
 	{"Ctrl+C", "clear the prompt; twice on an empty prompt quits"},
 	{"Ctrl+D", "quit, on an empty prompt"},
 	{"PgUp, PgDn, mouse wheel", "scroll"},
-	{"Ctrl+O", "show or hide tool arguments and results"},
+	{"Ctrl+O", "expand or fold the latest tool call on screen"},
 	{"Ctrl+R", "show or hide the model's reasoning"},
 	{"Ctrl+G", "edit the prompt in $EDITOR"},
 }

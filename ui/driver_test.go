@@ -198,3 +198,13 @@ func wheel(down bool) tea.MouseWheelMsg {
 	}
 	return tea.MouseWheelMsg{Button: b}
 }
+
+// openCalls expands every tool call on the transcript, as Ctrl+O does one.
+func openCalls(m *Model) {
+	for _, it := range m.tr.items {
+		if t, ok := it.(*toolItem); ok {
+			t.open = true
+			t.version++
+		}
+	}
+}

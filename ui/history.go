@@ -34,7 +34,11 @@ func (m *Model) showHistory(msgs []engine.Message) {
 		case engine.RoleTool:
 			if t := calls[msg.ToolCallID]; t != nil {
 				t.result = msg.Text()
-				t.note = ResultNote(t.name, t.result)
+				var failed bool
+				t.note, failed = shellNote(t.name, t.result)
+				if failed {
+					t.state = toolFailed
+				}
 				if msg.IsError {
 					t.state, t.note = toolFailed, firstLine(t.result, 80)
 				}

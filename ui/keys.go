@@ -56,8 +56,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.scroll(max(m.transcriptHeight()-2, 1))
 		return nil
 	case "ctrl+o":
-		m.look.showDetails = !m.look.showDetails
-		m.look.gen++
+		m.toggleCall()
 		return nil
 	case "ctrl+r":
 		m.look.showThinking = !m.look.showThinking

@@ -25,10 +25,10 @@ func panicEvents() []engine.Event {
 func TestPanicOnTheChatScreen(t *testing.T) {
 	m := New(context.Background(), Options{Host: &fakeHost{}, Palette: NewPalette(false, true)})
 	m.Update(resize(100, 30))
-	m.look.showDetails = true
 	for _, ev := range panicEvents() {
 		m.apply(ev)
 	}
+	openCalls(m)
 	scr := plain(m.render())
 	for _, want := range []string{"widget panicked: boom", "widget failed: internal error"} {
 		if !strings.Contains(scr, want) {

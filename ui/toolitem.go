@@ -24,6 +24,10 @@ const (
 // detailLines bounds the arguments and result an expanded call shows.
 const detailLines = 30
 
+// tailLines is how many of a command's last output lines show under its
+// line, dimmed, while the call is not expanded.
+const tailLines = 3
+
 // toolItem is one tool call: a compact line with a spinner while it runs
 // and a mark when done, expandable to its arguments and result.
 type toolItem struct {
@@ -40,12 +44,13 @@ type toolItem struct {
 	note    string // progress while running; exit status or error after
 	allowed string // how the person allowed it, when asked ("allowed once")
 	result  string
+	open    bool // expanded to its arguments and result (Ctrl+O)
 	version int
 	c       cache
 }
 
 func (t *toolItem) lines(l *look, width int) []string {
-	live := t.state == toolRunning || t.state == toolWaiting
+	live := t.live()
 	if !live {
 		if out, ok := t.c.get(width, l.gen, t.version); ok {
 			return out
@@ -76,19 +81,55 @@ func (t *toolItem) lines(l *look, width int) []string {
 	if t.allowed != "" && t.state != toolWaiting {
 		meta = t.allowed + " · " + meta
 	}
+	tail, more := t.tail()
+	if more > 0 && !t.open {
+		meta += " · " + itoa(len(tail)+more) + " lines"
+	}
 	head := indent + mark + " " + style.Render(t.name)
 	room := width - ansi.StringWidth(head) - ansi.StringWidth(meta) - 4
 	if arg := KeyArgument(t.name, t.args); arg != "" && room > 8 {
 		head += "  " + l.pal.Code.Render(cut(arg, room))
 	}
 	out := []string{cut(head+"  "+l.pal.Dim.Render(meta), width)}
-	if l.showDetails && !live {
+	switch {
+	case live:
+	case t.open:
 		out = append(out, t.details(l, indent+"    ", width)...)
+	default:
+		for _, s := range tail {
+			out = append(out, l.pal.Dim.Render(cut(indent+"    "+s, width)))
+		}
 	}
 	if live {
 		return guard(out)
 	}
 	return t.c.put(width, l.gen, t.version, out)
+}
+
+// live reports whether the call has not finished.
+func (t *toolItem) live() bool { return t.state == toolRunning || t.state == toolWaiting }
+
+// tail returns the last lines of a finished command's output, which show
+// under its line at a glance, and how many lines came before them.
+func (t *toolItem) tail() (lines []string, more int) {
+	if t.name != "shell_cmd" || t.live() || t.result == "" {
+		return nil, 0
+	}
+	var r struct {
+		Output string `json:"output"`
+	}
+	if json.Unmarshal([]byte(t.result), &r) != nil {
+		return nil, 0
+	}
+	all := strings.Split(strings.TrimRight(r.Output, "\n"), "\n")
+	if len(all) == 1 && strings.TrimSpace(all[0]) == "" {
+		return nil, 0
+	}
+	start := max(len(all)-tailLines, 0)
+	for _, s := range all[start:] {
+		lines = append(lines, strings.ReplaceAll(Sanitize(s), "\t", "    "))
+	}
+	return lines, start
 }
 
 // details draws the call's arguments and result under its line.
@@ -135,4 +176,31 @@ func prettyJSON(s string) string {
 		return s
 	}
 	return string(b)
+}
+
+// toggleCall expands or folds one call (Ctrl+O): an expanded call in
+// view folds; else the latest finished call in view expands, or, with
+// none in view, the latest of all.
+func (m *Model) toggleCall() {
+	var pick *toolItem
+	for _, it := range m.tr.inView(&m.look, m.width, m.transcriptHeight()) {
+		if t, ok := it.(*toolItem); ok && !t.live() {
+			if t.open {
+				t.open = false
+				t.version++
+				return
+			}
+			pick = t
+		}
+	}
+	for i := len(m.tr.items) - 1; pick == nil && i >= 0; i-- {
+		if t, ok := m.tr.items[i].(*toolItem); ok && !t.live() {
+			pick = t
+		}
+	}
+	if pick != nil {
+		pick.open = true
+		pick.version++
+		m.tr.reveal(&m.look, m.width, m.transcriptHeight(), pick)
+	}
 }

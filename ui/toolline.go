@@ -61,28 +61,34 @@ func KeyArgument(tool, arguments string) string {
 	return ""
 }
 
-// ResultNote sums a tool result up in a few words where its content says
-// something a person scans for: a command's exit status.
-func ResultNote(tool, content string) string {
+// shellNote reads a command's result for what a person scans for: its
+// exit status, and whether it failed (a non-zero exit, a timeout). Live
+// results say both in their outcome; a resumed session's history holds
+// only the result.
+func shellNote(tool, content string) (note string, failed bool) {
 	if tool != "shell_cmd" {
-		return ""
+		return "", false
 	}
 	var r struct {
-		ExitCode *int `json:"exit_code"`
-		TimedOut bool `json:"timed_out"`
+		ExitCode *int   `json:"exit_code"`
+		TimedOut bool   `json:"timed_out"`
+		Signal   string `json:"signal"`
 	}
 	if json.Unmarshal([]byte(content), &r) != nil || r.ExitCode == nil {
-		return ""
+		return "", false
 	}
-	if r.TimedOut {
-		return "timed out"
+	switch {
+	case r.TimedOut:
+		return "timed out", true
+	case r.Signal != "":
+		return "killed by " + r.Signal, true
 	}
-	return fmt.Sprintf("exit %d", *r.ExitCode)
+	return fmt.Sprintf("exit %d", *r.ExitCode), *r.ExitCode != 0
 }
 
 // outcome says how a finished call ended, as its line shows it in run's
-// progress and in the chat alike: the state and a short note (a
-// command's exit status, the first line of an error).
+// progress and in the chat alike: the state and a short note (the tool's
+// summary, a command's exit status, the first line of an error).
 func outcome(ev engine.Event) (toolState, string) {
 	o := ev.Outcome
 	switch {
@@ -91,11 +97,17 @@ func outcome(ev engine.Event) (toolState, string) {
 	case o.Code == engine.OutcomeCancelled:
 		return toolCancelled, ""
 	}
-	note := ResultNote(ev.Call.Name, o.Content)
-	if ev.Type == engine.EventToolError || o.IsError {
+	note, failed := shellNote(ev.Call.Name, o.Content)
+	if o.Summary != "" {
+		note = Sanitize(oneLine(o.Summary))
+	}
+	switch {
+	case ev.Type == engine.EventToolError || o.IsError:
 		if note == "" {
 			note = firstLine(o.Content, 100)
 		}
+		return toolFailed, note
+	case failed || o.Failed:
 		return toolFailed, note
 	}
 	return toolOK, note

@@ -92,7 +92,7 @@ func (t *transcript) bottom(l *look, width, height int) []string {
 func (t *transcript) window(l *look, width, from, height int) []string {
 	out := make([]string, 0, height)
 	pos := 0
-	t.walk(l, width, func(ls []string) bool {
+	t.walk(l, width, func(_ int, ls []string) bool {
 		for _, s := range ls {
 			if pos >= from {
 				out = append(out, s)
@@ -108,19 +108,19 @@ func (t *transcript) window(l *look, width, from, height int) []string {
 }
 
 // walk hands the items' lines, separators included, to fn in order until
-// fn returns false.
-func (t *transcript) walk(l *look, width int, fn func([]string) bool) {
+// fn returns false, with the item's index (-1 for a separator).
+func (t *transcript) walk(l *look, width int, fn func(i int, ls []string) bool) {
 	above := -1 // the item drawn above the current one
 	for i, it := range t.items {
 		ls := it.lines(l, width)
 		if len(ls) == 0 {
 			continue
 		}
-		if above >= 0 && t.gap(above, i) && !fn([]string{""}) {
+		if above >= 0 && t.gap(above, i) && !fn(-1, []string{""}) {
 			return
 		}
 		above = i
-		if !fn(ls) {
+		if !fn(i, ls) {
 			return
 		}
 	}
@@ -129,8 +129,59 @@ func (t *transcript) walk(l *look, width int, fn func([]string) bool) {
 // total is the number of lines of the whole transcript.
 func (t *transcript) total(l *look, width int) int {
 	n := 0
-	t.walk(l, width, func(ls []string) bool { n += len(ls); return true })
+	t.walk(l, width, func(_ int, ls []string) bool { n += len(ls); return true })
 	return n
+}
+
+// inView returns the items with a line in the view height lines tall,
+// top to bottom.
+func (t *transcript) inView(l *look, width, height int) []item {
+	from := t.top
+	if t.follow {
+		from = max(t.total(l, width)-height, 0)
+	}
+	var seen []item
+	pos := 0
+	t.walk(l, width, func(i int, ls []string) bool {
+		if i >= 0 && pos+len(ls) > from {
+			seen = append(seen, t.items[i])
+		}
+		pos += len(ls)
+		return pos < from+height
+	})
+	return seen
+}
+
+// reveal scrolls the view, height lines tall, the least that shows it's
+// first line and as many of its lines after it as fit.
+func (t *transcript) reveal(l *look, width, height int, it item) {
+	start, end, pos := -1, -1, 0
+	t.walk(l, width, func(i int, ls []string) bool {
+		if i >= 0 && t.items[i] == it {
+			start, end = pos, pos+len(ls)
+			return false
+		}
+		pos += len(ls)
+		return true
+	})
+	if start < 0 {
+		return
+	}
+	total := t.total(l, width)
+	last := max(total-height, 0)
+	from := t.top
+	if t.follow {
+		from = last
+	}
+	switch {
+	case start < from:
+		from = start
+	case end > from+height:
+		from = min(start, end-height)
+	default:
+		return
+	}
+	t.top, t.follow = min(from, last), from >= last
 }
 
 // scroll moves the view by delta lines (negative: up, towards older
