@@ -297,3 +297,25 @@ func toolsAtAGlance(t *testing.T, w, h int) {
 	tm.keys("C-o")
 	tm.waitUntil("the call folded", 5*time.Second, func(s string) bool { return !strings.Contains(s, "arguments") })
 }
+
+// TestRunStreamsCodeLineByLine: on a terminal, `run` shows a code block's
+// lines as they are written, as code, before its fence closes; the raw
+// fence never shows.
+func TestRunStreamsCodeLineByLine(t *testing.T) { eachSize(t, runStreamsCode) }
+
+func runStreamsCode(t *testing.T, w, h int) {
+	sb := newSandbox(t)
+	code := "func first() {}\nfunc second() {}\nfunc third() {}\nfunc fourth() {}\nfunc fifth() {}\nfunc last() {}\n"
+	answer := finalAnswer("The code:\n\n```go\n" + code + "```\n\nDone.")
+	answer.ChunkDelayMS = 250
+	srv := fake(t, fakellm.OpenAI, answer)
+	tm := startTermWith(t, sb, w, h, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "go")
+	scr := tm.waitFor("    func second() {}", 15*time.Second)
+	if strings.Contains(scr, "func last") || strings.Contains(scr, "```") {
+		t.Errorf("the code should show line by line, as code, before its fence closes:\n%s", scr)
+	}
+	scr = tm.waitFor("EXIT=0", 20*time.Second)
+	if strings.Count(scr, "func second() {}") != 1 || !strings.Contains(scr, "    func last() {}") || strings.Contains(scr, "```") {
+		t.Errorf("the code should show once, whole:\n%s", scr)
+	}
+}

@@ -99,3 +99,41 @@ func TestWrappedCodeKeepsItsIndent(t *testing.T) {
 		t.Errorf("the next line of code has no mark: %q", p)
 	}
 }
+
+// TestStreamedCodeStaysPut: an answer with a code block streamed a byte
+// at a time never moves a line it has drawn: at every step each line but
+// the one being written is the line the finished answer has there, and
+// no fence character shows on its own.
+func TestStreamedCodeStaysPut(t *testing.T) {
+	answer := "Here is the fix:\n\n```go\nfunc save(d, nm string, data []byte) error {\n\tif err := os.WriteFile(filepath.Join(d, nm), data, 0o644); err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n```\n\nThat keeps the error's cause."
+	l := &look{pal: NewPalette(false, true), md: newRenderer(true)}
+	var whole textItem
+	whole.add(answer)
+	whole.finish()
+	final := whole.lines(l, 80)
+	for i := range final {
+		final[i] = strings.TrimRight(plain(final[i]), " ")
+	}
+	var ti textItem
+	for i := 0; i < len(answer); i++ {
+		ti.add(answer[i : i+1])
+		got := ti.lines(l, 80)
+		for j := 0; j+1 < len(got); j++ {
+			if g := strings.TrimRight(plain(got[j]), " "); j >= len(final) || g != final[j] {
+				t.Fatalf("after %q, line %d is %q, but the finished answer has %q there", answer[:i+1], j, g, at(final, j))
+			}
+		}
+		if n := len(got); n > 0 {
+			if last := strings.TrimSpace(plain(got[n-1])); strings.Trim(last, "`~") == "" && last != "" {
+				t.Fatalf("after %q, the last line shows a bare fence character: %q", answer[:i+1], last)
+			}
+		}
+	}
+}
+
+func at(lines []string, i int) string {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return "(nothing)"
+}

@@ -370,10 +370,10 @@ func (m *MarkdownWriter) write(blocks []block) error {
 // word break where no inline markup is open, and writes every line of
 // that but the last, which more words may still fill.
 func (m *MarkdownWriter) writePartial() error {
-	if m.split.inFence {
-		return nil
-	}
 	tail := m.split.tail()
+	if m.split.inFence {
+		return m.writeFence(tail)
+	}
 	if len(tail) < m.rendered+m.width {
 		return nil // too little new text to finish a line: not worth a render
 	}
@@ -392,6 +392,33 @@ func (m *MarkdownWriter) writePartial() error {
 		out = "\n" + out // the gap cut will give the whole block
 	}
 	m.partial = done
+	return m.output(out)
+}
+
+// writeFence writes the complete lines of a code fence still open, as
+// the code block renders them once it closes: a long block appears line
+// by line, not when its fence closes. Rendering the block so far costs
+// more as it grows, so a long block is rendered again only once a
+// quarter more came.
+func (m *MarkdownWriter) writeFence(tail []byte) error {
+	fence := openFence(tail)
+	nl := bytes.LastIndexByte(tail, '\n')
+	if fence == "" || nl < 0 || bytes.IndexByte(tail[:nl], '\n') < 0 {
+		return nil // the opening line alone: no code yet
+	}
+	if nl+1 <= m.rendered || m.rendered >= 2048 && nl+1-m.rendered < m.rendered/4 {
+		return nil
+	}
+	m.rendered = nl + 1
+	lines := strings.Split(m.r.render(string(tail[:nl+1])+fence, m.width), "\n")
+	if len(lines) <= m.partial {
+		return nil
+	}
+	out := strings.Join(lines[m.partial:], "\n") + "\n"
+	if m.partial == 0 && m.split.emitted && !m.split.tight {
+		out = "\n" + out
+	}
+	m.partial = len(lines)
 	return m.output(out)
 }
 

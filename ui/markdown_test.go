@@ -16,16 +16,24 @@ func TestMarkdownStreamsByBlock(t *testing.T) {
 	if !strings.Contains(afterFirst, "Title") || strings.Contains(afterFirst, "First para") {
 		t.Fatalf("the finished heading should render at once and the open paragraph wait: %q", afterFirst)
 	}
-	md.Write([]byte("graph.\n\n```go\nx := 1\n\ny := 2\n"))
-	if strings.Contains(ansi.Strip(out.String()), "x := 1") {
-		t.Errorf("a code block must not be cut at a blank line inside the fence")
+	md.Write([]byte("graph.\n\n```go\nx := 1\n\ny := 2\nz"))
+	// An open fence streams its complete lines as code.
+	trim := func(s string) string {
+		lines := strings.Split(s, "\n")
+		for i, l := range lines {
+			lines[i] = strings.TrimRight(l, " ")
+		}
+		return strings.Join(lines, "\n")
 	}
-	md.Write([]byte("```\n"))
+	if got := trim(ansi.Strip(out.String())); !strings.Contains(got, "    x := 1\n\n    y := 2\n") || strings.Contains(got, "z") || strings.Contains(got, "```") {
+		t.Errorf("the open fence's complete lines should show as code:\n%s", got)
+	}
+	md.Write([]byte(" := 3\n```\n"))
 	md.Flush()
 	plain := ansi.Strip(out.String())
-	for _, want := range []string{"First paragraph.", "x := 1", "y := 2"} {
-		if !strings.Contains(plain, want) {
-			t.Errorf("output lacks %q:\n%s", want, plain)
+	for _, want := range []string{"First paragraph.", "    x := 1\n", "    y := 2\n", "    z := 3\n"} {
+		if strings.Count(plain, want) != 1 {
+			t.Errorf("output should hold %q once, as code:\n%s", want, plain)
 		}
 	}
 	if strings.Contains(plain, "# Title") || strings.Contains(plain, "```") {

@@ -83,6 +83,11 @@ func (t *textItem) lines(l *look, width int) []string {
 		t.tailUpto = nl + 1
 	}
 	partial := tail[t.tailUpto:]
+	if fenceStart(partial) {
+		// "`" or "``" at a line's start may open a fence: shown as text,
+		// it would flash and go.
+		partial = nil
+	}
 	if len(t.tailLines) == 0 && len(bytes.TrimSpace(partial)) == 0 {
 		return t.drawn
 	}
@@ -104,7 +109,12 @@ func (t *textItem) lines(l *look, width int) []string {
 // so a long block costs a bounded number of renders.
 func (t *textItem) fencedTail(l *look, width int, tail []byte, fence string) []string {
 	nl := bytes.LastIndexByte(tail, '\n')
-	if nl+1 > t.fenceUpto && (t.fenceUpto < 2048 || nl+1-t.fenceUpto >= t.fenceUpto/4) {
+	switch {
+	case nl >= 0 && bytes.IndexByte(tail[:nl], '\n') < 0:
+		// The opening line alone: no code to render yet (an empty block
+		// renders as a blank line the code would then replace).
+		t.fenceLines, t.fenceUpto = nil, nl+1
+	case nl+1 > t.fenceUpto && (t.fenceUpto < 2048 || nl+1-t.fenceUpto >= t.fenceUpto/4):
 		t.fenceLines = strings.Split(l.md.render(string(tail[:nl+1])+fence, width), "\n")
 		t.fenceUpto = nl + 1
 	}
@@ -119,12 +129,26 @@ func (t *textItem) fencedTail(l *look, width int, tail []byte, fence string) []s
 		// The opening line is not complete yet: nothing to show of it.
 		return t.drawn
 	}
-	for _, raw := range strings.Split(strings.TrimSuffix(rest, "\n"), "\n") {
+	raws := strings.Split(strings.TrimSuffix(rest, "\n"), "\n")
+	if last := raws[len(raws)-1]; !strings.HasSuffix(rest, "\n") && last != "" && strings.Trim(last, " "+fence[:1]) == "" {
+		raws = raws[:len(raws)-1] // the closing fence, being written
+	}
+	for _, raw := range raws {
 		if raw != "" || rest != "" {
 			t.drawn = append(t.drawn, guard([]string{cut("    "+strings.ReplaceAll(raw, "\t", "    "), width)})...)
 		}
 	}
 	return t.drawn
+}
+
+// fenceStart reports whether a line being written is one or two fence
+// characters so far, which may yet open a code fence.
+func fenceStart(line []byte) bool {
+	line = bytes.TrimLeft(line, " ")
+	if len(line) == 0 || len(line) > 2 || line[0] != '`' && line[0] != '~' {
+		return false
+	}
+	return len(line) == 1 || line[1] == line[0]
 }
 
 // openFence returns the fence that opens tail ("```", "~~~~"), "" when
