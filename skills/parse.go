@@ -1,7 +1,6 @@
 package skills
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v4"
+
+	"github.com/llmrt/llmrt/internal/frontmatter"
 )
 
 // FileName is the name of the file that makes a directory a skill.
@@ -105,27 +106,7 @@ func parseDocument(data []byte) (document, error) {
 }
 
 // splitFrontMatter returns the YAML between the opening and closing "---"
-// lines and the Markdown after them.
+// lines and the Markdown after them; a skill must have them.
 func splitFrontMatter(data []byte) (head, body []byte, err error) {
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	first, rest, _ := bytes.Cut(data, []byte("\n"))
-	if string(bytes.TrimRight(first, " \t\r")) != "---" {
-		return nil, nil, errors.New("no front matter: the file must begin with a line holding ---")
-	}
-	offset := 0
-	for offset <= len(rest) {
-		line, _, found := bytes.Cut(rest[offset:], []byte("\n"))
-		if t := string(bytes.TrimRight(line, " \t\r")); t == "---" || t == "..." {
-			end := offset + len(line)
-			if found {
-				end++
-			}
-			return rest[:offset], rest[end:], nil
-		}
-		if !found {
-			break
-		}
-		offset += len(line) + 1
-	}
-	return nil, nil, errors.New("front matter is not terminated: no closing --- line")
+	return frontmatter.Split(data)
 }
