@@ -77,6 +77,9 @@ func (r *run) authorize(ctx context.Context, p *plan) *ToolOutcome {
 		Mutating: p.tool.Kind.Mutating(), Sandboxed: p.tool.Sandboxed}, r.rulePaths)
 	switch v.Outcome {
 	case policy.Allowed:
+		if p.hookDecision == HookAsk {
+			return r.askPerson(ctx, p)
+		}
 		return nil
 	case policy.Denied:
 		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
@@ -86,6 +89,9 @@ func (r *run) authorize(ctx context.Context, p *plan) *ToolOutcome {
 			Content: fmt.Sprintf("permission denied: this run is read-only, so %s (which changes things) is not allowed; work with read tools or report what you would change", p.tool.Name)}
 	case policy.Unchecked:
 		return r.askUnchecked(ctx, p, v.Rule, v.Opaque)
+	}
+	if p.hookDecision == HookAllow {
+		return nil
 	}
 	return r.askPerson(ctx, p)
 }

@@ -31,6 +31,11 @@ func (r *run) hostOwned(p *plan) {
 // a time; a person is never asked two things at once, and an allow-always
 // answer holds for the next decision.
 func (r *run) admit(ctx context.Context, p *plan) bool {
+	// Hooks run first, outside the lock: one may take a while, and calls
+	// made meanwhile by running tools must not wait for it.
+	if !r.beforeTool(ctx, p) {
+		return false
+	}
 	r.perm.mu.Lock()
 	defer r.perm.mu.Unlock()
 	if ctx.Err() != nil && p.tool.Kind.Mutating() {

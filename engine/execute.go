@@ -31,6 +31,9 @@ type plan struct {
 	answered map[string]bool
 	caller   Caller // installed on the call's context; part of the plan to save an allocation
 	failed   bool   // the tool ran but its action did not succeed (tools.Result.Failed)
+	// hookDecision and hookContext are what a BeforeTool hook said.
+	hookDecision HookDecision
+	hookContext  string
 }
 
 // executeBatch runs a reply's calls: each is validated; read
@@ -183,6 +186,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	case err != nil:
 		o = ToolOutcome{Content: fmt.Sprintf("%s failed: %v", p.tool.Name, err), IsError: true}
 	}
+	r.afterTool(ctx, p, &o)
 	if r.req.Redact != nil {
 		o.Content = r.req.Redact(o.Content)
 		o.Summary = r.req.Redact(o.Summary)

@@ -99,7 +99,7 @@ func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
 	r.conv.push(msg)
 	r.out.emit(Event{Type: EventAssistantMessage, Message: &msg})
 	if len(msg.ToolCalls) == 0 {
-		return r.textReply(reply)
+		return r.textReply(ctx, reply)
 	}
 	r.guard.texts = 0
 	if reply.Stop == providers.StopLength && cutCall(msg.ToolCalls) {
@@ -109,14 +109,14 @@ func (r *run) step(ctx context.Context, reply providers.Reply) (Result, bool) {
 }
 
 // textReply applies the finish policy to a reply without tool calls.
-func (r *run) textReply(reply providers.Reply) (Result, bool) {
+func (r *run) textReply(ctx context.Context, reply providers.Reply) (Result, bool) {
 	text := reply.Message.Text()
 	if reply.Stop == providers.StopLength {
 		r.guard.note = noteTruncated
 		return Result{}, false
 	}
 	if r.req.Finish == FinishText {
-		return r.end(StatusCompleted, text, nil, nil), true
+		return r.finish(ctx, text)
 	}
 	// After the user answered a question, an unverified text finish gets
 	// one note at most; the next finishing attempt is accepted, so a plain
@@ -128,20 +128,20 @@ func (r *run) textReply(reply providers.Reply) (Result, bool) {
 			r.guard.note = notePostAnswer
 			return Result{}, false
 		}
-		return r.end(StatusCompleted, text, nil, nil), true
+		return r.finish(ctx, text)
 	}
 	if len(r.tools.actions) > 0 {
 		if r.finishProven(text) {
-			return r.end(StatusCompleted, text, nil, nil), true
+			return r.finish(ctx, text)
 		}
 		return Result{}, false
 	}
 	if evidence {
-		return r.end(StatusCompleted, text, nil, nil), true
+		return r.finish(ctx, text)
 	}
 	if r.guard.plainFinish(text) {
 		r.warn(WarningUnconfirmedFinish, "the run ended on a plain text reply: the model did not confirm with final_answer that it was done")
-		return r.end(StatusCompleted, text, nil, nil), true
+		return r.finish(ctx, text)
 	}
 	r.guard.note = noteNarration
 	return Result{}, false
@@ -184,7 +184,7 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 				r.guard.note = noteViolation
 				return Result{}, false
 			}
-			return r.controlCall(c)
+			return r.controlCall(ctx, c)
 		}
 	}
 	if n, ok := r.guard.repeated(batchKey(calls)); ok {
@@ -202,6 +202,12 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 		return r.fail(CodeBudgetExceeded, nil, "the run used %d tokens, over its budget of %d", used, r.req.TokenBudget), true
 	}
 	pending := r.executeBatch(ctx, calls)
+	if why := r.hooks.stopReason(); why != "" {
+		for _, c := range pending {
+			r.record(indexOf(calls, c.ID), c, ToolOutcome{Content: "not run: a hook stopped the run", IsError: true, Code: OutcomeNotRun})
+		}
+		return r.fail(CodeBlocked, nil, "stopped by a hook: %s", why), true
+	}
 	if ctx.Err() != nil {
 		// Host-owned calls will not be answered now: give them a result so
 		// the conversation stays replayable.
@@ -217,7 +223,7 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 }
 
 // controlCall handles a lone final_answer or blocked call.
-func (r *run) controlCall(c ToolCall) (Result, bool) {
+func (r *run) controlCall(ctx context.Context, c ToolCall) (Result, bool) {
 	t, _ := r.tools.get(c.Name)
 	args, bad := r.rt.validateArgs(t, c.Arguments)
 	if bad != nil {
@@ -236,6 +242,10 @@ func (r *run) controlCall(c ToolCall) (Result, bool) {
 	}
 	if !r.finishProven(answer) {
 		r.record(0, c, refusedAnswer(r.tools.actions))
+		return Result{}, false
+	}
+	if reason, ok := r.stopHook(ctx, answer); !ok {
+		r.record(0, c, ToolOutcome{IsError: true, Code: OutcomeNotRun, Content: "not accepted yet: a Stop hook says: " + reason})
 		return Result{}, false
 	}
 	r.record(0, c, ToolOutcome{Content: "final answer recorded"})

@@ -35,6 +35,7 @@ type run struct {
 	tally   tallies    // usage, evidence, warnings and diagnostics
 	perm    permState  // the rules as they stand; decisions one at a time
 	answers answers    // a person's answers to ask_user_input
+	hooks   hookState  // what the request's Hooks said that outlives a call
 
 	rollbacks rollbacks  // what the run's tools registered to undo on a pause
 	pause     pauseState // the pause it resumed and the one it ends in

@@ -114,6 +114,9 @@ type Request struct {
 	// keys), so a command or a file that prints one does not send it to
 	// the model. Sub-runs use the same function.
 	Redact func(string) string
+	// Hooks, when set, run around every tool call and before the run
+	// completes (see Hooks). Sub-runs use the same hooks.
+	Hooks Hooks
 
 	// ContextWindow is the model's context window in tokens; zero means
 	// the built-in table's value for the model (see ContextWindow), or
