@@ -54,6 +54,12 @@ func (c *chatHost) reopen(sess *session.Session) error {
 	}
 	c.conv.Close()
 	c.conv = conv
+	// The hooks see one session end and the next start.
+	c.h.endHooks("clear")
+	c.h.hookStart = "clear"
+	if sess != nil {
+		c.h.hookStart = "resume"
+	}
 	return nil
 }
 

@@ -41,6 +41,8 @@ type chatHost struct {
 	forms   ui.Prompter
 	// pick is what the /model and /resume menus read.
 	pick modelPick
+	// closed says close ran (SessionEnd hooks run once).
+	closed bool
 }
 
 // newChatHost returns the chat's host, continuing sess when it is set.
@@ -53,6 +55,7 @@ func newChatHost(h *cmdHost, sess *session.Session, f *Factory, logs io.Writer) 
 		return nil, err
 	}
 	c.conv = conv
+	h.wireHooks(func() string { return c.conv.ID() })
 	return c, nil
 }
 
@@ -61,6 +64,10 @@ func newChatHost(h *cmdHost, sess *session.Session, f *Factory, logs io.Writer) 
 func (c *chatHost) close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !c.closed {
+		c.closed = true
+		c.h.endHooks("prompt_input_exit")
+	}
 	c.conv.Close()
 	if c.rt != nil {
 		c.rt.Close()
@@ -141,6 +148,9 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		return nil
 	}
 	defer func() { c.files = nil }() // the turn may have added files
+	if err := c.h.promptHooks(ctx, &turn, t.Prompt); err != nil {
+		return err
+	}
 	_, err = c.conv.Turn(ctx, turn)
 	return err
 }

@@ -42,6 +42,9 @@ type cmdHost struct {
 	// held releases the lock of the resumed session the host's runs
 	// append to (see loadSession); nil when it holds none.
 	held func()
+	// hookStart is the source the SessionStart hooks are told on the
+	// next prompt (startup, resume, clear); "" once told.
+	hookStart string
 }
 
 // hold makes release the lock the host holds, letting go of the one it
@@ -124,6 +127,9 @@ func (h *cmdHost) turn(rt *engine.Runtime, forms ui.Prompter, events engine.Sink
 func (h *cmdHost) request() engine.Request {
 	req := h.s.request()
 	req.Redact = h.secrets.string
+	if h.s.hooks != nil {
+		req.Hooks = h.s.hooks
+	}
 	return req
 }
 

@@ -63,6 +63,10 @@ func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFl
 	}
 	h := newHost(f.IO, s, store, f.secrets)
 	h.hold(release)
+	h.hookStart = "startup"
+	if sess != nil {
+		h.hookStart = "resume"
+	}
 	h.noQuestions = noQuestions
 	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
 		h.warnf("%s; sessions are saved in %s", w, store.Dir)

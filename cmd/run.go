@@ -109,6 +109,11 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if so, ok := out.(*streamOutput); ok {
 		so.sessionID = conv.ID
 	}
+	h.wireHooks(conv.ID)
+	defer h.endHooks("other")
+	if err := h.promptHooks(ctx, &turn, ""); err != nil {
+		return err
+	}
 	res, err := conv.Turn(ctx, turn)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/instructions"
 	"github.com/llmrt/llmrt/engine/session"
@@ -77,6 +78,9 @@ type settings struct {
 	trustStore       config.TrustStore
 	trusted          bool
 	untrustedServers []mcp.Server
+	// hooks are the person's hook commands (Claude Code's format); nil
+	// when there are none.
+	hooks *hooks.Runner
 }
 
 // resolveSettings merges the command line's layer (flags) with the
@@ -152,6 +156,9 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 		}
 	}
 	s.loadContext(f.Getenv, needModel && !isTrue(cfg.NoProjectInstructions))
+	if needModel {
+		s.loadHooks(f.Getenv)
+	}
 	f.secrets.add(s.mcpSecrets...)
 	return s, nil
 }

@@ -61,9 +61,10 @@ var options = sync.OnceValue(func() []option {
 })
 
 // configKeys are the keys a config file may hold: the options' and those
-// other readers of the same file own (MCP servers, the schema link).
+// other readers of the same file own (MCP servers, hooks, the schema
+// link).
 var configKeys = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{"mcpServers": true, "servers": true, "$schema": true}
+	m := map[string]bool{"mcpServers": true, "servers": true, "hooks": true, "$schema": true}
 	for _, o := range options() {
 		if o.key != "" && !o.noconfig {
 			m[o.key] = true

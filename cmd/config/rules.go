@@ -20,7 +20,8 @@ func ProjectPath(dir string) string { return filepath.Join(dir, ".llmrt", "confi
 // starts and the .env it reads keys and base URLs from. Commands confined
 // to the workspace may not change them (tools.ShellOptions.Protected).
 func ControlFiles() []string {
-	return []string{filepath.Join(".llmrt", "config.json"), ".mcp.json", ".env"}
+	return []string{filepath.Join(".llmrt", "config.json"), ".mcp.json", ".env",
+		filepath.Join(".claude", "settings.json"), filepath.Join(".claude", "settings.local.json")}
 }
 
 // AddProjectAllow adds rule to the "allow" list of the project config of

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine/session"
 )
 
@@ -41,6 +42,7 @@ type Folder struct {
 // Files that do not exist are left out.
 func ProjectFiles(dir string, extra ...string) []string {
 	candidates := []string{ProjectPath(dir), filepath.Join(dir, ".mcp.json"), filepath.Join(dir, ".env")}
+	candidates = append(candidates, hookFiles(dir)...)
 	for _, p := range extra {
 		if Inside(dir, p) && !slices.Contains(candidates, p) {
 			candidates = append(candidates, p)
@@ -52,6 +54,31 @@ func ProjectFiles(dir string, extra ...string) []string {
 			out = append(out, p)
 		}
 	}
+	return out
+}
+
+// hookFiles are the Claude Code settings files of the project dir is in
+// (from the repository root down to dir) and the scripts their hooks and
+// the project config's name: hooks run commands with the person's
+// rights, so a changed script needs trust again as a changed settings
+// file does.
+func hookFiles(dir string) []string {
+	home := os.Getenv("HOME")
+	root := ProjectRoot(dir, home)
+	var out []string
+	scripts := func(path string) {
+		if set, err := hooks.ReadFile(path); err == nil {
+			out = append(out, hooks.Scripts(set, root, dir)...)
+		}
+	}
+	for _, d := range ProjectDirs(dir, home) {
+		for _, name := range []string{"settings.json", "settings.local.json"} {
+			p := filepath.Join(d, ".claude", name)
+			out = append(out, p)
+			scripts(p)
+		}
+	}
+	scripts(ProjectPath(dir))
 	return out
 }
 
