@@ -17,7 +17,7 @@ func TestSpecialProjectFiles(t *testing.T) {
 		name string
 		code int
 	}{
-		{"AGENTS.md", 0}, {"CLAUDE.md", 0}, {".mcp.json", 0}, {".env", 2}, {".llmrt/config.json", 2},
+		{"AGENTS.md", 0}, {"CLAUDE.md", 0}, {".mcp.json", 0}, {".env", 2}, {".llmrt/config.json", 2}, {".claude/settings.json", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -66,6 +66,32 @@ func (s *settings) loadHooks(getenv func(string) string) {
 	s.hooks = r
 }
 
+// projectHooks lists the hooks a folder's files would run once trusted,
+// one line per file, and the files whose hooks cannot be read.
+func projectHooks(getenv func(string) string, dir string) []string {
+	var out []string
+	for _, f := range hookFiles(getenv, dir, true) {
+		if !f.project {
+			continue
+		}
+		set, err := hooks.ReadFile(f.path)
+		if err != nil {
+			out = append(out, err.Error())
+			continue
+		}
+		n := 0
+		for _, ms := range set.Events {
+			for _, m := range ms {
+				n += len(m.Commands)
+			}
+		}
+		if n > 0 {
+			out = append(out, fmt.Sprintf("%s: %d hook command(s) would run with your rights (%s)", f.path, n, strings.Join(set.EventNames(), ", ")))
+		}
+	}
+	return out
+}
+
 // claudeMode names a permission mode as Claude Code's hooks know it.
 func claudeMode(m engine.Mode) string {
 	switch m {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
@@ -53,6 +54,9 @@ func newOutput(format string, h *cmdHost) (output, error) {
 			t.md = ui.NewMarkdownWriter(o.Out, o.Width)
 			t.md.BeforeOutput = progress.Gap
 		}
+		// A terminal shows a refused answer and then the next; a pipe
+		// cannot take one back.
+		t.hold = t.md == nil && h.s.hooks != nil && h.s.hooks.Has(hooks.Stop)
 		return t, nil
 	case "json":
 		return &jsonOutput{out: jsonText{h.secrets.writer(o.Out)}, progress: progress}, nil
@@ -63,7 +67,9 @@ func newOutput(format string, h *cmdHost) (output, error) {
 }
 
 // textOutput prints only the answer on stdout, streaming it as it is
-// generated; progress goes to stderr when enabled.
+// generated; progress goes to stderr when enabled. To a pipe, where a
+// Stop hook may refuse an answer, it prints the answer once the run
+// accepted it: a script reads the answer the run ended with.
 type textOutput struct {
 	out      io.Writer
 	md       *ui.MarkdownWriter
@@ -71,8 +77,10 @@ type textOutput struct {
 	printed  strings.Builder
 	// echo is the start of the answer kept back while it repeats the
 	// model's interim text (ui.Progress.Echoes): shown once, as the
-	// answer, if it turns out to be the same.
+	// answer, if it turns out to be the same. With hold, it is the
+	// whole answer so far, kept back until done.
 	echo strings.Builder
+	hold bool
 }
 
 func (t *textOutput) event(ev engine.Event) {
@@ -91,6 +99,15 @@ func (t *textOutput) event(ev engine.Event) {
 // answer prints a piece of the streamed final answer, keeping its start
 // back while it repeats the interim text progress holds.
 func (t *textOutput) answer(d string) {
+	if t.hold {
+		// The answer waits for done; the interim text progress holds
+		// back is shown once this is not its echo.
+		t.echo.WriteString(d)
+		if !t.progress.Echoes(t.echo.String()) {
+			t.progress.Release()
+		}
+		return
+	}
 	if t.printed.Len() == 0 {
 		t.echo.WriteString(d)
 		if t.progress.Echoes(t.echo.String()) {
@@ -132,6 +149,9 @@ func (t *textOutput) done(res engine.Result, _ runInfo) error {
 		default:
 			t.write("\n" + res.Output)
 		}
+	}
+	if t.hold && res.Status != engine.StatusCompleted && t.printed.Len() == 0 {
+		t.write(t.echo.String()) // what the model wrote before the run failed
 	}
 	if t.md != nil {
 		return t.md.Flush()

@@ -199,7 +199,7 @@ func runTrust(_ context.Context, opts *trustOptions) error {
 	if err := store.Trust(folder); err != nil {
 		return err
 	}
-	wants := projectWants(cfg, servers)
+	wants := append(projectWants(cfg, servers), projectHooks(f.Getenv, dir)...)
 	if len(wants) == 0 {
 		_, err = fmt.Fprintf(out, "Trusted %s (it has no project files that need trust yet; a change to them will ask again).\n", folder.Dir)
 		return err
@@ -256,7 +256,7 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 		return false, err
 	}
 	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
-	wants := projectWants(cfg, skipped)
+	wants := append(projectWants(cfg, skipped), projectHooks(f.Getenv, s.workDir)...)
 	switch {
 	case len(wants) == 0:
 		return false, nil

@@ -14,6 +14,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -102,6 +103,18 @@ func Parse(data []byte, source string) (Set, error) {
 	return ParseHooks(file.Hooks, source)
 }
 
+// EventNames returns the events the set has hooks for, in the order
+// Claude Code documents them.
+func (s Set) EventNames() []string {
+	var out []string
+	for _, e := range events {
+		if len(s.Events[e]) > 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // ParseHooks reads a "hooks" object.
 func ParseHooks(raw json.RawMessage, source string) (Set, error) {
 	set := Set{Source: source, Events: map[string][]Matcher{}}
@@ -145,8 +158,10 @@ func ParseHooks(raw json.RawMessage, source string) (Set, error) {
 }
 
 // ReadFile reads the hooks of a settings file; a missing file has none.
+// Only a regular file is read: a named pipe or a device planted in a
+// project would block the read or never end it.
 func ReadFile(path string) (Set, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if os.IsNotExist(err) {
 		return Set{Source: path}, nil
 	}
@@ -154,6 +169,9 @@ func ReadFile(path string) (Set, error) {
 		return Set{}, err
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err != nil || !info.Mode().IsRegular() {
+		return Set{}, fmt.Errorf("%s: not a regular file; llmrt does not read it", path)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxSettingsBytes+1))
 	if err != nil {
 		return Set{}, fmt.Errorf("%s: %v", path, err)
