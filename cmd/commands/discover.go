@@ -110,13 +110,21 @@ type Catalogue struct {
 }
 
 // Commands lists the commands, by name.
-func (c *Catalogue) Commands() []Command { return c.cmds }
+func (c *Catalogue) Commands() []Command {
+	if c == nil {
+		return nil
+	}
+	return c.cmds
+}
 
 // Diagnostics are the files that were skipped, and why.
 func (c *Catalogue) Diagnostics() []tools.Diagnostic { return c.diags }
 
 // Names lists the commands' names.
 func (c *Catalogue) Names() []string {
+	if c == nil {
+		return nil
+	}
 	out := make([]string, len(c.cmds))
 	for i, cmd := range c.cmds {
 		out[i] = cmd.Name
