@@ -55,9 +55,9 @@ type settings struct {
 	skillsDirs    []string      // extra skill roots, after the standard ones
 	skills        *skills.Catalogue
 	commands      *commands.Catalogue // custom slash commands
-	projectDocs   *instructions.Set // nil with --no-project-instructions
-	mcp           *mcp.Source       // nil when no MCP server is configured
-	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
+	projectDocs   *instructions.Set   // nil with --no-project-instructions
+	mcp           *mcp.Source         // nil when no MCP server is configured
+	mcpSecrets    []string            // header and secret env values of the MCP servers, for redaction
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
