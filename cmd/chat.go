@@ -84,7 +84,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	status := c.Status()
 	c.notePick()
 	uopts := ui.Options{
-		Host: c, Commands: c.commands(), Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
+		Host: c, Commands: c.commands(), Custom: c.h.s.customCommands(), Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
 		Prompt: strings.TrimSpace(strings.Join(opts.args, " ")), Notes: c.startNotes(),
 		StatusLine: c.statusLine(), Notify: notifyKind(c.h.s.cfg.Notifications, opts.f.Getenv),
 		Args:  map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices},

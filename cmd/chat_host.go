@@ -138,7 +138,24 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		msg, err := c.userMessage(ctx, t.Prompt)
+		text := t.Prompt
+		if t.Command {
+			// The screen shows the command as typed; the model gets its
+			// expansion, and the turn runs as the command asks.
+			p, ok, err := c.h.s.expandCommand(t.Prompt)
+			switch {
+			case err != nil:
+				return err
+			case !ok:
+				return fmt.Errorf("%s: no such command or skill any more", strings.Fields(t.Prompt)[0])
+			}
+			for _, problem := range p.Problems {
+				c.h.warnf("%s", problem)
+			}
+			p.apply(&turn.Request)
+			text = p.Prompt
+		}
+		msg, err := c.userMessage(ctx, text)
 		if err != nil {
 			return err
 		}
@@ -178,11 +195,24 @@ var mentionPattern = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 // the error says why, and nothing is sent or saved.
 func (c *chatHost) userMessage(ctx context.Context, prompt string) (engine.Message, error) {
 	msg := providers.TextMessage(providers.RoleUser, prompt)
-	ws, err := tools.NewWorkspace(c.h.s.workDir)
-	if err != nil {
-		return msg, nil
+	if err := c.h.attachMentions(ctx, &msg, prompt); err != nil {
+		return engine.Message{}, err
 	}
-	b := &inputBudget{lim: c.h.inputLimit(), used: len(prompt)}
+	return msg, nil
+}
+
+// attachMentions adds to msg the workspace files prompt mentions with @
+// (see chatHost.userMessage), within the room msg's text leaves.
+func (h *cmdHost) attachMentions(ctx context.Context, msg *engine.Message, prompt string) error {
+	ws, err := tools.NewWorkspace(h.s.workDir)
+	if err != nil {
+		return nil
+	}
+	used := 0
+	for _, p := range msg.Content {
+		used += len(p.Text)
+	}
+	b := &inputBudget{lim: h.inputLimit(), used: used}
 	seen := map[string]bool{}
 	for _, m := range mentionPattern.FindAllStringSubmatch(prompt, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
@@ -197,7 +227,7 @@ func (c *chatHost) userMessage(ctx context.Context, prompt string) (engine.Messa
 		if st, err := os.Stat(abs); err == nil && st.IsDir() {
 			listing := dirListing(ctx, ws, abs, strings.TrimRight(rel, "/"))
 			if len(listing) > b.room() {
-				c.h.warnf("@%s: the listing is larger than the room left in the message; it is not attached", rel)
+				h.warnf("@%s: the listing is larger than the room left in the message; it is not attached", rel)
 				continue
 			}
 			b.used += len(listing)
@@ -208,14 +238,14 @@ func (c *chatHost) userMessage(ctx context.Context, prompt string) (engine.Messa
 		var large *tooLargeError
 		switch {
 		case errors.As(err, &large):
-			return engine.Message{}, withHintText(err)
+			return withHintText(err)
 		case err != nil:
-			c.h.warnf("%v; it is not attached", errors.Unwrap(err))
+			h.warnf("%v; it is not attached", errors.Unwrap(err))
 			continue
 		}
 		msg.Content = append(msg.Content, part)
 	}
-	return msg, nil
+	return nil
 }
 
 // dirListing lists what directory rel holds, two levels deep, as the

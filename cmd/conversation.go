@@ -25,17 +25,22 @@ func (opts *runOptions) promptText() (string, error) {
 // (required), or for a resumed session the answers to its pending
 // questions and an optional prompt. Pending questions with no answers
 // given are asked now on a terminal. title names a new session.
-func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Session) (answers []engine.Message, prompt *engine.Message, title string, err error) {
-	text, err := opts.promptText()
-	if err != nil {
-		return nil, nil, "", err
+func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Session, typed string, command *promptCommand) (answers []engine.Message, prompt *engine.Message, title string, err error) {
+	text, cmd := typed, command != nil
+	if cmd {
+		text = command.Prompt
 	}
 	if sess == nil {
 		user, err := buildPrompt(ctx, h.io, text, opts.attach, true, h.inputLimit())
 		if err != nil {
 			return nil, nil, "", err
 		}
-		if title = text; strings.TrimSpace(title) == "" {
+		if cmd {
+			if err := h.attachMentions(ctx, &user, text); err != nil {
+				return nil, nil, "", err
+			}
+		}
+		if title = typed; strings.TrimSpace(title) == "" {
 			title = user.Text()
 		}
 		return nil, &user, title, nil
@@ -56,6 +61,11 @@ func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Ses
 	user, ok, err := optionalPrompt(ctx, h.io, text, opts.attach, h.inputLimit())
 	if err != nil {
 		return nil, nil, "", err
+	}
+	if ok && cmd {
+		if err := h.attachMentions(ctx, &user, text); err != nil {
+			return nil, nil, "", err
+		}
 	}
 	if ok {
 		prompt = &user
@@ -78,4 +88,36 @@ func endsWithAnswer(msgs []engine.Message) bool {
 	}
 	// A run that ended with final_answer ends with its control result.
 	return last.Role == providers.RoleTool && last.ToolName == engine.FinalAnswerTool
+}
+
+// command resolves a run's prompt that starts with a custom command or
+// a skill (/review main.go): nil when it does not. Given as arguments,
+// the command's own keep the words the shell gave them (llmrt run /fix
+// "two words"), for its $1 to $9.
+func (opts *runOptions) command(h *cmdHost, typed string) (*promptCommand, error) {
+	line := typed
+	if opts.prompt == "" && len(opts.args) > 0 && strings.HasPrefix(opts.args[0], "/") {
+		line = strings.Join(append([]string{opts.args[0]}, quoteWords(opts.args[1:])...), " ")
+	}
+	p, ok, err := h.s.runCommand(line)
+	if err != nil || !ok {
+		return nil, err
+	}
+	for _, problem := range p.Problems {
+		h.warnf("%s", problem)
+	}
+	return &p, nil
+}
+
+// quoteWords quotes the words that hold blanks or quotes, so that
+// splitting the joined line gives them back.
+func quoteWords(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = w
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\") {
+			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return out
 }

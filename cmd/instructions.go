@@ -17,6 +17,7 @@ import (
 // them (shown as warnings, refused by --strict).
 func (s *settings) loadContext(getenv func(string) string, withDocs bool) {
 	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
+	s.loadCommands(getenv)
 	s.loadMCP(getenv, s.mcpConfigs)
 	if !withDocs {
 		return

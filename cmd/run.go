@@ -98,7 +98,18 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	// Every input is checked before the conversation is opened, so a bad
 	// answer leaves the session untouched.
 	turn := h.turn(rt, h.forms, h.printNotes(out.event, progress == nil))
-	if turn.Answers, turn.Prompt, turn.Title, err = opts.input(ctx, h, sess); err != nil {
+	typed, err := opts.promptText()
+	if err != nil {
+		return err
+	}
+	command, err := opts.command(h, typed)
+	if err != nil {
+		return err
+	}
+	if command != nil {
+		command.apply(&turn.Request)
+	}
+	if turn.Answers, turn.Prompt, turn.Title, err = opts.input(ctx, h, sess, typed, command); err != nil {
 		return err
 	}
 	conv, err := h.conversation(sess)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmrt/llmrt/cmd/commands"
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
@@ -54,9 +55,10 @@ type settings struct {
 	streamIdle    time.Duration // the providers' idle timeout; 0: their default
 	skillsDirs    []string      // extra skill roots, after the standard ones
 	skills        *skills.Catalogue
-	projectDocs   *instructions.Set // nil with --no-project-instructions
-	mcp           *mcp.Source       // nil when no MCP server is configured
-	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
+	commands      *commands.Catalogue // custom slash commands
+	projectDocs   *instructions.Set   // nil with --no-project-instructions
+	mcp           *mcp.Source         // nil when no MCP server is configured
+	mcpSecrets    []string            // header and secret env values of the MCP servers, for redaction
 
 	allowPrivateWeb bool
 	sandbox         sandbox.Policy // Workspace is filled per call by shell_cmd
@@ -109,7 +111,7 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 	s := &settings{workDir: dir, env: engine.DetectEnvironment(dir, time.Now()), recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
 	userConfig := userConfigIfInside(f.Getenv, dir)
 	o.UserInWorkspace = len(userConfig) > 0
-	s.folder = config.NewFolder(dir, userConfig...)
+	s.folder = config.NewFolder(dir, append(userConfig, commandFiles(dir)...)...)
 	s.mcpConfigs = s.vetMCPConfigs(flags, sessionLayer)
 	if w := exposedWorkspace(s.folder.Dir, f.Getenv); w != "" {
 		s.diagnostics = append(s.diagnostics, w)

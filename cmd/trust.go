@@ -169,7 +169,7 @@ func runTrust(_ context.Context, opts *trustOptions) error {
 		}
 		for _, t := range list {
 			state := "trusted"
-			if ok, _, _ := store.Check(config.NewFolder(t.Dir)); !ok {
+			if ok, _, _ := store.Check(projectFolder(f.Getenv, t.Dir)); !ok {
 				state = "changed since trusted"
 			}
 			fmt.Fprintf(out, "%s  %s  %s\n", t.At.Local().Format("2006-01-02 15:04"), t.Dir, state)
@@ -195,11 +195,12 @@ func runTrust(_ context.Context, opts *trustOptions) error {
 	if err != nil {
 		return err
 	}
-	folder := config.NewFolder(dir, userConfigIfInside(f.Getenv, dir)...)
+	folder := projectFolder(f.Getenv, dir)
 	if err := store.Trust(folder); err != nil {
 		return err
 	}
 	wants := append(projectWants(cfg, servers), projectHooks(f.Getenv, dir)...)
+	wants = append(wants, untrustedCommands(f.Getenv, dir)...)
 	if len(wants) == 0 {
 		_, err = fmt.Fprintf(out, "Trusted %s (it has no project files that need trust yet; a change to them will ask again).\n", folder.Dir)
 		return err
@@ -257,6 +258,7 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 	}
 	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
 	wants := append(projectWants(cfg, skipped), projectHooks(f.Getenv, s.workDir)...)
+	wants = append(wants, untrustedCommands(f.Getenv, s.workDir)...)
 	switch {
 	case len(wants) == 0:
 		return false, nil

@@ -22,7 +22,11 @@ type Options struct {
 	// implements. A handler for a screen command or for a name that is
 	// no command is never called.
 	Commands map[string]CommandFunc
-	Palette  Palette
+	// Custom are the host's prompt commands (custom commands, skills),
+	// listed after the built-in ones in /help and the completions. One
+	// named like a built-in command is left out.
+	Custom  []Command
+	Palette Palette
 	// Dark says the terminal's background is dark (Markdown styles).
 	Dark   bool
 	Status Status
@@ -104,7 +108,7 @@ type Model struct {
 func New(ctx context.Context, opts Options) *Model {
 	m := &Model{
 		host:       opts.Host,
-		cmds:       commandSet{handlers: opts.Commands},
+		cmds:       commandSet{handlers: opts.Commands, custom: customCommands(opts.Custom)},
 		base:       ctx,
 		look:       look{pal: opts.Palette, md: newRenderer(opts.Dark), now: time.Now()},
 		width:      80,

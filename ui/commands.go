@@ -22,6 +22,11 @@ type Command struct {
 	// Screen commands are run by the screen itself; a host gives no
 	// handler for them.
 	Screen bool
+	// Prompt commands are the host's custom commands (a Markdown file
+	// of prompt, a skill): running one sends the line as typed as a turn
+	// (Turn.Command), and the host expands it into the prompt the model
+	// gets. They come from Options.Custom, after the built-in ones.
+	Prompt bool
 }
 
 // CommandFunc runs a slash command for the chat screen: arg is the rest
@@ -56,6 +61,9 @@ func (c Command) usage() string { return strings.TrimSpace("/" + c.Name + " " + 
 // its host gave handlers for.
 type commandSet struct {
 	handlers map[string]CommandFunc
+	// custom are the host's prompt commands (Options.Custom); a name
+	// the screen's own commands hold is never one of them.
+	custom []Command
 }
 
 // find looks a command up by name. ok is false for a name that is no
@@ -64,7 +72,11 @@ type commandSet struct {
 func (s commandSet) find(name string) (c Command, run CommandFunc, ok bool) {
 	i := slices.IndexFunc(commands, func(c Command) bool { return c.Name == name })
 	if i < 0 {
-		return Command{}, nil, false
+		j := slices.IndexFunc(s.custom, func(c Command) bool { return c.Name == name })
+		if j < 0 {
+			return Command{}, nil, false
+		}
+		return s.custom[j], nil, true
 	}
 	c = commands[i]
 	if c.Screen {
@@ -80,6 +92,20 @@ func (s commandSet) available() []Command {
 		if c.Screen || s.handlers[c.Name] != nil {
 			out = append(out, c)
 		}
+	}
+	return append(out, s.custom...)
+}
+
+// customCommands keeps the prompt commands whose names the screen's own
+// commands do not hold, marked as prompt commands.
+func customCommands(cs []Command) []Command {
+	var out []Command
+	for _, c := range cs {
+		if c.Name == "" || slices.ContainsFunc(commands, func(b Command) bool { return b.Name == c.Name }) {
+			continue
+		}
+		c.Prompt, c.Screen = true, false
+		out = append(out, c)
 	}
 	return out
 }

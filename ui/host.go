@@ -34,6 +34,9 @@ type StatusHost interface {
 // Turn is one turn the screen asks the host to run.
 type Turn struct {
 	Prompt string
+	// Command says Prompt is a prompt command as typed ("/review
+	// main.go", see Command.Prompt): the host expands it.
+	Command bool
 	// Events receives the turn's events. It never blocks.
 	Events engine.Sink
 	// Prompts puts the turn's questions and permission requests to the

@@ -200,6 +200,8 @@ func (m *Model) command(name, arg string) tea.Cmd {
 		return nil
 	case c.Screen:
 		return m.screenCommand(c)
+	case c.Prompt:
+		return m.promptCommand(name, arg)
 	case run == nil:
 		m.hint = "/" + name + " is not available in this chat: /help lists what is"
 		return nil
@@ -218,6 +220,20 @@ func (m *Model) command(name, arg string) tea.Cmd {
 		return replyMsg{reply: r, err: err}
 	}
 	return tea.Batch(do, m.tick())
+}
+
+// promptCommand sends a prompt command as a turn: the screen shows the
+// line as typed, as Claude Code does, and the host expands it. While a
+// turn runs it waits in the queue like any prompt.
+func (m *Model) promptCommand(name, arg string) tea.Cmd {
+	line := "/" + strings.TrimSpace(name+" "+arg)
+	if m.busy {
+		m.queuePrompt(line)
+		return nil
+	}
+	m.in.reset(line)
+	m.tr.add(&userItem{text: line})
+	return m.startTurnWith(Turn{Prompt: line, Command: true})
 }
 
 // screenCommand runs a command the screen handles itself.

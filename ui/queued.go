@@ -50,6 +50,13 @@ func (m *Model) nextQueued(stopped bool) tea.Cmd {
 	text := m.queued[0]
 	m.queued = m.queued[1:]
 	m.tr.add(&userItem{text: text})
+	// Only a prompt command is queued with a slash in front (submit runs
+	// every other command at once).
+	if name, _, ok := parseCommand(text); ok {
+		if c, _, ok := m.cmds.find(name); ok && c.Prompt {
+			return m.startTurnWith(Turn{Prompt: text, Command: true})
+		}
+	}
 	return m.startTurn(text)
 }
 

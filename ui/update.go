@@ -144,7 +144,10 @@ func (m *Model) take(it any) {
 
 // startTurn runs one turn through the host. The host runs it on the
 // command's goroutine; its events come back through the queue.
-func (m *Model) startTurn(prompt string) tea.Cmd {
+func (m *Model) startTurn(prompt string) tea.Cmd { return m.startTurnWith(Turn{Prompt: prompt}) }
+
+// startTurnWith starts a turn of t, its events and prompts the screen's.
+func (m *Model) startTurnWith(t Turn) tea.Cmd {
 	m.turn++
 	q := newQueue(m.turn)
 	ctx, cancel := context.WithCancel(m.base)
@@ -154,7 +157,8 @@ func (m *Model) startTurn(prompt string) tea.Cmd {
 	m.tr.follow = true
 	host := m.host
 	run := func() tea.Msg {
-		err := host.Turn(ctx, Turn{Prompt: prompt, Events: q.event, Prompts: q})
+		t.Events, t.Prompts = q.event, q
+		err := host.Turn(ctx, t)
 		var st *Status
 		if sh, ok := host.(StatusHost); ok {
 			s := sh.Status()
