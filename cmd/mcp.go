@@ -44,7 +44,7 @@ func mcpServers(f *Factory) (list []mcp.Server, diags []string, trusted bool, er
 	}
 	list, _, diags = loadMCPServers(f.Getenv, dir, nil, true)
 	store := config.TrustStore{Path: config.TrustPath(f.Getenv)}
-	trusted, _, _ = store.Check(config.NewFolder(dir, userConfigIfInside(f.Getenv, dir)...))
+	trusted, _, _ = store.Check(config.NewFolder(dir, trustFiles(f.Getenv, dir)...))
 	return list, diags, trusted, nil
 }
 

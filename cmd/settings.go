@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmrt/llmrt/agents"
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/instructions"
@@ -53,6 +54,7 @@ type settings struct {
 	streamIdle    time.Duration // the providers' idle timeout; 0: their default
 	skillsDirs    []string      // extra skill roots, after the standard ones
 	skills        *skills.Catalogue
+	agents        []agents.Agent    // the agents spawn_agent offers (see loadAgents)
 	projectDocs   *instructions.Set // nil with --no-project-instructions
 	mcp           *mcp.Source       // nil when no MCP server is configured
 	mcpSecrets    []string          // header and secret env values of the MCP servers, for redaction
@@ -105,7 +107,7 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 	s := &settings{workDir: dir, env: engine.DetectEnvironment(dir, time.Now()), recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
 	userConfig := userConfigIfInside(f.Getenv, dir)
 	o.UserInWorkspace = len(userConfig) > 0
-	s.folder = config.NewFolder(dir, userConfig...)
+	s.folder = config.NewFolder(dir, trustFiles(f.Getenv, dir)...)
 	s.mcpConfigs = s.vetMCPConfigs(flags, sessionLayer)
 	if w := exposedWorkspace(s.folder.Dir, f.Getenv); w != "" {
 		s.diagnostics = append(s.diagnostics, w)
@@ -152,6 +154,7 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 		}
 	}
 	s.loadContext(f.Getenv, needModel && !isTrue(cfg.NoProjectInstructions))
+	s.loadAgents(f.Getenv)
 	f.secrets.add(s.mcpSecrets...)
 	return s, nil
 }

@@ -195,7 +195,7 @@ func runTrust(_ context.Context, opts *trustOptions) error {
 	if err != nil {
 		return err
 	}
-	folder := config.NewFolder(dir, userConfigIfInside(f.Getenv, dir)...)
+	folder := config.NewFolder(dir, trustFiles(f.Getenv, dir)...)
 	if err := store.Trust(folder); err != nil {
 		return err
 	}
@@ -256,7 +256,7 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 		return false, err
 	}
 	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
-	wants := projectWants(cfg, skipped)
+	wants := append(projectWants(cfg, skipped), agentWants(f.Getenv, s.workDir)...)
 	switch {
 	case len(wants) == 0:
 		return false, nil
