@@ -44,7 +44,7 @@ func (r AgentList) draw(l *look, width int) []string {
 		return para("No agents defined; "+p.Code.Render("llmrt agents")+" lists where they are looked for.", width)
 	}
 	t := table{cols: []column{{title: "agent"}, {title: "scope", optional: true}, {title: "model", optional: true},
-		{title: "tools", optional: true}, {title: "description", style: p.Dim}}}
+		{title: "tools"}, {title: "description", style: p.Dim}}}
 	for _, a := range r.Agents {
 		model := a.Model
 		switch {
