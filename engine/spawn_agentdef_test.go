@@ -12,6 +12,7 @@ import (
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/scripted"
+	"github.com/llmrt/llmrt/tools"
 )
 
 func agentCall(agent, task string, tools ...string) scripted.Call {
@@ -241,5 +242,37 @@ func TestAgentDefsAreChecked(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%+v: got %v, want an error saying %q", defs, err, want)
 		}
+	}
+}
+
+// TestSpawnAgentNarrowsSourceTools: an agent's tool list also limits the
+// runtime's sources' tools (MCP servers): one it does not name is not
+// offered to its sub-run, while a plain sub-run still gets them.
+func TestSpawnAgentNarrowsSourceTools(t *testing.T) {
+	mcpTool := func(name string) tools.Tool {
+		return tools.Tool{Name: name, Description: name, Schema: json.RawMessage(`{"type":"object"}`), Kind: tools.KindRead,
+			Execute: func(context.Context, json.RawMessage) (tools.Result, error) { return tools.Text("ok"), nil }}
+	}
+	src := &fakeSource{list: []tools.Tool{mcpTool("mcp__gh__issue"), mcpTool("mcp__gh__push")}}
+	rec := &recorder{p: routed{
+		"parent":     script(calls(agentCall("triager", "agent task"), spawnCall("plain task")), answer("done")),
+		"agent task": script(answer("a")),
+		"plain task": script(answer("b")),
+	}}
+	rt, err := engine.New(engine.Config{Providers: map[string]providers.Provider{"fake": rec}, Sources: []engine.ToolSource{src},
+		Agents: []engine.AgentDef{{Name: "triager", Description: "triages issues", Tools: []string{"read_file", "mcp__gh__issue"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	if res, err := rt.Complete(context.Background(), spawnRequest(t, "parent")); err != nil || res.Status != engine.StatusCompleted {
+		t.Fatal(err, res.Status, res.Error)
+	}
+	agent := toolNames(requestsFor(rec, "agent task")[0].Tools)
+	if !slices.Contains(agent, "mcp__gh__issue") || slices.Contains(agent, "mcp__gh__push") || !slices.Contains(agent, "read_file") {
+		t.Errorf("the agent's sub-run was offered %q, want read_file and mcp__gh__issue but not mcp__gh__push", agent)
+	}
+	if plain := toolNames(requestsFor(rec, "plain task")[0].Tools); !slices.Contains(plain, "mcp__gh__push") {
+		t.Errorf("a plain sub-run lost the sources' tools: %q", plain)
 	}
 }
