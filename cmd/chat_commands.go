@@ -23,6 +23,7 @@ func (c *chatHost) commands() map[string]ui.CommandFunc {
 		"model":      c.modelCommand,
 		"tools":      c.toolsCommand,
 		"skills":     c.skillsCommand,
+		"agents":     c.agentsCommand,
 		"sessions":   c.sessionsCommand,
 		"resume":     c.resumeCommand,
 		"clear":      c.clearCommand,
@@ -115,6 +116,14 @@ func (c *chatHost) skillsCommand(context.Context, string) (ui.Reply, error) {
 		for _, s := range cat.Skills() {
 			list.Skills = append(list.Skills, ui.SkillInfo{Name: s.Name, Scope: string(s.Root.Scope), Description: s.Description})
 		}
+	}
+	return ui.Reply{Report: list}, nil
+}
+
+func (c *chatHost) agentsCommand(context.Context, string) (ui.Reply, error) {
+	var list ui.AgentList
+	for _, a := range c.h.s.agents {
+		list.Agents = append(list.Agents, agentInfo(a))
 	}
 	return ui.Reply{Report: list}, nil
 }

@@ -173,5 +173,5 @@ func commandFiles(dir string) []string {
 // projectFolder is dir's files that need trust, as every command that
 // checks trust sees them.
 func projectFolder(getenv func(string) string, dir string) config.Folder {
-	return config.NewFolder(dir, append(userConfigIfInside(getenv, dir), commandFiles(dir)...)...)
+	return config.NewFolder(dir, trustFiles(getenv, dir)...)
 }

@@ -99,6 +99,14 @@ func (h *cmdHost) runtime(hc *http.Client) (*engine.Runtime, error) {
 		Adapters:       []providers.Provider{p},
 		BuiltinOptions: h.s.toolOptions(),
 		Sources:        h.s.sources(),
+		Agents:         h.s.agentDefs(),
+		OpenProvider: func(name string) (providers.Provider, error) {
+			// An agent's provider uses its own key and endpoint, as /model
+			// would switch to it, never the main provider's base URL.
+			ob := h.s.providerBackend(name)
+			ob.HTTPClient, ob.Timeouts.Idle = hc, h.s.streamIdle
+			return catalog.New(name, ob)
+		},
 	})
 }
 

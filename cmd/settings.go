@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmrt/llmrt/cmd/commands"
+	"github.com/llmrt/llmrt/agents"
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
@@ -56,6 +57,7 @@ type settings struct {
 	skillsDirs    []string      // extra skill roots, after the standard ones
 	skills        *skills.Catalogue
 	commands      *commands.Catalogue // custom slash commands
+	agents        []agents.Agent      // the agents spawn_agent offers (see loadAgents)
 	projectDocs   *instructions.Set   // nil with --no-project-instructions
 	mcp           *mcp.Source         // nil when no MCP server is configured
 	mcpSecrets    []string            // header and secret env values of the MCP servers, for redaction
@@ -111,7 +113,7 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 	s := &settings{workDir: dir, env: engine.DetectEnvironment(dir, time.Now()), recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
 	userConfig := userConfigIfInside(f.Getenv, dir)
 	o.UserInWorkspace = len(userConfig) > 0
-	s.folder = config.NewFolder(dir, append(userConfig, commandFiles(dir)...)...)
+	s.folder = projectFolder(f.Getenv, dir)
 	s.mcpConfigs = s.vetMCPConfigs(flags, sessionLayer)
 	if w := exposedWorkspace(s.folder.Dir, f.Getenv); w != "" {
 		s.diagnostics = append(s.diagnostics, w)
@@ -158,6 +160,7 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 		}
 	}
 	s.loadContext(f.Getenv, needModel && !isTrue(cfg.NoProjectInstructions))
+	s.loadAgents(f.Getenv)
 	if needModel {
 		s.loadHooks(f.Getenv)
 	}

@@ -259,6 +259,7 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
 	wants := append(projectWants(cfg, skipped), projectHooks(f.Getenv, s.workDir)...)
 	wants = append(wants, untrustedCommands(f.Getenv, s.workDir)...)
+	wants = append(wants, agentWants(f.Getenv, s.workDir)...)
 	switch {
 	case len(wants) == 0:
 		return false, nil

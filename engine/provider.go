@@ -48,7 +48,10 @@ func (rt *Runtime) providerFor(req *Request, needModel bool) (providers.Provider
 	}
 	p, ok := rt.providers[req.Provider]
 	if !ok {
-		return nil, noProvider("unknown provider %q (configured: %s)", req.Provider, providerNames(rt.providers))
+		var err error
+		if p, err = rt.open(req.Provider); err != nil {
+			return nil, err
+		}
 	}
 	if req.Model == "" && req.Provider == rt.defaultProvider {
 		req.Model = rt.cfg.Defaults.Model

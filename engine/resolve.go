@@ -20,13 +20,14 @@ type toolset struct {
 	index map[string]int
 	specs []providers.ToolSpec
 
-	own          []tools.Tool   // the request's built-ins and host tools
-	actions      []string       // the host tools among own that change things
-	skills       bool           // the selection allows the sources' load_skill
-	control      bool           // control tools are part of the surface
-	lists        [][]tools.Tool // the sources' lists it was built from
-	instructions string         // the sources' text for the system prompt
-	diags        []Diagnostic   // the sources' problems and left-out tools
+	own          []tools.Tool    // the request's built-ins and host tools
+	actions      []string        // the host tools among own that change things
+	skills       bool            // the selection allows the sources' load_skill
+	only         map[string]bool // nil, or the only sources' tools offered (Request.only)
+	control      bool            // control tools are part of the surface
+	lists        [][]tools.Tool  // the sources' lists it was built from
+	instructions string          // the sources' text for the system prompt
+	diags        []Diagnostic    // the sources' problems and left-out tools
 }
 
 func (ts *toolset) get(name string) (*tools.Tool, bool) {
@@ -60,7 +61,7 @@ func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Wor
 	if err != nil {
 		return nil, err
 	}
-	ts := rt.assemble(own, skills, rt.pollSources(ctx), withControl)
+	ts := rt.assemble(own, skills, rt.pollSources(ctx), withControl, req.only)
 	rt.finishRunCode(ts)
 	if len(req.Permission.Rules) > 0 {
 		// A rule that can never apply is a typo the host should hear of.
@@ -109,9 +110,9 @@ func (rt *Runtime) ownTools(req *Request, ws *tools.Workspace) (own []tools.Tool
 
 // assemble orders a surface: the request's own tools, the sources' tools,
 // then the control tools.
-func (rt *Runtime) assemble(own []tools.Tool, skills bool, st sourceState, withControl bool) *toolset {
+func (rt *Runtime) assemble(own []tools.Tool, skills bool, st sourceState, withControl bool, only map[string]bool) *toolset {
 	ts := &toolset{index: make(map[string]int, len(own)+len(controlTools)), own: own, control: withControl,
-		actions: hostActions(own), skills: skills}
+		actions: hostActions(own), skills: skills, only: only}
 	for _, t := range own {
 		ts.add(t)
 	}

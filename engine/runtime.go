@@ -35,6 +35,15 @@ type Config struct {
 	// RunCode.Runtime is another language's) and globals of the host's
 	// that every program sees beside the tools' functions.
 	RunCode runcode.Options
+	// Agents are the named sub-agents spawn_agent offers: with some,
+	// its agent argument picks one (see AgentDef). Names must be unique.
+	Agents []AgentDef
+	// OpenProvider builds a provider the runtime was not given, by name,
+	// when a request (an agent's sub-run) names one: the host owns keys
+	// and endpoints, so the runtime never builds a provider itself. Each
+	// name is built once. nil: such a request fails as an unknown
+	// provider.
+	OpenProvider func(name string) (providers.Provider, error)
 	// SpawnDepth is how deep spawn_agent sub-runs may nest: zero means
 	// DefaultSpawnDepth, negative forbids sub-runs.
 	SpawnDepth int
@@ -78,6 +87,7 @@ type Runtime struct {
 	// the name of the one requests get when they name none.
 	providers       map[string]providers.Provider
 	defaultProvider string
+	opened          openedProviders // those Config.OpenProvider built
 
 	life       sync.Mutex // held while starting and closing
 	started    atomic.Bool
@@ -115,6 +125,9 @@ func New(cfg Config) (*Runtime, error) {
 		if src == nil {
 			return nil, configError("tool source %d is nil", i)
 		}
+	}
+	if err := checkAgents(cfg.Agents); err != nil {
+		return nil, err
 	}
 	if err := cfg.RunCode.Validate(); err != nil {
 		return nil, configError("%v", err)

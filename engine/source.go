@@ -98,7 +98,7 @@ func (r *run) refreshTools(ctx context.Context) {
 		r.diagnose(st.diags)
 		return
 	}
-	r.tools = r.rt.assemble(r.tools.own, r.tools.skills, st, r.tools.control)
+	r.tools = r.rt.assemble(r.tools.own, r.tools.skills, st, r.tools.control, r.tools.only)
 	r.rt.finishRunCode(r.tools)
 	r.diagnose(r.tools.diags)
 	r.conv.setSystem(r.systemMessage())
@@ -154,6 +154,9 @@ func (rt *Runtime) addSourceTools(ts *toolset, st sourceState) {
 		for _, t := range list {
 			if t.Name == LoadSkillTool && !ts.skills {
 				continue // the request's selection leaves it out
+			}
+			if ts.only != nil && !ts.only[t.Name] {
+				continue // an agent's sub-run that does not name it
 			}
 			if why := rt.refuseSourceTool(ts, t); why != "" {
 				ts.diags = append(ts.diags, Diagnostic{Level: DiagnosticWarning, Kind: DiagToolLeftOut, Source: cmpOr(t.Source, "tool source"),

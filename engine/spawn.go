@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/llmrt/llmrt/providers"
@@ -15,19 +14,48 @@ import (
 // is zero: a run's sub-run may start its own, and that one may not.
 const DefaultSpawnDepth = 2
 
-const spawnSchema = `{
-  "type": "object",
-  "properties": {
-    "task": {"type": "string", "minLength": 1, "description": "The complete task for the sub-agent: what to do, what to return, and every fact it needs (it does not see this conversation)"},
-    "tools": {"type": "array", "items": {"type": "string"}, "description": "Names of the tools the sub-agent may use (default: the same tools as you)"}
-  },
-  "required": ["task"],
-  "additionalProperties": false
-}`
+// spawnSchema is spawn_agent's schema; with agents defined it gains an
+// agent argument whose values are their names.
+func spawnSchema(agents []AgentDef) json.RawMessage {
+	props := map[string]any{
+		"task": map[string]any{"type": "string", "minLength": 1, "description": "The complete task for the sub-agent: what to do, what to return, and every fact it needs (it does not see this conversation)"},
+		"tools": map[string]any{"type": "array", "items": map[string]any{"type": "string"},
+			"description": "Names of the tools the sub-agent may use (default: the same tools as you, or the agent's own)"},
+	}
+	if len(agents) > 0 {
+		names := make([]string, len(agents))
+		for i, d := range agents {
+			names[i] = d.Name
+		}
+		props["agent"] = map[string]any{"type": "string", "enum": names,
+			"description": "The defined agent to run the task: it gets that agent's instructions, tools and model (default: a sub-agent like you)"}
+	}
+	b, _ := json.Marshal(map[string]any{"type": "object", "properties": props, "required": []string{"task"}, "additionalProperties": false})
+	return b
+}
+
+// spawnDescription is spawn_agent's description, listing the defined
+// agents so the model can choose one.
+func spawnDescription(agents []AgentDef) string {
+	d := "Hand a focused task to a sub-agent: a separate run with its own bounded loop, the same model and permissions, and the tools you give it. " +
+		"It sees only the task text, not this conversation, and returns its final answer (or why it failed). " +
+		"Use it for self-contained work whose details you do not need to see, e.g. surveying a directory or trying a fix in one area; several spawn_agent calls in one reply run at the same time."
+	if len(agents) == 0 {
+		return d
+	}
+	var b strings.Builder
+	b.WriteString(d)
+	b.WriteString("\n\nDefined agents (pass the name as agent when one fits the task):")
+	for _, a := range agents {
+		fmt.Fprintf(&b, "\n- %s: %s", a.Name, strings.Join(strings.Fields(a.Description), " "))
+	}
+	return b.String()
+}
 
 type spawnArgs struct {
 	Task  string    `json:"task"`
 	Tools *[]string `json:"tools"`
+	Agent string    `json:"agent"`
 }
 
 // depthKey carries how deep the run a context belongs to is nested.
@@ -40,11 +68,9 @@ func spawnDepth(ctx context.Context) int {
 
 func (rt *Runtime) spawnTool() tools.Tool {
 	return tools.Tool{
-		Name: SpawnAgentTool,
-		Description: "Hand a focused task to a sub-agent: a separate run with its own bounded loop, the same model and permissions, and the tools you give it. " +
-			"It sees only the task text, not this conversation, and returns its final answer (or why it failed). " +
-			"Use it for self-contained work whose details you do not need to see, e.g. surveying a directory or trying a fix in one area; several spawn_agent calls in one reply run at the same time.",
-		Schema: json.RawMessage(spawnSchema),
+		Name:        SpawnAgentTool,
+		Description: spawnDescription(rt.cfg.Agents),
+		Schema:      spawnSchema(rt.cfg.Agents),
 		// Each of the sub-run's calls is checked like a direct one, so
 		// starting it changes nothing by itself (see finishRunCode).
 		Kind:   tools.KindRead,
@@ -125,25 +151,30 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.Strict = false // the parent's diagnostics were its to refuse
 	child.Permission.Rules = r.perm.inherited()
 	r.onePersonAtATime(&child)
+	var names []string // nil: the parent's tools
 	if a.Tools != nil {
-		var builtins []string
-		var host []Tool
+		names = []string{}
 		for _, name := range *a.Tools {
-			t, ok := r.tools.get(name)
-			switch {
-			case !ok || t.Source == tools.SourceControl:
+			if t, ok := r.tools.get(name); !ok || t.Source == tools.SourceControl {
 				return child, errResult("unknown tool %q for the sub-agent; choose from: %s", name, r.toolNames())
-			case slices.ContainsFunc(r.req.Tools, func(h Tool) bool { return h.Name == name }):
-				host = append(host, *t)
-			case t.Source == tools.SourceBuiltin, name == LoadSkillTool:
-				builtins = append(builtins, name)
 			}
-			// Tools of the runtime's sources reach every run anyway.
+			names = append(names, name)
 		}
-		child.BuiltIns, child.Tools = builtins, host
-		if child.BuiltIns == nil {
-			child.BuiltIns = []string{}
+	}
+	agentTools := false
+	if a.Agent != "" {
+		def, ok := r.rt.agent(a.Agent)
+		if !ok {
+			return child, errResult("unknown agent %q; the agents are: %s", a.Agent, r.rt.agentNames())
 		}
+		if names == nil && def.Tools != nil {
+			names = r.surfaceNames()
+		}
+		names = r.applyAgent(&child, def, names)
+		agentTools = def.Tools != nil
+	}
+	if names != nil {
+		r.narrow(&child, names, agentTools)
 	}
 	if b := r.req.TokenBudget; b > 0 {
 		left := b - r.tally.used().Total()

@@ -146,6 +146,11 @@ type Request struct {
 	// every request strict. Diagnostics found later (a context window
 	// guessed mid-run) stay warnings.
 	Strict bool
+
+	// only, when set, limits the runtime's sources' tools (MCP tools,
+	// load_skill) to those it names: an agent's sub-run gets no tool its
+	// definition leaves out. Sub-runs of that sub-run inherit it.
+	only map[string]bool
 }
 
 // Status is how a run ended.

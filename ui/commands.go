@@ -39,6 +39,7 @@ var commands = []Command{
 	{Name: "model", Args: "[provider/]name", Desc: "show or switch the model"},
 	{Name: "tools", Desc: "the tools the model can use"},
 	{Name: "skills", Desc: "the skills the model can load"},
+	{Name: "agents", Desc: "the agents spawn_agent can start"},
 	{Name: "sessions", Args: "[all]", Desc: "this directory's saved sessions, or every one"},
 	{Name: "resume", Args: "[id]", Desc: "reopen a saved session"},
 	{Name: "clear", Desc: "start a new session"},

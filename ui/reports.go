@@ -167,6 +167,8 @@ func cleanReport(r Report) Report {
 		}
 		r.Commands = Sanitize(r.Commands)
 		return r
+	case AgentList:
+		return r.clean()
 	case SkillList:
 		r.Skills = slices.Clone(r.Skills)
 		for i, s := range r.Skills {

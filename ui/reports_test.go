@@ -48,6 +48,10 @@ func sampleReports() map[string]Report {
 			Parts: engine.ContextReport{Window: 32000, System: 1340, Instructions: 1200, Tools: 3686, Conversation: 8420, Total: 14646},
 			Files: []InstructionFile{{Path: "AGENTS.md", Bytes: 4800}}},
 		"skills": SkillList{Skills: []SkillInfo{{Name: "pdf", Scope: "project", Description: "Read and fill PDF forms with pdftotext and friends."}}},
+		"agents": AgentList{Agents: []AgentInfo{
+			{Name: "tester", Scope: "project", Description: "Runs the test suite and reports what failed.", Tools: []string{"read_file", "shell_cmd"}},
+			{Name: "planner", Scope: "user", Description: "Plans a change.", Provider: "anthropic", Model: "claude-opus-4-5"},
+		}},
 	}
 }
 
@@ -76,6 +80,7 @@ func TestReportsFitTheWidth(t *testing.T) {
 		"usage":    {"45,120", "31,000 read from cache", "2,370", "640 reasoning", "47,490"},
 		"context":  {"32,000 tokens", "14,646", "45.8%", "tool definitions", "3,686", "free", "AGENTS.md", "At 85%"},
 		"skills":   {"pdf", "project"},
+		"agents":   {"tester", "read_file,shell_cmd", "planner", "all", "Plans a change."},
 	}
 	for name, r := range sampleReports() {
 		for _, width := range []int{40, 80, 120, 200} {
@@ -136,6 +141,7 @@ func TestSmallReports(t *testing.T) {
 		{SessionList{All: true}, "No saved sessions."},
 		{SessionList{}, "No saved sessions in this directory; /sessions all lists every directory's."},
 		{SkillList{}, "No skills found; llmrt skills lists where they are looked for."},
+		{AgentList{}, "No agents defined; llmrt agents lists where they are looked for."},
 	}
 	for _, tc := range cases {
 		got := strings.TrimSpace(plain(strings.Join(tc.r.draw(&look{pal: NewPalette(false, true)}, 200), "\n")))
