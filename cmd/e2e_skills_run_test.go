@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,54 @@ func TestToolsListsLoadSkillFromOutside(t *testing.T) {
 	o.want(t, 0)
 	if !strings.Contains(o.stdout, `"body":"body"`) {
 		t.Errorf("tools call load_skill: got %s", o.stdout)
+	}
+}
+
+// TestSkillsWalkUpFromOutside: run in a subdirectory of a git repository,
+// llmrt finds the skills of the repository root's .claude/skills and of
+// .agents/skills on the way down, and a nearer folder's skill wins over
+// the root's of the same name; outside the repository it finds none.
+func TestSkillsWalkUpFromOutside(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	repo := filepath.Join(sb.work, "repo")
+	writeAbs(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeAbs(t, filepath.Join(repo, ".claude", "skills", "deploy", "SKILL.md"), skillFile("deploy", "Deploy the service.", "Run make deploy.\n"))
+	writeAbs(t, filepath.Join(repo, ".claude", "skills", "lint", "SKILL.md"), skillFile("lint", "Root lint rules.", "root\n"))
+	sub := filepath.Join(repo, "pkg", "x")
+	writeAbs(t, filepath.Join(repo, "pkg", ".agents", "skills", "lint", "SKILL.md"), skillFile("lint", "Package lint rules.", "pkg\n"))
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := fake(t, fakellm.OpenAI, toolCall("load_skill", `{"skill_id":"deploy"}`), finalAnswer("done"))
+	o := sb.run(cli{dir: sub, args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "deploy it"},
+		env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
+	o.want(t, 0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests: got %d, want 2\nstderr: %s", len(reqs), o.stderr)
+	}
+	sys := systemPrompt(t, reqs[0])
+	for _, w := range []string{"- deploy: Deploy the service.", "- lint: Package lint rules."} {
+		if !strings.Contains(sys, w) {
+			t.Errorf("system prompt run in %s should list %q:\n%s", sub, w, sys)
+		}
+	}
+	if strings.Contains(sys, "Root lint rules.") {
+		t.Errorf("the nearer folder's lint should replace the root's:\n%s", sys)
+	}
+	if second := string(reqs[1].Body); !strings.Contains(second, "Run make deploy.") {
+		t.Errorf("load_skill from the subdirectory should return the root skill's body: %s", second)
+	}
+
+	// The same layout without .git: the subdirectory is the project alone.
+	if err := os.RemoveAll(filepath.Join(repo, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	o = sb.run(cli{dir: sub, args: []string{"skills", "--json"}})
+	o.want(t, 0)
+	if strings.Contains(o.stdout, "deploy") {
+		t.Errorf("outside a repository the parent's skills should not be found:\n%s", o.stdout)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
@@ -31,8 +32,10 @@ func newSkillsCmd(f *Factory, runF func(*skillsOptions) error) *cobra.Command {
 		Short: "List the skills a run would offer the model",
 		Long: `List the discovered skills: directories holding a SKILL.md with a name and a
 description in YAML front matter. Roots, lowest precedence first:
-$XDG_CONFIG_HOME/llmrt/skills, ~/.claude/skills, <project>/.claude/skills,
-<project>/.llmrt/skills, then each --skills-dir. A skill from a later root
+~/.agents/skills, ~/.codex/skills ($CODEX_HOME/skills), ~/.claude/skills,
+$XDG_CONFIG_HOME/llmrt/skills; then, in each folder from the repository root
+down to the project directory, .agents/skills, .codex/skills, .claude/skills
+and .llmrt/skills; then each --skills-dir. A skill from a later root
 replaces one of the same name from an earlier root. Files that do not parse
 are reported as warnings on stderr.`,
 		Example: `  llmrt skills
@@ -75,10 +78,15 @@ func newSkillsShowCmd(f *Factory, runF func(*skillsOptions) error) *cobra.Comman
 	return cmd
 }
 
-// skillRoots returns the skill roots of a run in workDir.
-func skillRoots(getenv func(string) string, workDir string, extra []string) []skills.Root {
+// skillRoots returns the skill roots of a run in workDir: the user's, the
+// project folders' from the repository root down to workDir, and the
+// --skills-dir ones. trusted says the project's skills may widen a run's
+// permissions (their allowed-tools).
+func skillRoots(getenv func(string) string, workDir string, extra []string, trusted bool) []skills.Root {
+	home := getenv("HOME")
 	return skills.Roots(skills.RootOptions{
-		Home: getenv("HOME"), ConfigHome: getenv("XDG_CONFIG_HOME"), Project: workDir, Extra: extra,
+		Home: home, ConfigHome: getenv("XDG_CONFIG_HOME"), CodexHome: getenv("CODEX_HOME"),
+		Projects: config.ProjectDirs(workDir, home), ProjectTrusted: trusted, Extra: extra,
 	})
 }
 
@@ -88,7 +96,7 @@ func (opts *skillsOptions) discover() ([]skills.Root, *skills.Catalogue, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	roots := skillRoots(opts.f.Getenv, dir, opts.dirs)
+	roots := skillRoots(opts.f.Getenv, dir, opts.dirs, false)
 	cat := skills.Discover(roots)
 	printDiagnostics(opts.f.IO.ErrOut, cat.Diagnostics())
 	return roots, cat, nil
