@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -87,16 +88,30 @@ func cutAtLine(s string, max int) string {
 var errEnough = errors.New("enough files")
 
 // listFiles lists the files below dir (slash-separated, relative, in
-// lexical order) other than SKILL.md, skipping hidden directories and not
-// following symlinks. It reports whether the list was cut short.
+// lexical order) other than SKILL.md, skipping hidden directories. It
+// reports whether the list was cut short.
+//
+// The skill folder itself may be a symlink: people keep one checkout of
+// their skills and link each into .claude/skills or ~/.codex/skills, as
+// Claude Code and Codex allow. Following that one link is safe because
+// load_skill grants read access to the folder's real path only
+// (Workspace.AddReadRoot resolves it), the folder had to hold a SKILL.md
+// to be a skill at all, and nothing is ever writable there. Links inside
+// the skill are listed only when they resolve to a file within its real
+// folder: a link out (to ~/.ssh, say) is left out, and read_file refuses
+// it too, since its target lies outside every read root.
 func listFiles(dir string) ([]string, bool) {
 	files := []string{}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return files, false
+	}
 	truncated := false
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable corner is left out, not fatal
 		}
-		rel, rerr := filepath.Rel(dir, p)
+		rel, rerr := filepath.Rel(real, p)
 		if rerr != nil || rel == "." {
 			return nil
 		}
@@ -106,7 +121,7 @@ func listFiles(dir string) ([]string, bool) {
 			}
 			return nil
 		}
-		if rel == FileName {
+		if rel == FileName || (d.Type()&fs.ModeSymlink != 0 && !fileWithin(real, p)) {
 			return nil
 		}
 		if len(files) == maxFiles {
@@ -117,6 +132,21 @@ func listFiles(dir string) ([]string, bool) {
 		return nil
 	})
 	return files, truncated
+}
+
+// fileWithin reports whether the link p resolves to a regular file inside
+// the directory dir (a real path).
+func fileWithin(dir, p string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	info, err := os.Stat(target)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	rel, err := filepath.Rel(dir, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // loadTool returns the load_skill tool over c.
