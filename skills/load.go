@@ -48,6 +48,11 @@ type Loaded struct {
 	BodyTruncated  bool     `json:"body_truncated,omitempty"`
 	Files          []string `json:"files"`
 	FilesTruncated bool     `json:"files_truncated,omitempty"`
+	// AllowedTools are the allow rules the skill's allowed-tools map to;
+	// Permissions says whether load_skill added them to the run or why
+	// not.
+	AllowedTools []string `json:"allowed_tools,omitempty"`
+	Permissions  string   `json:"permissions,omitempty"`
 }
 
 // Load reads the named skill afresh from disk: its body, directory and
@@ -69,6 +74,9 @@ func (c *Catalogue) Load(name string) (Loaded, error) {
 		l.BodyTruncated = true
 	}
 	l.Files, l.FilesTruncated = listFiles(s.Dir)
+	// The rules come from discovery, not from the file as it is now: a
+	// run that can edit the skill must not be able to widen them.
+	l.AllowedTools = s.AllowRules
 	return l, nil
 }
 
@@ -174,9 +182,30 @@ func (c *Catalogue) loadTool() tools.Tool {
 					return tools.Errorf("skill %s: make %s readable: %v", l.Skill, l.Root, err), nil
 				}
 			}
+			if len(l.AllowedTools) > 0 {
+				s, _ := c.Lookup(l.Skill)
+				l.Permissions = grantTools(ctx, s.Root, l.AllowedTools)
+			}
 			return tools.JSON(l), nil
 		},
 	}
+}
+
+// grantTools lets the tools a skill's allowed-tools name run without
+// asking for the rest of the run, when its root is trusted, and says
+// what it did for the model (and the person reading the result).
+func grantTools(ctx context.Context, root Root, rules []string) string {
+	if !root.Trusted {
+		return "not granted: this project's folder is not trusted, so its skills' allowed-tools need approval as usual (llmrt trust, or --trust, trusts it)"
+	}
+	g := tools.GranterFrom(ctx)
+	if g == nil {
+		return "not granted: this host does not let skills change permissions"
+	}
+	if err := g(rules); err != nil {
+		return "partly granted: " + err.Error()
+	}
+	return "granted: these tools run without asking for the rest of this run; deny rules still apply"
 }
 
 // grantRead makes dir readable in ws unless it already is (a project
