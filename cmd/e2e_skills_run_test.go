@@ -193,3 +193,58 @@ func TestSkillsWalkUpFromOutside(t *testing.T) {
 		t.Errorf("outside a repository the parent's skills should not be found:\n%s", o.stdout)
 	}
 }
+
+// TestSkillAllowedToolsFromOutside: a project skill's allowed-tools
+// (Bash(git status:*)) let git status run without a person once the
+// model loaded it, in a folder trusted with --trust; rm -rf is still
+// refused, git status before load_skill too, and without trust the skill
+// grants nothing and the warning says the folder is untrusted.
+func TestSkillAllowedToolsFromOutside(t *testing.T) {
+	t.Parallel()
+	for _, trusted := range []bool{true, false} {
+		t.Run(map[bool]string{true: "trusted", false: "untrusted"}[trusted], func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			sb.write(".claude/skills/git/SKILL.md", "---\nname: git\ndescription: Inspect the repository.\nallowed-tools: Read, Bash(git status:*)\n---\nRun git status.\n")
+			srv := fake(t, fakellm.OpenAI,
+				toolCall("shell_cmd", `{"command":"git status --short"}`),
+				toolCall("load_skill", `{"skill_id":"git"}`),
+				toolCall("shell_cmd", `{"command":"git status"}`),
+				toolCall("shell_cmd", `{"command":"rm -rf x"}`),
+				finalAnswer("done"))
+			args := []string{"--permission", "ask", "-p", "check"}
+			if trusted {
+				args = append([]string{"--trust"}, args...)
+			}
+			o := openaiRun(sb, srv, args...)
+			o.want(t, 0)
+			reqs := srv.Requests()
+			if len(reqs) != 5 {
+				t.Fatalf("requests: got %d, want 5\nstderr: %s", len(reqs), o.stderr)
+			}
+			lastResult := func(i int) string { // the last tool result request i sent back
+				items, _ := bodyOf(t, reqs[i])["input"].([]any) // the Responses API
+				for j := len(items) - 1; j >= 0; j-- {
+					if m, _ := items[j].(map[string]any); m["type"] == "function_call_output" {
+						s, _ := m["output"].(string)
+						return s
+					}
+				}
+				t.Fatalf("request %d has no tool result", i)
+				return ""
+			}
+			if !strings.Contains(lastResult(1), "permission denied") {
+				t.Errorf("git status before load_skill should be refused: %s", lastResult(1))
+			}
+			if got := strings.Contains(lastResult(3), "permission denied"); got == trusted {
+				t.Errorf("git status after load_skill (trusted %v): denied %v\n%s", trusted, got, lastResult(3))
+			}
+			if !strings.Contains(lastResult(4), "permission denied") {
+				t.Errorf("rm -rf x should still be refused: %s", lastResult(4))
+			}
+			if !trusted && !strings.Contains(o.stderr, "skill git would let read_file, shell_cmd(command=git status *) run without asking") {
+				t.Errorf("the untrusted-folder warning should name the skill's rules:\n%s", o.stderr)
+			}
+		})
+	}
+}

@@ -77,6 +77,9 @@ type settings struct {
 	trustStore       config.TrustStore
 	trusted          bool
 	untrustedServers []mcp.Server
+	// skillWants are the project skills whose allowed-tools only a
+	// trusted folder honours, one line each for the trust prompt.
+	skillWants []string
 }
 
 // resolveSettings merges the command line's layer (flags) with the
@@ -105,7 +108,9 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 	s := &settings{workDir: dir, env: engine.DetectEnvironment(dir, time.Now()), recorded: given.Recorded(), trustStore: config.TrustStore{Path: config.TrustPath(f.Getenv)}}
 	userConfig := userConfigIfInside(f.Getenv, dir)
 	o.UserInWorkspace = len(userConfig) > 0
-	s.folder = config.NewFolder(dir, userConfig...)
+	skillFiles, skillWants := projectSkillGrants(f.Getenv, dir)
+	s.skillWants = skillWants
+	s.folder = config.NewFolder(dir, append(userConfig, skillFiles...)...)
 	s.mcpConfigs = s.vetMCPConfigs(flags, sessionLayer)
 	if w := exposedWorkspace(s.folder.Dir, f.Getenv); w != "" {
 		s.diagnostics = append(s.diagnostics, w)

@@ -90,6 +90,23 @@ func skillRoots(getenv func(string) string, workDir string, extra []string, trus
 	})
 }
 
+// projectSkillGrants finds the project's skills whose allowed-tools would
+// let tools run without asking, which only a trusted folder allows. It
+// returns their SKILL.md files, which the folder's trust fingerprint
+// covers (so a later edit asks again), and one line for each saying what
+// it would allow, for the trust prompt.
+func projectSkillGrants(getenv func(string) string, dir string) (files, wants []string) {
+	cat := skills.Discover(skills.Roots(skills.RootOptions{Projects: config.ProjectDirs(dir, getenv("HOME"))}))
+	for _, s := range cat.Skills() {
+		if len(s.AllowRules) == 0 {
+			continue
+		}
+		files = append(files, s.Path)
+		wants = append(wants, fmt.Sprintf("%s: skill %s would let %s run without asking", s.Path, s.Name, strings.Join(s.AllowRules, ", ")))
+	}
+	return files, wants
+}
+
 // discover finds the skills and prints their diagnostics as warnings.
 func (opts *skillsOptions) discover() ([]skills.Root, *skills.Catalogue, error) {
 	dir, err := workDir(opts.cwd)

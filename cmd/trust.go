@@ -256,7 +256,7 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 		return false, err
 	}
 	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
-	wants := projectWants(cfg, skipped)
+	wants := append(projectWants(cfg, skipped), s.skillWants...)
 	switch {
 	case len(wants) == 0:
 		return false, nil
