@@ -199,6 +199,14 @@ func runSkillsShow(_ context.Context, opts *skillsOptions) error {
 	for _, sh := range s.Shadowed {
 		fmt.Fprintf(out, "shadows: %s (%s)\n", sh.Path, sh.Root.Scope)
 	}
+	if len(s.AllowedTools) > 0 {
+		fmt.Fprintf(out, "allowed-tools: %s\n", strings.Join(s.AllowedTools, ", "))
+		rules := "none"
+		if len(s.AllowRules) > 0 {
+			rules = strings.Join(s.AllowRules, ", ")
+		}
+		fmt.Fprintf(out, "allows once loaded: %s (a project's skills only in a trusted folder)\n", rules)
+	}
 	fmt.Fprintf(out, "\n%s\n", l.Body)
 	if len(l.Files) > 0 {
 		fmt.Fprintf(out, "\nfiles (in %s):\n", l.Root)

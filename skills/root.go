@@ -29,8 +29,9 @@ type Root struct {
 	// Trusted says the skills of this root may widen a run's permissions
 	// (their allowed-tools). The user's roots and --skills-dir are; a
 	// project's only when the project is trusted. A Root built by hand
-	// is untrusted unless it says so.
-	Trusted bool `json:"trusted"`
+	// is untrusted unless it says so. Listings leave it out: only a run
+	// decides whether its folder is trusted.
+	Trusted bool `json:"-"`
 }
 
 // RootOptions say where to look for skills. Empty fields skip the roots
