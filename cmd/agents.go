@@ -120,11 +120,14 @@ func (s *settings) loadAgents(getenv func(string) string) {
 	}
 }
 
-// trustFiles are the files of dir, beside its config, .mcp.json and .env,
-// whose contents trusting it covers: the user config when dir holds it
-// and the project's agent files, so a changed agent asks again.
+// trustFiles are the files of dir, beside its config, .mcp.json, .env and
+// hooks, whose contents trusting it covers: the user config when dir
+// holds it, the project's command files, the skills that would allow
+// tools and the agent files, so a changed one asks again.
 func trustFiles(getenv func(string) string, dir string) []string {
 	files := append(userConfigIfInside(getenv, dir), commandFiles(dir)...)
+	skillFiles, _ := projectSkillGrants(getenv, dir)
+	files = append(files, skillFiles...)
 	return append(files, agents.ProjectFiles(config.ProjectDirs(dir, getenv("HOME")))...)
 }
 

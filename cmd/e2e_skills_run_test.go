@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +142,109 @@ func TestToolsListsLoadSkillFromOutside(t *testing.T) {
 	o.want(t, 0)
 	if !strings.Contains(o.stdout, `"body":"body"`) {
 		t.Errorf("tools call load_skill: got %s", o.stdout)
+	}
+}
+
+// TestSkillsWalkUpFromOutside: run in a subdirectory of a git repository,
+// llmrt finds the skills of the repository root's .claude/skills and of
+// .agents/skills on the way down, and a nearer folder's skill wins over
+// the root's of the same name; outside the repository it finds none.
+func TestSkillsWalkUpFromOutside(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	repo := filepath.Join(sb.work, "repo")
+	writeAbs(t, filepath.Join(repo, ".git", "HEAD"), "ref: refs/heads/main\n")
+	writeAbs(t, filepath.Join(repo, ".claude", "skills", "deploy", "SKILL.md"), skillFile("deploy", "Deploy the service.", "Run make deploy.\n"))
+	writeAbs(t, filepath.Join(repo, ".claude", "skills", "lint", "SKILL.md"), skillFile("lint", "Root lint rules.", "root\n"))
+	sub := filepath.Join(repo, "pkg", "x")
+	writeAbs(t, filepath.Join(repo, "pkg", ".agents", "skills", "lint", "SKILL.md"), skillFile("lint", "Package lint rules.", "pkg\n"))
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := fake(t, fakellm.OpenAI, toolCall("load_skill", `{"skill_id":"deploy"}`), finalAnswer("done"))
+	o := sb.run(cli{dir: sub, args: []string{"run", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "-p", "deploy it"},
+		env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
+	o.want(t, 0)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests: got %d, want 2\nstderr: %s", len(reqs), o.stderr)
+	}
+	sys := systemPrompt(t, reqs[0])
+	for _, w := range []string{"- deploy: Deploy the service.", "- lint: Package lint rules."} {
+		if !strings.Contains(sys, w) {
+			t.Errorf("system prompt run in %s should list %q:\n%s", sub, w, sys)
+		}
+	}
+	if strings.Contains(sys, "Root lint rules.") {
+		t.Errorf("the nearer folder's lint should replace the root's:\n%s", sys)
+	}
+	if second := string(reqs[1].Body); !strings.Contains(second, "Run make deploy.") {
+		t.Errorf("load_skill from the subdirectory should return the root skill's body: %s", second)
+	}
+
+	// The same layout without .git: the subdirectory is the project alone.
+	if err := os.RemoveAll(filepath.Join(repo, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	o = sb.run(cli{dir: sub, args: []string{"skills", "--json"}})
+	o.want(t, 0)
+	if strings.Contains(o.stdout, "deploy") {
+		t.Errorf("outside a repository the parent's skills should not be found:\n%s", o.stdout)
+	}
+}
+
+// TestSkillAllowedToolsFromOutside: a project skill's allowed-tools
+// (Bash(git status:*)) let git status run without a person once the
+// model loaded it, in a folder trusted with --trust; rm -rf is still
+// refused, git status before load_skill too, and without trust the skill
+// grants nothing and the warning says the folder is untrusted.
+func TestSkillAllowedToolsFromOutside(t *testing.T) {
+	t.Parallel()
+	for _, trusted := range []bool{true, false} {
+		t.Run(map[bool]string{true: "trusted", false: "untrusted"}[trusted], func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			sb.write(".claude/skills/git/SKILL.md", "---\nname: git\ndescription: Inspect the repository.\nallowed-tools: Read, Bash(git status:*)\n---\nRun git status.\n")
+			srv := fake(t, fakellm.OpenAI,
+				toolCall("shell_cmd", `{"command":"git status --short"}`),
+				toolCall("load_skill", `{"skill_id":"git"}`),
+				toolCall("shell_cmd", `{"command":"git status"}`),
+				toolCall("shell_cmd", `{"command":"rm -rf x"}`),
+				finalAnswer("done"))
+			args := []string{"--permission", "ask", "-p", "check"}
+			if trusted {
+				args = append([]string{"--trust"}, args...)
+			}
+			o := openaiRun(sb, srv, args...)
+			o.want(t, 0)
+			reqs := srv.Requests()
+			if len(reqs) != 5 {
+				t.Fatalf("requests: got %d, want 5\nstderr: %s", len(reqs), o.stderr)
+			}
+			lastResult := func(i int) string { // the last tool result request i sent back
+				items, _ := bodyOf(t, reqs[i])["input"].([]any) // the Responses API
+				for j := len(items) - 1; j >= 0; j-- {
+					if m, _ := items[j].(map[string]any); m["type"] == "function_call_output" {
+						s, _ := m["output"].(string)
+						return s
+					}
+				}
+				t.Fatalf("request %d has no tool result", i)
+				return ""
+			}
+			if !strings.Contains(lastResult(1), "permission denied") {
+				t.Errorf("git status before load_skill should be refused: %s", lastResult(1))
+			}
+			if got := strings.Contains(lastResult(3), "permission denied"); got == trusted {
+				t.Errorf("git status after load_skill (trusted %v): denied %v\n%s", trusted, got, lastResult(3))
+			}
+			if !strings.Contains(lastResult(4), "permission denied") {
+				t.Errorf("rm -rf x should still be refused: %s", lastResult(4))
+			}
+			if !trusted && !strings.Contains(o.stderr, "skill git would let read_file, shell_cmd(command=git status *) run without asking") {
+				t.Errorf("the untrusted-folder warning should name the skill's rules:\n%s", o.stderr)
+			}
+		})
 	}
 }

@@ -114,3 +114,29 @@ func writeAbs(t *testing.T, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestSkillsShowSymlinkedFromOutside: `llmrt skills show` of a skill whose
+// folder is a symlink lists the files behind the link and what its
+// allowed-tools allow once loaded.
+func TestSkillsShowSymlinkedFromOutside(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	sb.write("shared-skills/deploy/SKILL.md", "---\nname: deploy\ndescription: Deploy.\nallowed-tools: Bash(make deploy:*), NotebookEdit\n---\nRun scripts/go.sh.\n")
+	sb.write("shared-skills/deploy/scripts/go.sh", "make deploy\n")
+	if err := os.MkdirAll(filepath.Join(sb.work, ".claude", "skills"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "..", "shared-skills", "deploy"), filepath.Join(sb.work, ".claude", "skills", "deploy")); err != nil {
+		t.Fatal(err)
+	}
+	o := sb.run(cli{args: []string{"skills", "show", "deploy"}})
+	o.want(t, 0)
+	for _, w := range []string{"scripts/go.sh", "allowed-tools: Bash(make deploy:*), NotebookEdit", "allows once loaded: shell_cmd(command=make deploy *)"} {
+		if !strings.Contains(o.stdout, w) {
+			t.Errorf("skills show: want %q in\n%s", w, o.stdout)
+		}
+	}
+	if !strings.Contains(o.stderr, `allowed-tools entry "NotebookEdit" skipped`) {
+		t.Errorf("stderr should warn about the entry llmrt cannot map:\n%s", o.stderr)
+	}
+}

@@ -16,7 +16,7 @@ import (
 // reach the host through the runtime's diagnostics, as the sources report
 // them (shown as warnings, refused by --strict).
 func (s *settings) loadContext(getenv func(string) string, withDocs bool) {
-	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs))
+	s.skills = skills.Discover(skillRoots(getenv, s.workDir, s.skillsDirs, s.trusted))
 	s.loadCommands(getenv)
 	s.loadMCP(getenv, s.mcpConfigs)
 	if !withDocs {

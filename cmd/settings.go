@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmrt/llmrt/cmd/commands"
 	"github.com/llmrt/llmrt/agents"
+	"github.com/llmrt/llmrt/cmd/commands"
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
@@ -31,8 +32,10 @@ func newSkillsCmd(f *Factory, runF func(*skillsOptions) error) *cobra.Command {
 		Short: "List the skills a run would offer the model",
 		Long: `List the discovered skills: directories holding a SKILL.md with a name and a
 description in YAML front matter. Roots, lowest precedence first:
-$XDG_CONFIG_HOME/llmrt/skills, ~/.claude/skills, <project>/.claude/skills,
-<project>/.llmrt/skills, then each --skills-dir. A skill from a later root
+~/.agents/skills, ~/.codex/skills ($CODEX_HOME/skills), ~/.claude/skills,
+$XDG_CONFIG_HOME/llmrt/skills; then, in each folder from the repository root
+down to the project directory, .agents/skills, .codex/skills, .claude/skills
+and .llmrt/skills; then each --skills-dir. A skill from a later root
 replaces one of the same name from an earlier root. Files that do not parse
 are reported as warnings on stderr.`,
 		Example: `  llmrt skills
@@ -75,11 +78,33 @@ func newSkillsShowCmd(f *Factory, runF func(*skillsOptions) error) *cobra.Comman
 	return cmd
 }
 
-// skillRoots returns the skill roots of a run in workDir.
-func skillRoots(getenv func(string) string, workDir string, extra []string) []skills.Root {
+// skillRoots returns the skill roots of a run in workDir: the user's, the
+// project folders' from the repository root down to workDir, and the
+// --skills-dir ones. trusted says the project's skills may widen a run's
+// permissions (their allowed-tools).
+func skillRoots(getenv func(string) string, workDir string, extra []string, trusted bool) []skills.Root {
+	home := getenv("HOME")
 	return skills.Roots(skills.RootOptions{
-		Home: getenv("HOME"), ConfigHome: getenv("XDG_CONFIG_HOME"), Project: workDir, Extra: extra,
+		Home: home, ConfigHome: getenv("XDG_CONFIG_HOME"), CodexHome: getenv("CODEX_HOME"),
+		Projects: config.ProjectDirs(workDir, home), ProjectTrusted: trusted, Extra: extra,
 	})
+}
+
+// projectSkillGrants finds the project's skills whose allowed-tools would
+// let tools run without asking, which only a trusted folder allows. It
+// returns their SKILL.md files, which the folder's trust fingerprint
+// covers (so a later edit asks again), and one line for each saying what
+// it would allow, for the trust prompt.
+func projectSkillGrants(getenv func(string) string, dir string) (files, wants []string) {
+	cat := skills.Discover(skills.Roots(skills.RootOptions{Projects: config.ProjectDirs(dir, getenv("HOME"))}))
+	for _, s := range cat.Skills() {
+		if len(s.AllowRules) == 0 {
+			continue
+		}
+		files = append(files, s.Path)
+		wants = append(wants, fmt.Sprintf("%s: skill %s would let %s run without asking", s.Path, s.Name, strings.Join(s.AllowRules, ", ")))
+	}
+	return files, wants
 }
 
 // discover finds the skills and prints their diagnostics as warnings.
@@ -88,7 +113,7 @@ func (opts *skillsOptions) discover() ([]skills.Root, *skills.Catalogue, error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	roots := skillRoots(opts.f.Getenv, dir, opts.dirs)
+	roots := skillRoots(opts.f.Getenv, dir, opts.dirs, false)
 	cat := skills.Discover(roots)
 	printDiagnostics(opts.f.IO.ErrOut, cat.Diagnostics())
 	return roots, cat, nil
@@ -173,6 +198,14 @@ func runSkillsShow(_ context.Context, opts *skillsOptions) error {
 	fmt.Fprintf(out, "name: %s\ndescription: %s\npath: %s\nroot: %s (%s)\n", s.Name, oneLine(s.Description, 1024), s.Path, s.Root.Dir, s.Root.Scope)
 	for _, sh := range s.Shadowed {
 		fmt.Fprintf(out, "shadows: %s (%s)\n", sh.Path, sh.Root.Scope)
+	}
+	if len(s.AllowedTools) > 0 {
+		fmt.Fprintf(out, "allowed-tools: %s\n", strings.Join(s.AllowedTools, ", "))
+		rules := "none"
+		if len(s.AllowRules) > 0 {
+			rules = strings.Join(s.AllowRules, ", ")
+		}
+		fmt.Fprintf(out, "allows once loaded: %s (a project's skills only in a trusted folder)\n", rules)
 	}
 	fmt.Fprintf(out, "\n%s\n", l.Body)
 	if len(l.Files) > 0 {

@@ -257,9 +257,11 @@ func (f *Factory) decideTrust(ctx context.Context, s *settings, o config.Options
 		return false, err
 	}
 	_, skipped, _ := loadMCPServers(f.Getenv, s.workDir, s.mcpConfigs, false)
+	_, skillWants := projectSkillGrants(f.Getenv, s.workDir)
 	wants := append(projectWants(cfg, skipped), projectHooks(f.Getenv, s.workDir)...)
 	wants = append(wants, untrustedCommands(f.Getenv, s.workDir)...)
 	wants = append(wants, agentWants(f.Getenv, s.workDir)...)
+	wants = append(wants, skillWants...)
 	switch {
 	case len(wants) == 0:
 		return false, nil

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/llmrt/llmrt/engine/policy"
@@ -21,13 +23,24 @@ type permState struct {
 	mu    sync.Mutex
 	rules []Rule
 	spent map[int]bool // allow_once rules used up, by index in rules
+	// granted are the allow rules of the skills loaded in this run. They
+	// are kept apart from rules so that a sub-run's grants stay with the
+	// sub-run (adopt takes only what a person allowed), while a sub-run
+	// starts with its parent's (inherited).
+	granted []Rule
 }
 
 // decide applies the policy of perm, with the rules as they stand, to a
 // call and spends the allow_once rules that allow it; paths gives the
 // forms of its path arguments (policy.Policy.Paths). mu is held.
 func (s *permState) decide(perm Permission, c policy.Call, paths func(string) []string) policy.Verdict {
-	pol := policy.Policy{Mode: perm.Mode, Rules: s.rules, AllowSandboxed: perm.AllowSandboxed,
+	rules := s.rules
+	if len(s.granted) > 0 {
+		// Granted rules go after the others, so the indices of allow_once
+		// rules, which Spent records, stay as they are.
+		rules = append(slices.Clip(s.rules), s.granted...)
+	}
+	pol := policy.Policy{Mode: perm.Mode, Rules: rules, AllowSandboxed: perm.AllowSandboxed,
 		Spent: func(i int) bool { return s.spent[i] }, Paths: paths}
 	v := pol.Decide(c)
 	for _, i := range v.Spent {
@@ -42,19 +55,42 @@ func (s *permState) decide(perm Permission, c policy.Call, paths func(string) []
 // allow adds a rule a person allowed always. mu is held.
 func (s *permState) allow(r Rule) { s.rules = append(s.rules, r) }
 
+// grant adds the allow rules a loaded skill asks for (tools.Granter). It
+// takes mu itself: tools run outside the permission lock.
+func (s *permState) grant(rules []string) error {
+	var parsed []Rule
+	var bad []string
+	for _, text := range rules {
+		r, err := policy.ParseRule(policy.Allow, text)
+		if err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		parsed = append(parsed, r)
+	}
+	s.mu.Lock()
+	s.granted = append(s.granted, parsed...)
+	s.mu.Unlock()
+	if len(bad) > 0 {
+		return fmt.Errorf("rules not added: %s", strings.Join(bad, "; "))
+	}
+	return nil
+}
+
 // inherited are the rules a sub-run starts with: these as they stand now,
-// with what a person allowed always during this run, but without
+// with what a person allowed always during this run and what its loaded
+// skills granted, but without
 // allow_once rules, which belong to the call they allow.
 func (s *permState) inherited() []Rule {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]Rule, 0, len(s.rules))
+	out := make([]Rule, 0, len(s.rules)+len(s.granted))
 	for _, r := range s.rules {
 		if r.Action != RuleAllowOnce {
 			out = append(out, r)
 		}
 	}
-	return out
+	return append(out, s.granted...)
 }
 
 // adopt takes the rules a person added to a finished sub-run, which

@@ -165,6 +165,7 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	p.caller.r, p.caller.parent = r, p
 	pctx := withCaller(tools.WithWorkspace(ctx, r.ws), &p.caller)
 	pctx = tools.WithCaller(pctx, p.caller.toolResult)
+	pctx = tools.WithGranter(pctx, r.perm.grant)
 	pctx = tools.WithProgress(pctx, func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// BenchmarkDiscover measures discovery over the five roots of a run: with
+// BenchmarkDiscover measures discovery over the roots of a run: with
 // none of them present (the common case, which must cost next to nothing)
 // and with 50 skills spread over them.
 func BenchmarkDiscover(b *testing.B) {
@@ -14,7 +14,7 @@ func BenchmarkDiscover(b *testing.B) {
 		b.Run(fmt.Sprintf("skills=%d", n), func(b *testing.B) {
 			base := b.TempDir()
 			roots := Roots(RootOptions{
-				Home: filepath.Join(base, "home"), Project: filepath.Join(base, "proj"),
+				Home: filepath.Join(base, "home"), Projects: []string{filepath.Join(base, "proj")},
 				Extra: []string{filepath.Join(base, "flag")},
 			})
 			for i := 0; i < n; i++ {

@@ -25,7 +25,7 @@ func manySkills(t testing.TB, root, prefix string, n, desc int) {
 // loaded by load_skill.
 func TestCatalogueIsBounded(t *testing.T) {
 	base := t.TempDir()
-	roots := Roots(RootOptions{Home: filepath.Join(base, "home"), Project: filepath.Join(base, "proj"), Extra: []string{filepath.Join(base, "flag")}})
+	roots := Roots(RootOptions{Home: filepath.Join(base, "home"), Projects: []string{filepath.Join(base, "proj")}, Extra: []string{filepath.Join(base, "flag")}})
 	byScope := map[string]Root{}
 	for _, r := range roots {
 		byScope[r.Scope] = r

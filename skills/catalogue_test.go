@@ -9,7 +9,7 @@ import (
 )
 
 func TestCatalogueEmpty(t *testing.T) {
-	c := Discover(Roots(RootOptions{Home: t.TempDir(), Project: t.TempDir()}))
+	c := Discover(Roots(RootOptions{Home: t.TempDir(), Projects: []string{t.TempDir()}}))
 	if got := c.Instructions(); got != "" {
 		t.Errorf("Instructions with no skills: got %q, want empty", got)
 	}

@@ -19,6 +19,11 @@ type Skill struct {
 	Name        string            `json:"name"`
 	Description string            `json:"description"`
 	Metadata    map[string]string `json:"metadata,omitempty"`
+	// AllowedTools are the entries of the skill's allowed-tools, as
+	// written; AllowRules the llmrt allow rules they map to, which a run
+	// adds once the model loads the skill (when its root is Trusted).
+	AllowedTools []string `json:"allowed_tools,omitempty"`
+	AllowRules   []string `json:"allow_rules,omitempty"`
 	// Path is the SKILL.md file; Dir the skill's directory, which
 	// load_skill makes readable.
 	Path string `json:"path"`
@@ -137,5 +142,6 @@ func readSkill(root Root, dir string) (parsedSkill, error) {
 		return s, err
 	}
 	s.Name, s.Description, s.Metadata, s.warning = doc.name, doc.description, doc.metadata, doc.warning
+	s.AllowedTools, s.AllowRules = doc.allowedTools, doc.rules
 	return s, nil
 }

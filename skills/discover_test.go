@@ -8,21 +8,21 @@ import (
 	"testing"
 )
 
-// fiveRoots lays out one directory per root of a real run and returns the
+// allRoots lays out one directory per root of a real run and returns the
 // roots Discover would get for it.
-func fiveRoots(t *testing.T) (roots []Root, home, project, flagDir string) {
+func allRoots(t *testing.T) (roots []Root, home, project, flagDir string) {
 	t.Helper()
 	base := t.TempDir()
 	home, project, flagDir = filepath.Join(base, "home"), filepath.Join(base, "proj"), filepath.Join(base, "flag")
-	roots = Roots(RootOptions{Home: home, ConfigHome: filepath.Join(home, "cfg"), Project: project, Extra: []string{flagDir}})
-	if len(roots) != 5 {
-		t.Fatalf("got %d roots, want 5", len(roots))
+	roots = Roots(RootOptions{Home: home, ConfigHome: filepath.Join(home, "cfg"), Projects: []string{project}, Extra: []string{flagDir}})
+	if len(roots) != 9 {
+		t.Fatalf("got %d roots, want 9", len(roots))
 	}
 	return roots, home, project, flagDir
 }
 
 func TestDiscoverPrecedence(t *testing.T) {
-	roots, _, _, _ := fiveRoots(t)
+	roots, _, _, _ := allRoots(t)
 	// "shared" exists in every root; each root also has a skill of its own.
 	for _, r := range roots {
 		writeSkill(t, r.Dir, "shared", skillMD("shared", "from "+r.Scope, "body of "+r.Scope), nil)
@@ -32,7 +32,7 @@ func TestDiscoverPrecedence(t *testing.T) {
 	if d := c.Diagnostics(); len(d) != 0 {
 		t.Fatalf("diagnostics: got %+v, want none", d)
 	}
-	if got, want := c.Len(), 6; got != want {
+	if got, want := c.Len(), len(roots)+1; got != want {
 		t.Fatalf("skills: got %d (%v), want %d", got, c.Names(), want)
 	}
 	s, ok := c.Lookup("shared")
@@ -42,8 +42,8 @@ func TestDiscoverPrecedence(t *testing.T) {
 	if s.Root.Scope != ScopeFlag || s.Description != "from flag" {
 		t.Errorf("shared: got root %s (%q), want the --skills-dir one", s.Root.Scope, s.Description)
 	}
-	if len(s.Shadowed) != 4 {
-		t.Fatalf("shadowed: got %d, want 4: %+v", len(s.Shadowed), s.Shadowed)
+	if len(s.Shadowed) != len(roots)-1 {
+		t.Fatalf("shadowed: got %d, want %d: %+v", len(s.Shadowed), len(roots)-1, s.Shadowed)
 	}
 	for i, sh := range s.Shadowed {
 		if sh.Root != roots[i] || sh.Path != filepath.Join(roots[i].Dir, "shared", FileName) {
@@ -58,7 +58,7 @@ func TestDiscoverPrecedence(t *testing.T) {
 }
 
 func TestDiscoverLaterRootWinsPairwise(t *testing.T) {
-	roots, _, _, _ := fiveRoots(t)
+	roots, _, _, _ := allRoots(t)
 	for lo := 0; lo < len(roots); lo++ {
 		for hi := lo + 1; hi < len(roots); hi++ {
 			dir := t.TempDir()

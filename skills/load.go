@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -47,6 +48,11 @@ type Loaded struct {
 	BodyTruncated  bool     `json:"body_truncated,omitempty"`
 	Files          []string `json:"files"`
 	FilesTruncated bool     `json:"files_truncated,omitempty"`
+	// AllowedTools are the allow rules the skill's allowed-tools map to;
+	// Permissions says whether load_skill added them to the run or why
+	// not.
+	AllowedTools []string `json:"allowed_tools,omitempty"`
+	Permissions  string   `json:"permissions,omitempty"`
 }
 
 // Load reads the named skill afresh from disk: its body, directory and
@@ -68,6 +74,9 @@ func (c *Catalogue) Load(name string) (Loaded, error) {
 		l.BodyTruncated = true
 	}
 	l.Files, l.FilesTruncated = listFiles(s.Dir)
+	// The rules come from discovery, not from the file as it is now: a
+	// run that can edit the skill must not be able to widen them.
+	l.AllowedTools = s.AllowRules
 	return l, nil
 }
 
@@ -87,16 +96,30 @@ func cutAtLine(s string, max int) string {
 var errEnough = errors.New("enough files")
 
 // listFiles lists the files below dir (slash-separated, relative, in
-// lexical order) other than SKILL.md, skipping hidden directories and not
-// following symlinks. It reports whether the list was cut short.
+// lexical order) other than SKILL.md, skipping hidden directories. It
+// reports whether the list was cut short.
+//
+// The skill folder itself may be a symlink: people keep one checkout of
+// their skills and link each into .claude/skills or ~/.codex/skills, as
+// Claude Code and Codex allow. Following that one link is safe because
+// load_skill grants read access to the folder's real path only
+// (Workspace.AddReadRoot resolves it), the folder had to hold a SKILL.md
+// to be a skill at all, and nothing is ever writable there. Links inside
+// the skill are listed only when they resolve to a file within its real
+// folder: a link out (to ~/.ssh, say) is left out, and read_file refuses
+// it too, since its target lies outside every read root.
 func listFiles(dir string) ([]string, bool) {
 	files := []string{}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return files, false
+	}
 	truncated := false
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(real, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // an unreadable corner is left out, not fatal
 		}
-		rel, rerr := filepath.Rel(dir, p)
+		rel, rerr := filepath.Rel(real, p)
 		if rerr != nil || rel == "." {
 			return nil
 		}
@@ -106,7 +129,7 @@ func listFiles(dir string) ([]string, bool) {
 			}
 			return nil
 		}
-		if rel == FileName {
+		if rel == FileName || (d.Type()&fs.ModeSymlink != 0 && !fileWithin(real, p)) {
 			return nil
 		}
 		if len(files) == maxFiles {
@@ -117,6 +140,21 @@ func listFiles(dir string) ([]string, bool) {
 		return nil
 	})
 	return files, truncated
+}
+
+// fileWithin reports whether the link p resolves to a regular file inside
+// the directory dir (a real path).
+func fileWithin(dir, p string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	info, err := os.Stat(target)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	rel, err := filepath.Rel(dir, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // loadTool returns the load_skill tool over c.
@@ -144,9 +182,30 @@ func (c *Catalogue) loadTool() tools.Tool {
 					return tools.Errorf("skill %s: make %s readable: %v", l.Skill, l.Root, err), nil
 				}
 			}
+			if len(l.AllowedTools) > 0 {
+				s, _ := c.Lookup(l.Skill)
+				l.Permissions = grantTools(ctx, s.Root, l.AllowedTools)
+			}
 			return tools.JSON(l), nil
 		},
 	}
+}
+
+// grantTools lets the tools a skill's allowed-tools name run without
+// asking for the rest of the run, when its root is trusted, and says
+// what it did for the model (and the person reading the result).
+func grantTools(ctx context.Context, root Root, rules []string) string {
+	if !root.Trusted {
+		return "not granted: this project's folder is not trusted, so its skills' allowed-tools need approval as usual (llmrt trust, or --trust, trusts it)"
+	}
+	g := tools.GranterFrom(ctx)
+	if g == nil {
+		return "not granted: this host does not let skills change permissions"
+	}
+	if err := g(rules); err != nil {
+		return "partly granted: " + err.Error()
+	}
+	return "granted: these tools run without asking for the rest of this run; deny rules still apply"
 }
 
 // grantRead makes dir readable in ws unless it already is (a project

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -138,5 +139,59 @@ func TestLoadSkillChangedOnDisk(t *testing.T) {
 	writeFile(t, p, "---\nname: s\n")
 	if _, err := c.Load("s"); err == nil || !strings.Contains(err.Error(), p) {
 		t.Errorf("Load of a now-broken file: got %v, want an error naming %s", err, p)
+	}
+}
+
+// TestLoadSymlinkedSkill: a skill folder that is a symlink (to a shared
+// checkout of skills, say) lists its files like any other, and they are
+// readable once loaded, through the link and at their real place; a
+// symlink inside the skill that points out of it is neither listed nor
+// readable.
+func TestLoadSymlinkedSkill(t *testing.T) {
+	base := t.TempDir()
+	shared, root, work, secret := filepath.Join(base, "shared-skills"), filepath.Join(base, "proj", ".claude", "skills"), t.TempDir(), t.TempDir()
+	writeSkill(t, shared, "deploy", skillMD("deploy", "Deploy.", "run scripts/go.sh"), map[string]string{
+		"scripts/go.sh": "echo go\n", "notes.md": "notes\n",
+	})
+	writeFile(t, filepath.Join(secret, "key"), "do not read\n")
+	if err := os.Symlink(filepath.Join(secret), filepath.Join(shared, "deploy", "keys")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join("..", "..", "..", "shared-skills", "deploy"), filepath.Join(root, "deploy")); err != nil {
+		t.Fatal(err)
+	}
+	c := Discover([]Root{{Dir: root}})
+	l, err := c.Load("deploy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"notes.md", "scripts/go.sh"}; !reflect.DeepEqual(l.Files, want) {
+		t.Errorf("files of a symlinked skill: got %v, want %v", l.Files, want)
+	}
+	if l.Root != filepath.Join(root, "deploy") {
+		t.Errorf("root: got %s, want the path through the link, %s", l.Root, filepath.Join(root, "deploy"))
+	}
+
+	ws, err := tools.NewWorkspace(work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := tools.WithWorkspace(context.Background(), ws)
+	if res := callLoad(t, ctx, c, "deploy"); res.IsError {
+		t.Fatalf("load_skill: %s", res.Content)
+	}
+	read := readFileTool(t, ws)
+	for _, p := range []string{filepath.Join(root, "deploy", "scripts", "go.sh"), filepath.Join(shared, "deploy", "scripts", "go.sh")} {
+		args, _ := json.Marshal(map[string]string{"path": p})
+		if res, err := read.Execute(ctx, args); err != nil || res.IsError || !strings.Contains(res.Content, "echo go") {
+			t.Errorf("read_file %s after load_skill: got %+v, %v; want the file", p, res, err)
+		}
+	}
+	args, _ := json.Marshal(map[string]string{"path": filepath.Join(root, "deploy", "keys", "key")})
+	if res, err := read.Execute(ctx, args); err != nil || !res.IsError || strings.Contains(res.Content, "do not read") {
+		t.Errorf("read_file through a link inside the skill: got %+v, %v; want a refusal", res, err)
 	}
 }

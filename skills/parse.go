@@ -33,11 +33,14 @@ const (
 var validName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:-]*$`)
 
 // frontMatter is the YAML header of a SKILL.md. Keys other tools define
-// (license, allowed-tools, ...) are accepted and ignored.
+// (license, model, ...) are accepted and ignored.
 type frontMatter struct {
 	Name        string    `yaml:"name"`
 	Description string    `yaml:"description"`
 	Metadata    yaml.Node `yaml:"metadata"`
+	// AllowedTools is Claude Code's list of tools the skill may use
+	// without asking: a string ("Read, Bash(git status:*)") or a list.
+	AllowedTools yaml.Node `yaml:"allowed-tools"`
 }
 
 // document is a parsed SKILL.md.
@@ -45,8 +48,11 @@ type document struct {
 	name, description string
 	metadata          map[string]string
 	body              string
+	// allowedTools are the allowed-tools entries as written; rules the
+	// llmrt allow rules they map to.
+	allowedTools, rules []string
 	// warning is a problem that does not disqualify the skill (metadata
-	// of the wrong shape).
+	// of the wrong shape, allowed-tools entries llmrt cannot map).
 	warning string
 }
 
@@ -96,13 +102,43 @@ func parseDocument(data []byte) (document, error) {
 	case doc.description == "":
 		return document{}, fmt.Errorf("front matter of skill %q has no description", doc.name)
 	}
+	var warnings []string
 	if fm.Metadata.Kind != 0 {
 		if err := fm.Metadata.Decode(&doc.metadata); err != nil {
-			doc.warning = fmt.Sprintf("metadata ignored: want a map of strings: %v", err)
+			warnings = append(warnings, fmt.Sprintf("metadata ignored: want a map of strings: %v", err))
 			doc.metadata = nil
 		}
 	}
+	if fm.AllowedTools.Kind != 0 {
+		entries, err := decodeAllowedTools(&fm.AllowedTools)
+		if err != nil {
+			warnings = append(warnings, "allowed-tools ignored: "+err.Error())
+		}
+		var skipped []string
+		doc.allowedTools = entries
+		doc.rules, skipped = allowRules(entries)
+		warnings = append(warnings, skipped...)
+	}
+	doc.warning = strings.Join(warnings, "; ")
 	return doc, nil
+}
+
+// decodeAllowedTools reads allowed-tools written as one string of entries
+// or as a list of them.
+func decodeAllowedTools(n *yaml.Node) ([]string, error) {
+	var one string
+	if n.Kind == yaml.ScalarNode && n.Decode(&one) == nil {
+		return splitAllowedTools(one), nil
+	}
+	var list []string
+	if err := n.Decode(&list); err != nil {
+		return nil, fmt.Errorf("want a string such as \"Read, Bash(git status:*)\" or a list of such entries: %v", err)
+	}
+	var out []string
+	for _, e := range list {
+		out = append(out, splitAllowedTools(e)...)
+	}
+	return out, nil
 }
 
 // splitFrontMatter returns the YAML between the opening and closing "---"

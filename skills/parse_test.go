@@ -23,7 +23,7 @@ func TestParseDocument(t *testing.T) {
 			in: "\uFEFF---\r\nname: deploy\r\ndescription: >\r\n  Deploy the service\r\n  to staging.\r\nlicense: MIT\r\nallowed-tools: [shell_cmd]\r\n" +
 				"metadata:\r\n  version: \"1.2\"\r\n  owner: ops\r\n---\r\nSteps.\r\n",
 			want: document{name: "deploy", description: "Deploy the service to staging.", body: "Steps.",
-				metadata: map[string]string{"version": "1.2", "owner": "ops"}},
+				metadata: map[string]string{"version": "1.2", "owner": "ops"}, allowedTools: []string{"shell_cmd"}, rules: []string{"shell_cmd"}},
 		},
 		{
 			name: "quoted values with colons",
@@ -34,6 +34,23 @@ func TestParseDocument(t *testing.T) {
 			name: "metadata of the wrong shape is a warning, not a failure",
 			in:   "---\nname: m\ndescription: d\nmetadata: [1, 2]\n---\nbody",
 			want: document{name: "m", description: "d", body: "body", warning: "metadata ignored"},
+		},
+		{
+			name: "Claude Code's allowed-tools, as a string: what maps is kept, the rest is a warning",
+			in:   "---\nname: g\ndescription: d\nallowed-tools: Read, Bash(git status:*), NotebookEdit\n---\n",
+			want: document{name: "g", description: "d", allowedTools: []string{"Read", "Bash(git status:*)", "NotebookEdit"},
+				rules: []string{"read_file", "shell_cmd(command=git status *)"}, warning: `allowed-tools entry "NotebookEdit" skipped`},
+		},
+		{
+			name: "allowed-tools as a list",
+			in:   "---\nname: g\ndescription: d\nallowed-tools:\n  - Grep\n  - Bash(go test:*)\n---\n",
+			want: document{name: "g", description: "d", allowedTools: []string{"Grep", "Bash(go test:*)"},
+				rules: []string{"search_files", "shell_cmd(command=go test *)"}},
+		},
+		{
+			name: "allowed-tools of the wrong shape is a warning",
+			in:   "---\nname: g\ndescription: d\nallowed-tools: {a: b}\n---\n",
+			want: document{name: "g", description: "d", warning: "allowed-tools ignored"},
 		},
 		{name: "no front matter", in: "# Just Markdown\n", wantErr: "no front matter"},
 		{name: "empty file", in: "", wantErr: "no front matter"},
