@@ -3,26 +3,13 @@ package agents
 import (
 	"slices"
 	"strings"
+
+	"github.com/llmrt/llmrt/internal/claudecode"
 )
 
-// claudeTools maps Claude Code's tool names to llmrt's.
-var claudeTools = map[string][]string{
-	"Bash":      {"shell_cmd"},
-	"Read":      {"read_file"},
-	"Write":     {"write_file"},
-	"Edit":      {"edit_file"},
-	"MultiEdit": {"edit_file"},
-	"Glob":      {"search_files"},
-	"Grep":      {"search_files"},
-	"LS":        {"list_files"},
-	"WebFetch":  {"web_fetch"},
-	"Task":      {"spawn_agent"},
-	"Agent":     {"spawn_agent"},
-}
-
 // MapTools turns Claude Code's tool names into llmrt's, in order and
-// without repeats. MCP tools (mcp__server__tool) keep their names, which
-// llmrt gives MCP tools too. Names without an equivalent (TodoWrite,
+// without repeats. MCP tools (mcp__server__tool) become the names llmrt
+// gives them (server_tool; mcp__server, a whole server, server_*). Names without an equivalent (TodoWrite,
 // WebSearch, NotebookEdit, ...) are returned as dropped. A list that
 // named tools but keeps none is empty, not nil: the agent gets no tools
 // beyond the control ones, not all of them.
@@ -35,18 +22,19 @@ func MapTools(names []string) (mapped, dropped []string) {
 		if n == "*" {
 			return nil, dropped // Claude Code's "all tools"
 		}
-		llmrt, ok := claudeTools[n]
+		m, ok := claudecode.Tools[n]
 		switch {
 		case strings.HasPrefix(n, "mcp__"):
-			llmrt = []string{n}
-		case !ok:
+			m, ok = claudecode.MCPTool(n)
+		case claudecode.LlmrtTool(n):
+			m, ok = n, true
+		}
+		if !ok {
 			dropped = append(dropped, n)
 			continue
 		}
-		for _, m := range llmrt {
-			if !slices.Contains(mapped, m) {
-				mapped = append(mapped, m)
-			}
+		if !slices.Contains(mapped, m) {
+			mapped = append(mapped, m)
 		}
 	}
 	return mapped, dropped

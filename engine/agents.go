@@ -101,10 +101,15 @@ func (r *run) applyAgent(child *Request, def AgentDef, names []string) []string 
 	if def.Tools == nil {
 		return names
 	}
+	// A name ending in * names every tool it is the start of (all of an
+	// MCP server's tools: github_*).
 	var out []string
-	for _, name := range def.Tools {
-		if slices.Contains(names, name) && !slices.Contains(out, name) {
-			out = append(out, name)
+	for _, want := range def.Tools {
+		prefix, all := strings.CutSuffix(want, "*")
+		for _, name := range names {
+			if (name == want || all && strings.HasPrefix(name, prefix)) && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
 		}
 	}
 	return out

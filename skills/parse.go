@@ -11,6 +11,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
+	"github.com/llmrt/llmrt/internal/claudecode"
 	"github.com/llmrt/llmrt/internal/frontmatter"
 )
 
@@ -116,7 +117,7 @@ func parseDocument(data []byte) (document, error) {
 		}
 		var skipped []string
 		doc.allowedTools = entries
-		doc.rules, skipped = allowRules(entries)
+		doc.rules, skipped = claudecode.AllowRules(entries)
 		warnings = append(warnings, skipped...)
 	}
 	doc.warning = strings.Join(warnings, "; ")
@@ -128,7 +129,7 @@ func parseDocument(data []byte) (document, error) {
 func decodeAllowedTools(n *yaml.Node) ([]string, error) {
 	var one string
 	if n.Kind == yaml.ScalarNode && n.Decode(&one) == nil {
-		return splitAllowedTools(one), nil
+		return claudecode.Split(one), nil
 	}
 	var list []string
 	if err := n.Decode(&list); err != nil {
@@ -136,7 +137,7 @@ func decodeAllowedTools(n *yaml.Node) ([]string, error) {
 	}
 	var out []string
 	for _, e := range list {
-		out = append(out, splitAllowedTools(e)...)
+		out = append(out, claudecode.Split(e)...)
 	}
 	return out, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/llmrt/llmrt/internal/claudecode"
 	"github.com/llmrt/llmrt/internal/frontmatter"
 	"github.com/llmrt/llmrt/tools"
 )
@@ -304,7 +305,7 @@ func toolList(v any) ([]string, error) {
 	case nil:
 		return nil, nil
 	case string:
-		return splitTools(v), nil
+		return claudecode.Split(v), nil
 	case []any:
 		var out []string
 		for _, t := range v {
@@ -312,36 +313,11 @@ func toolList(v any) ([]string, error) {
 			if !ok {
 				return nil, fmt.Errorf("allowed-tools: %v is not a tool name; write e.g. Read, Bash(git status:*)", t)
 			}
-			out = append(out, splitTools(s)...)
+			out = append(out, claudecode.Split(s)...)
 		}
 		return out, nil
 	}
 	return nil, fmt.Errorf("allowed-tools: want a list or a comma-separated string such as Read, Bash(git status:*), got %v", v)
-}
-
-// splitTools splits a comma-separated list of tools at the commas
-// outside parentheses.
-func splitTools(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	flush := func(end int) {
-		if t := strings.TrimSpace(s[start:end]); t != "" {
-			out = append(out, t)
-		}
-	}
-	for i, r := range s {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case r == ',' && depth == 0:
-			flush(i)
-			start = i + 1
-		}
-	}
-	flush(len(s))
-	return out
 }
 
 // oneLine makes s one line of at most 120 characters.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/internal/claudecode"
 )
 
 // Claude Code's hooks match its own tool names and read its own input
@@ -76,7 +77,7 @@ func claudeCall(c engine.HookCall, dir string) (string, map[string]any) {
 		return "Task", in
 	}
 	if server, ok := strings.CutPrefix(c.Source, "mcp:"); ok {
-		return "mcp__" + server + "__" + mcpToolPart(server, c.Tool), args
+		return claudecode.MCPName(server, c.Tool), args
 	}
 	return c.Tool, args
 }
@@ -148,20 +149,6 @@ func claudeResponse(c engine.HookCall, o engine.ToolOutcome) any {
 		resp["filePath"] = a.Path
 	}
 	return resp
-}
-
-// mcpToolPart is the server's own name of an MCP tool llmrt exposes as
-// <server>_<tool>.
-func mcpToolPart(server, exposed string) string {
-	var b strings.Builder
-	for _, r := range server {
-		if r < 128 && (r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	return strings.TrimPrefix(exposed, b.String()+"_")
 }
 
 func shellQuote(s string) string {

@@ -33,6 +33,15 @@ func toolName(server, tool string) string {
 	return n[:maxToolName-9] + "_" + shortHash(server+"\x00"+tool)
 }
 
+// ExposedName is the name llmrt gives a server's tool (see toolName);
+// a name that sanitising made equal to another's gets a suffix when the
+// server's tools are listed, which this cannot know.
+func ExposedName(server, tool string) string { return toolName(server, tool) }
+
+// ServerPrefix is what every exposed name of a server's tools starts
+// with.
+func ServerPrefix(server string) string { return sanitize(server) + "_" }
+
 func shortHash(s string) string {
 	h := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(h[:4])

@@ -1,4 +1,4 @@
-package skills
+package claudecode
 
 import (
 	"reflect"
@@ -8,7 +8,7 @@ import (
 	"github.com/llmrt/llmrt/engine/policy"
 )
 
-func TestSplitAllowedTools(t *testing.T) {
+func TestSplit(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []string
@@ -19,8 +19,8 @@ func TestSplitAllowedTools(t *testing.T) {
 		{"", nil},
 	}
 	for _, tt := range tests {
-		if got := splitAllowedTools(tt.in); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("splitAllowedTools(%q): got %q, want %q", tt.in, got, tt.want)
+		if got := Split(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Split(%q): got %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -49,8 +49,8 @@ func TestAllowRules(t *testing.T) {
 		{"WebFetch", []string{"web_fetch"}, ""},
 		{"WebFetch(domain:go.dev)", []string{"web_fetch(url=https://go.dev/*)", "web_fetch(url=http://go.dev/*)"}, ""},
 		{"Task", []string{"spawn_agent"}, ""},
-		{"mcp__github__create_issue", []string{"mcp__github__create_issue"}, ""},
-		{"mcp__github", []string{"mcp__github__*"}, ""},
+		{"mcp__github__create_issue", []string{"github_create_issue"}, ""},
+		{"mcp__github", []string{"github_*"}, ""},
 		{"shell_cmd", []string{"shell_cmd"}, ""},
 		{"NotebookEdit", nil, "no tool"},
 		{"Bash(git status", nil, "parenthesis"},
@@ -66,7 +66,7 @@ func TestAllowRules(t *testing.T) {
 		{"mcp__github__x(a)", nil, "no pattern"},
 	}
 	for _, tt := range tests {
-		rules, skipped := allowRules([]string{tt.entry})
+		rules, skipped := AllowRules([]string{tt.entry})
 		if !reflect.DeepEqual(rules, tt.want) {
 			t.Errorf("%s: got rules %q, want %q", tt.entry, rules, tt.want)
 		}
@@ -87,7 +87,7 @@ func TestAllowRules(t *testing.T) {
 // TestBashPrefixRuleAllowsNoMore: the rule made from Bash(git status:*)
 // allows git status with and without arguments, and nothing else.
 func TestBashPrefixRuleAllowsNoMore(t *testing.T) {
-	rules, _ := allowRules([]string{"Bash(git status:*)"})
+	rules, _ := AllowRules([]string{"Bash(git status:*)"})
 	r, err := policy.ParseRule(policy.Allow, rules[0])
 	if err != nil {
 		t.Fatal(err)
@@ -99,5 +99,28 @@ func TestBashPrefixRuleAllowsNoMore(t *testing.T) {
 		if got := r.Matches("shell_cmd", map[string]any{"command": cmd}); got != want {
 			t.Errorf("%s against %q: got %v, want %v", rules[0], cmd, got, want)
 		}
+	}
+}
+
+// TestMCPNames: Claude Code's mcp__server__tool is the name llmrt gives
+// the server's tool (server_tool, sanitised as the MCP client does), a
+// whole server is a pattern for its tools, and back again.
+func TestMCPNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"mcp__github__create_issue": "github_create_issue",
+		"mcp__my.server__do":        "my_server_do",
+		"mcp__github":               "github_*",
+	} {
+		if got, ok := MCPTool(in); !ok || got != want {
+			t.Errorf("MCPTool(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, bad := range []string{"mcp__", "mcp____x", "mcp__a*", "Bash"} {
+		if got, ok := MCPTool(bad); ok {
+			t.Errorf("MCPTool(%q) = %q, want not ok", bad, got)
+		}
+	}
+	if got := MCPName("calc", "calc_get-sum"); got != "mcp__calc__get-sum" {
+		t.Errorf("MCPName = %q", got)
 	}
 }

@@ -1,19 +1,17 @@
-package skills
+// Package claudecode reads what Claude Code's files say about tools in
+// llmrt's terms: its tool names, its MCP tool names and the
+// allowed-tools lists of its commands, skills and agents.
+package claudecode
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/llmrt/llmrt/tools/mcp"
 )
 
-// Claude Code lets a skill name the tools it may use without asking, in
-// the allowed-tools field of its front matter ("Read, Grep, Bash(git
-// status:*)"). llmrt honours that list while the skill is loaded by
-// turning each entry into one of its own allow rules. An entry that has
-// no exact llmrt equivalent is skipped with a warning, never widened:
-// a skill gets at most what it asked for.
-
-// claudeTools maps Claude Code's tool names to llmrt's.
-var claudeTools = map[string]string{
+// Tools maps Claude Code's tool names to llmrt's.
+var Tools = map[string]string{
 	"Bash":      "shell_cmd",
 	"Read":      "read_file",
 	"Write":     "write_file",
@@ -24,19 +22,50 @@ var claudeTools = map[string]string{
 	"LS":        "list_files",
 	"WebFetch":  "web_fetch",
 	"Task":      "spawn_agent",
+	"Agent":     "spawn_agent",
 }
 
-// llmrtTools are llmrt's own tool names, which a skill may also list.
+// llmrtTools are llmrt's own tool names, which a file written for llmrt
+// may also list.
 var llmrtTools = map[string]bool{
 	"shell_cmd": true, "read_file": true, "write_file": true, "edit_file": true, "search_files": true,
 	"list_files": true, "web_fetch": true, "spawn_agent": true, "create_directory": true, "path_exists": true,
+	"run_code": true, "load_skill": true,
 }
 
-// splitAllowedTools splits an allowed-tools string into its entries:
-// commas and spaces separate them (Claude Code writes "Read, Grep", the
-// Agent Skills standard "Read Grep"), except inside parentheses, where
-// "Bash(git status:*)" keeps its space.
-func splitAllowedTools(s string) []string {
+// LlmrtTool reports whether name is one of llmrt's built-in tools.
+func LlmrtTool(name string) bool { return llmrtTools[name] }
+
+// MCPTool turns Claude Code's name of an MCP tool, mcp__server__tool,
+// into llmrt's (server_tool), and mcp__server, a whole server, into a
+// rule pattern for all its tools (server_*). ok is false for a name not
+// of either form.
+func MCPTool(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if !ok || rest == "" || strings.ContainsAny(rest, "*?()=, ") {
+		return "", false
+	}
+	server, tool, whole := strings.Cut(rest, "__")
+	switch {
+	case server == "":
+		return "", false
+	case !whole || tool == "":
+		return mcp.ServerPrefix(server) + "*", true
+	}
+	return mcp.ExposedName(server, tool), true
+}
+
+// MCPName is Claude Code's name for the tool llmrt exposes as exposed
+// from server.
+func MCPName(server, exposed string) string {
+	return "mcp__" + server + "__" + strings.TrimPrefix(exposed, mcp.ServerPrefix(server))
+}
+
+// Split reads an allowed-tools string: commas and spaces separate the
+// entries (Claude Code writes "Read, Grep", the Agent Skills standard
+// "Read Grep"), except inside parentheses, where "Bash(git status:*)"
+// keeps its space.
+func Split(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	flush := func(end int) {
@@ -59,13 +88,14 @@ func splitAllowedTools(s string) []string {
 	return out
 }
 
-// allowRules turns allowed-tools entries into llmrt allow rules, in the
+// AllowRules turns allowed-tools entries into llmrt allow rules, in the
 // form the engine's rule parser reads, and says why each entry it could
-// not map was skipped.
-func allowRules(entries []string) (rules, skipped []string) {
+// not map was skipped. An entry with no exact llmrt equivalent is
+// skipped, never widened: a file gets at most what it asked for.
+func AllowRules(entries []string) (rules, skipped []string) {
 	seen := map[string]bool{}
 	for _, e := range entries {
-		rs, err := allowRule(e)
+		rs, err := allowRule(strings.TrimSpace(e))
 		if err != nil {
 			skipped = append(skipped, fmt.Sprintf("allowed-tools entry %q skipped: %v", e, err))
 			continue
@@ -83,12 +113,13 @@ func allowRules(entries []string) (rules, skipped []string) {
 // allowRule maps one allowed-tools entry.
 func allowRule(entry string) ([]string, error) {
 	name, arg, hasArg := strings.Cut(entry, "(")
+	name = strings.TrimSpace(name)
 	if hasArg {
 		if !strings.HasSuffix(arg, ")") {
 			return nil, fmt.Errorf("missing closing parenthesis (write e.g. Bash(git status:*))")
 		}
 		arg = strings.TrimSpace(strings.TrimSuffix(arg, ")"))
-		if arg == "" {
+		if arg == "" || arg == "*" {
 			hasArg = false
 		}
 	}
@@ -96,18 +127,16 @@ func allowRule(entry string) ([]string, error) {
 		if hasArg {
 			return nil, fmt.Errorf("MCP tools take no pattern in llmrt; name the tool, e.g. %s", name)
 		}
-		if strings.ContainsAny(name, "*?()= ,") {
+		tool, ok := MCPTool(name)
+		if !ok {
 			return nil, fmt.Errorf("not an MCP tool name (write mcp__server or mcp__server__tool)")
 		}
-		if !strings.Contains(strings.TrimPrefix(name, "mcp__"), "__") {
-			return []string{name + "__*"}, nil // a whole server, as Claude Code reads mcp__server
-		}
-		return []string{name}, nil
+		return []string{tool}, nil
 	}
 	if llmrtTools[name] && !hasArg {
-		return []string{name}, nil // a skill written for llmrt names its tools
+		return []string{name}, nil
 	}
-	tool, ok := claudeTools[name]
+	tool, ok := Tools[name]
 	if !ok {
 		return nil, fmt.Errorf("llmrt has no tool that matches Claude Code's %s", name)
 	}
@@ -135,7 +164,7 @@ func bashRule(arg string) ([]string, error) {
 		return nil, fmt.Errorf("'?' would match any character in an llmrt rule; write the command out")
 	}
 	if isPrefix {
-		if strings.TrimSpace(prefix) == "" || strings.Contains(prefix, ":*") {
+		if strings.TrimSpace(prefix) == "" || strings.Contains(prefix, ":*") || strings.Contains(prefix, "*") {
 			return nil, fmt.Errorf("':*' must follow a command, e.g. Bash(npm run test:*)")
 		}
 		return []string{"shell_cmd(command=" + strings.TrimSpace(prefix) + " *)"}, nil
