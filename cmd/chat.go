@@ -87,8 +87,9 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 		Host: c, Commands: c.commands(), Custom: c.h.s.customCommands(), Palette: ui.NewPalette(io.Color, true), Dark: true, Status: status,
 		Prompt: strings.TrimSpace(strings.Join(opts.args, " ")), Notes: c.startNotes(),
 		StatusLine: c.statusLine(), Notify: notifyKind(c.h.s.cfg.Notifications, opts.f.Getenv),
-		Args:  map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices},
-		Found: c.found(),
+		Notified: c.h.notificationHooks(ctx),
+		Args:     map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices},
+		Found:    c.found(),
 	}
 	if sess != nil {
 		uopts.History, uopts.Pending = sess.Messages, len(sess.Pending) > 0

@@ -238,6 +238,9 @@ func (c *chatHost) compactCommand(ctx context.Context, focus string) (ui.Reply, 
 		return ui.Reply{}, err
 	}
 	before, _ := rt.Context(ctx, c.request())
+	if r := c.h.s.hooks; r != nil {
+		r.PreCompact(ctx, "manual", focus)
+	}
 	_, err = c.conv.Compact(ctx, rt, c.h.request(), focus, nil)
 	if errors.Is(err, engine.ErrNothingToCompact) {
 		// /compact keeps the latest turns whole, up to a tenth of the

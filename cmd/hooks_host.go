@@ -141,6 +141,17 @@ func (h *cmdHost) promptHooks(ctx context.Context, t *host.Turn, text string) er
 	return nil
 }
 
+// notificationHooks returns what runs the Notification hooks for a
+// notification the chat sends, in the background: the screen does not
+// wait for them. nil without such hooks.
+func (h *cmdHost) notificationHooks(ctx context.Context) func(string) {
+	r := h.s.hooks
+	if r == nil || !r.Has(hooks.Notification) {
+		return nil
+	}
+	return func(text string) { go r.Notification(ctx, text) }
+}
+
 // endHooks runs the SessionEnd hooks (reason: clear, exit, other).
 func (h *cmdHost) endHooks(reason string) {
 	if h.s.hooks != nil {

@@ -52,6 +52,9 @@ type Options struct {
 	// Notify is how the person hears that a long turn ended or that a
 	// prompt waits for them.
 	Notify Notify
+	// Notified, when set, is told each notification's text, whatever
+	// Notify says (the host's Notification hooks); it must not block.
+	Notified func(text string)
 	// In and Out are the terminal; nil means the process's own.
 	In  io.Reader
 	Out io.Writer
@@ -98,6 +101,7 @@ type Model struct {
 	// the chat needs them.
 	own        ownStatus
 	notifyKind Notify
+	notified   func(string)
 	// queued are prompts sent while a turn ran, waiting for it to end.
 	queued []string
 	// args lists commands' argument values (Options.Args).
@@ -124,6 +128,7 @@ func New(ctx context.Context, opts Options) *Model {
 		own:        ownStatus{fn: opts.StatusLine},
 		args:       opts.Args,
 		notifyKind: opts.Notify,
+		notified:   opts.Notified,
 	}
 	m.showHistory(opts.History)
 	for _, n := range opts.Notes {

@@ -33,6 +33,9 @@ const notifyAfter = 10 * time.Second
 // notify sends text (plain words, no control characters) as the chat's
 // notification.
 func (m *Model) notify(text string) tea.Cmd {
+	if m.notified != nil {
+		m.notified(text)
+	}
 	switch m.notifyKind {
 	case NotifyBell:
 		return tea.Raw("\a")

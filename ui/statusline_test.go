@@ -105,3 +105,17 @@ func TestNotifications(t *testing.T) {
 		t.Errorf("a short turn notified: %q", d.raw)
 	}
 }
+
+// TestNotifiedWhateverTheKind: the host hears every notification's text
+// (its Notification hooks), even with terminal notifications off.
+func TestNotifiedWhateverTheKind(t *testing.T) {
+	var got []string
+	m := New(context.Background(), Options{Host: &fakeHost{}, Palette: NewPalette(false, true), Notify: NotifyOff,
+		Notified: func(s string) { got = append(got, s) }})
+	if cmd := m.notify("llmrt is waiting for you"); cmd != nil {
+		t.Error("NotifyOff should send nothing to the terminal")
+	}
+	if len(got) != 1 || got[0] != "llmrt is waiting for you" {
+		t.Errorf("Notified got %q", got)
+	}
+}
