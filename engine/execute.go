@@ -31,6 +31,7 @@ type plan struct {
 	answered map[string]bool
 	caller   Caller // installed on the call's context; part of the plan to save an allocation
 	failed   bool   // the tool ran but its action did not succeed (tools.Result.Failed)
+	started  bool   // its tool_start event was emitted
 	// hookDecision and hookContext are what a BeforeTool hook said.
 	hookDecision HookDecision
 	hookContext  string
@@ -139,6 +140,7 @@ func (r *run) runGroup(ctx context.Context, group []*plan) {
 		return
 	}
 	for _, p := range group {
+		p.started = true
 		r.out.emit(Event{Type: EventToolStart, Call: r.callInfo(p, true)})
 	}
 	if len(group) == 1 {
@@ -241,7 +243,9 @@ func (r *run) emitOutcome(p *plan) {
 	if p.outcome.IsError {
 		t = EventToolError
 	}
-	ev := Event{Type: t, Call: r.callInfo(p, false), Outcome: p.outcome}
+	// A call refused before it started carries its arguments here: its
+	// outcome is the only event a consumer gets of it.
+	ev := Event{Type: t, Call: r.callInfo(p, !p.started), Outcome: p.outcome}
 	if r.appends(p) {
 		p.msg = toolMessage(p.call, *p.outcome)
 		ev.Message = &p.msg

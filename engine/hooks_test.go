@@ -198,3 +198,29 @@ func TestHookAfterAndStop(t *testing.T) {
 		t.Errorf("continue:false should end the run blocked, saying why: %s %+v", res.Status, res.Error)
 	}
 }
+
+// TestRefusedCallEventCarriesItsArguments: a call refused before it
+// started has no tool_start; its outcome event carries the arguments, so
+// a screen can say what was refused.
+func TestRefusedCallEventCarriesItsArguments(t *testing.T) {
+	h := newHarness(t, call("poke", `{"x":"rm -rf /"}`), answer("done"))
+	ct := &counterTool{}
+	req := h.request("go")
+	req.BuiltIns = []string{}
+	req.Tools = []engine.Tool{ct.tool("poke", tools.KindWrite)}
+	req.Hooks = &hookLog{pre: func(engine.HookCall) engine.HookVerdict {
+		return engine.HookVerdict{Decision: engine.HookBlock, Reason: "no"}
+	}}
+	var log eventLog
+	if _, err := h.rt.CompleteWith(context.Background(), req, log.add); err != nil {
+		t.Fatal(err)
+	}
+	for _, ev := range log.evs {
+		if ev.Type == engine.EventToolStart && ev.Call.Name == "poke" {
+			t.Error("a blocked call should not start")
+		}
+		if ev.Type == engine.EventToolError && ev.Call.Name == "poke" && ev.Call.Arguments != `{"x":"rm -rf /"}` {
+			t.Errorf("the refused call's outcome should carry its arguments: %q", ev.Call.Arguments)
+		}
+	}
+}

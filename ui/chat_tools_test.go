@@ -241,3 +241,17 @@ func TestCallLineKeepsItsOutcome(t *testing.T) {
 		t.Errorf("want the last three output lines under the call: %q", lines)
 	}
 }
+
+// TestRefusedCallsGetALine: a call refused before it started (a deny
+// rule, a hook) has only its outcome event; the chat still shows its
+// line, with its command and why.
+func TestRefusedCallsGetALine(t *testing.T) {
+	m := New(context.Background(), Options{Host: &fakeHost{}, Palette: NewPalette(false, true)})
+	m.Update(resize(80, 24))
+	m.apply(engine.Event{Type: engine.EventRunStart, RunID: "r"})
+	m.apply(engine.Event{Type: engine.EventToolError, RunID: "r", Call: call("c1", "shell_cmd", `{"command":"grep -r TODO ."}`),
+		Outcome: &engine.ToolOutcome{IsError: true, Code: engine.OutcomePermissionDenied, Content: "blocked by a hook: use rg. Do not retry it unchanged."}})
+	if scr := plain(m.render()); !strings.Contains(scr, "⊘ shell_cmd  grep -r TODO .  denied · by a hook: use rg") {
+		t.Errorf("the refused call should have its line:\n%s", scr)
+	}
+}

@@ -101,6 +101,11 @@ func (m *Model) apply(ev engine.Event) {
 			m.calls[ev.Call.ID].state = toolWaiting
 		}
 	case engine.EventToolResult, engine.EventToolError:
+		if ev.Call != nil && m.calls[ev.Call.ID] == nil {
+			// Refused before it started (a deny rule, a hook, a repeat):
+			// it gets its line all the same.
+			m.toolStarted(rv, ev)
+		}
 		m.toolEnded(ev)
 	case engine.EventUsage:
 		if top && ev.Usage != nil {

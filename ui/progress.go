@@ -195,7 +195,7 @@ func (p *Progress) finished(indent string, ev engine.Event) {
 	state, note := outcome(ev)
 	switch state {
 	case toolDenied:
-		note = "denied"
+		note = strings.TrimSpace("denied " + note) // "denied by a hook: …"
 	case toolCancelled:
 		note = "cancelled"
 	}
@@ -208,7 +208,11 @@ func (p *Progress) finished(indent string, ev engine.Event) {
 	if note != "" {
 		meta += " · " + note
 	}
-	p.line(indent, "%s %s  %s", marks[state], joinNonEmpty(name, KeyArgument(name, started.args)), meta)
+	args := started.args
+	if args == "" {
+		args = ev.Call.Arguments // refused before it started
+	}
+	p.line(indent, "%s %s  %s", marks[state], joinNonEmpty(name, KeyArgument(name, args)), meta)
 }
 
 func joinNonEmpty(a, b string) string {

@@ -93,6 +93,10 @@ func outcome(ev engine.Event) (toolState, string) {
 	o := ev.Outcome
 	switch {
 	case o.Code == engine.OutcomePermissionDenied:
+		if why, ok := strings.CutPrefix(o.Content, "blocked by a hook: "); ok {
+			why = strings.TrimSuffix(strings.TrimSuffix(why, " Do not retry it unchanged."), ".") // for the model
+			return toolDenied, "by a hook: " + firstLine(why, 60)
+		}
 		return toolDenied, ""
 	case o.Code == engine.OutcomeCancelled:
 		return toolCancelled, ""
