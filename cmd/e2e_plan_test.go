@@ -1,0 +1,75 @@
+package cmd_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	ossandbox "github.com/llmrt/llmrt/tools/sandbox"
+)
+
+// TestPlanModeRun: run --permission plan refuses a write by permission
+// and a writing command, which an allow rule lets past the permission
+// layer, in the kernel; nothing is written, the model is told it plans,
+// and the plan is the answer on stdout (exit 0). With --sandbox off the
+// command is refused by permission instead.
+func TestPlanModeRun(t *testing.T) {
+	t.Parallel()
+	if err := ossandbox.Available(); err != nil {
+		t.Skipf("this kernel cannot confine commands: %v", err)
+	}
+	plan := "## Plan\n\n1. Create `made.txt`.\n\nRisks: none."
+	for _, tc := range []struct {
+		name    string
+		flags   []string
+		command string // what the command's result says
+	}{
+		{name: "sandboxed", flags: nil, command: "read-only file system"},
+		{name: "sandbox off", flags: []string{"--sandbox", "off"}, command: "planning mode allows only reading"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			srv := fake(t, fakellm.OpenAI,
+				toolCall("write_file", `{"path":"written.txt","content":"x"}`),
+				shellTurn("touch made.txt"),
+				finalAnswer(plan))
+			args := append([]string{"--permission", "plan", "--allow", "shell_cmd(command=touch *)"}, tc.flags...)
+			o := sandboxRun(t, sb, srv, append(args, "-p", "add made.txt")...)
+			o.want(t, 0)
+			if strings.TrimSpace(o.stdout) != plan {
+				t.Errorf("stdout %q, want the plan %q", o.stdout, plan)
+			}
+			for _, f := range []string{"written.txt", "made.txt"} {
+				if _, err := os.Stat(filepath.Join(sb.work, f)); err == nil {
+					t.Errorf("%s was created in plan mode", f)
+				}
+			}
+			reqs := srv.Requests()
+			if len(reqs) != 3 {
+				t.Fatalf("got %d requests, want 3", len(reqs))
+			}
+			first := string(reqs[0].Body)
+			if !strings.Contains(first, "plan in Markdown") || !strings.Contains(first, "planning mode") {
+				t.Errorf("the model was not told it plans: %.600s", first)
+			}
+			if r := lastToolResult(string(reqs[1].Body)); !strings.Contains(r, "planning mode allows only reading") {
+				t.Errorf("write_file's result %q should say planning mode allows only reading", r)
+			}
+			if r := strings.ToLower(lastToolResult(string(reqs[2].Body))); !strings.Contains(r, tc.command) {
+				t.Errorf("the command's result %q should say %q", r, tc.command)
+			}
+		})
+	}
+}
+
+// lastToolResult is the part of a request body from its last tool result
+// on: what the latest call returned.
+func lastToolResult(body string) string {
+	if i := strings.LastIndex(body, `"function_call_output"`); i >= 0 {
+		return body[i:]
+	}
+	return body
+}
