@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
 	ossandbox "github.com/llmrt/llmrt/tools/sandbox"
@@ -69,6 +70,56 @@ func TestPlanModeRun(t *testing.T) {
 // on: what the latest call returned.
 func lastToolResult(body string) string {
 	if i := strings.LastIndex(body, `"function_call_output"`); i >= 0 {
+		return body[i:]
+	}
+	return body
+}
+
+// TestChatPlanMode: in the chat Shift+Tab moves the permission mode from
+// ask to auto to plan, shown in the status line; a turn in plan mode is
+// told it plans and ends with the plan and a choice; approving it in auto
+// mode switches the status line to auto and sends the plan as the next
+// prompt.
+func TestChatPlanMode(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	plan := "## Plan\n\n1. Rename zebrafinch in main.go.\n\nRisks: none."
+	srv := fake(t, fakellm.OpenAI, finalAnswer(plan), finalAnswer("carried out"))
+	tm := startTermSized(t, sb, 100, 30, openaiKey, chatArgs(srv)...)
+	tm.waitFor("· ask ·", 15*time.Second)
+	tm.keys("BTab")
+	tm.waitFor("· auto ·", 15*time.Second)
+	tm.keys("BTab")
+	tm.waitFor("· plan ·", 15*time.Second)
+	tm.keys("plan the rename", "Enter")
+	tm.waitFor("Approve and run (auto)", 20*time.Second)
+	scr := tm.waitFor("Keep planning", 5*time.Second)
+	if !strings.Contains(scr, "zebrafinch") {
+		t.Errorf("the plan should be on screen above the choice:\n%s", scr)
+	}
+	if first := string(srv.Requests()[0].Body); !strings.Contains(first, "planning mode") || !strings.Contains(first, "plan in Markdown") {
+		t.Errorf("the planning turn was not told it plans: %.400s", first)
+	}
+	tm.keys("Down", "Enter")
+	tm.waitFor("carried out", 20*time.Second)
+	tm.waitFor("· auto ·", 5*time.Second)
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("got %d requests, want 2", len(reqs))
+	}
+	second := string(reqs[1].Body)
+	if !strings.Contains(second, "The plan is approved") || !strings.Contains(second, "Rename zebrafinch in main.go") {
+		t.Errorf("the execute prompt should carry the plan: %.2000s", lastUserText(second))
+	}
+	if strings.Contains(second, "## Planning mode") {
+		t.Errorf("the executing turn should not be told it plans")
+	}
+}
+
+// lastUserText is the part of a request body from its last user message
+// on.
+func lastUserText(body string) string {
+	if i := strings.LastIndex(body, `"role":"user"`); i >= 0 {
 		return body[i:]
 	}
 	return body
