@@ -85,7 +85,7 @@ func TestChatPlanMode(t *testing.T) {
 	sb := newSandbox(t)
 	plan := "## Plan\n\n1. Rename zebrafinch in main.go.\n\nRisks: none."
 	srv := fake(t, fakellm.OpenAI, finalAnswer(plan), finalAnswer("carried out"))
-	tm := startTermSized(t, sb, 100, 30, openaiKey, chatArgs(srv)...)
+	tm := startTermSized(t, sb, 100, 30, openaiKey, chatArgs(srv, "--plan-model", "planner")...)
 	tm.waitFor("· ask ·", 15*time.Second)
 	tm.keys("BTab")
 	tm.waitFor("· auto ·", 15*time.Second)
@@ -113,6 +113,36 @@ func TestChatPlanMode(t *testing.T) {
 	}
 	if strings.Contains(second, "## Planning mode") {
 		t.Errorf("the executing turn should not be told it plans")
+	}
+	for i, want := range []string{"planner", "m"} {
+		if got := bodyOf(t, reqs[i])["model"]; got != want {
+			t.Errorf("request %d ran on %v, want %s (plan_model plans, the session's model carries out)", i+1, got, want)
+		}
+	}
+}
+
+// TestPlanModelRun: run --plan-model plans on that model in plan mode and
+// leaves other modes on the session's model; a provider without its key
+// is refused at once, naming the setting.
+func TestPlanModelRun(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ mode, want string }{{"plan", "planner"}, {"auto", "m"}} {
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
+		sandboxRun(t, sb, srv, "--permission", tc.mode, "--plan-model", "planner", "-p", "go").want(t, 0)
+		if got := bodyOf(t, srv.Requests()[0])["model"]; got != tc.want {
+			t.Errorf("--permission %s: ran on %v, want %s", tc.mode, got, tc.want)
+		}
+	}
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
+	o := sandboxRun(t, sb, srv, "--permission", "plan", "--plan-model", "anthropic/claude-x", "-p", "go")
+	o.want(t, 2)
+	if !strings.Contains(o.stderr, "plan-model") || !strings.Contains(o.stderr, "anthropic/claude-x") || !strings.Contains(o.stderr, "ANTHROPIC_API_KEY") {
+		t.Errorf("stderr should name the setting, the model and the missing key: %s", o.stderr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("a refused setting still ran %d requests", n)
 	}
 }
 
