@@ -29,6 +29,7 @@ func (c *chatHost) commands() map[string]ui.CommandFunc {
 		"clear":      c.clearCommand,
 		"usage":      c.usageCommand,
 		"permission": c.permissionCommand,
+		"plan":       c.planCommand,
 		"compact":    c.compactCommand,
 		"context":    c.contextCommand,
 	}
@@ -224,12 +225,25 @@ func (c *chatHost) permissionCommand(_ context.Context, arg string) (ui.Reply, e
 	if err != nil {
 		return ui.Reply{}, err
 	}
+	return c.setMode(mode), nil
+}
+
+// planCommand enters plan mode and, given a prompt, sends it as the
+// next turn.
+func (c *chatHost) planCommand(_ context.Context, arg string) (ui.Reply, error) {
+	r := c.setMode(engine.ModePlan)
+	r.Send = arg
+	return r, nil
+}
+
+// setMode changes the permission mode of the turns to come.
+func (c *chatHost) setMode(mode engine.Mode) ui.Reply {
 	c.h.s.permission.Mode = mode
 	written := string(mode) // a session started from now on records it
 	c.h.s.recorded.Permission = &written
 	c.notePick()
 	st := c.Status()
-	return ui.Reply{Status: &st, Report: ui.PermissionReport{Mode: string(mode), Changed: true}}, nil
+	return ui.Reply{Status: &st, Report: ui.PermissionReport{Mode: string(mode), Changed: true}}
 }
 
 func (c *chatHost) compactCommand(ctx context.Context, focus string) (ui.Reply, error) {

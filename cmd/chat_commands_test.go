@@ -60,6 +60,13 @@ func TestChatCommands(t *testing.T) {
 	if _, err := run("permission", "bogus"); err == nil {
 		t.Error("/permission bogus should fail")
 	}
+	if r := cmd("plan", "look around"); r.Send != "look around" || r.Status == nil || r.Status.Permission != "plan" || c.h.s.permission.Mode != engine.ModePlan {
+		t.Errorf("/plan look around: got %+v, want plan mode and the prompt sent", r)
+	}
+	if r := cmd("plan", ""); r.Send != "" || c.h.s.permission.Mode != engine.ModePlan {
+		t.Errorf("/plan: got %+v, want plan mode and nothing sent", r)
+	}
+	cmd("permission", "read")
 	if rep, ok := cmd("usage", "").Report.(ui.UsageReport); !ok || rep.Usage.InputTokens != 220 {
 		t.Errorf("/usage: got %+v, want 220 input tokens", rep)
 	}

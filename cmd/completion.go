@@ -29,7 +29,7 @@ func completeShared(cmd *cobra.Command, f *Factory) {
 	}
 	reg("provider", fixed(catalog.Names()...))
 	reg("api", fixed(catalog.APIResponses, catalog.APIChat))
-	reg("permission", fixed(string(engine.ModeAsk), string(engine.ModeAuto), string(engine.ModeRead)))
+	reg("permission", fixed(string(engine.ModeAsk), string(engine.ModeAuto), string(engine.ModeRead), string(engine.ModePlan)))
 	reg("reasoning-effort", fixed("none", "low", "medium", "high"))
 	reg("web-search", fixed("low", "medium", "high"))
 	reg("finish", fixed("evidence", "text"))

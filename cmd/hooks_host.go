@@ -97,7 +97,7 @@ func claudeMode(m engine.Mode) string {
 	switch m {
 	case engine.ModeAuto:
 		return "bypassPermissions"
-	case engine.ModeRead:
+	case engine.ModeRead, engine.ModePlan:
 		return "plan"
 	}
 	return "default"

@@ -174,8 +174,18 @@ func (h *cmdHost) printNotes(sink engine.Sink, print bool) engine.Sink {
 // request turns settings into an engine request; the conversation adds
 // the messages.
 func (s *settings) request() engine.Request {
+	provider, model := s.provider, s.model
+	if s.permission.Mode == engine.ModePlan && s.planModel != "" {
+		// Planning turns run on plan_model; the others on the model in
+		// use. The runtime opens another provider as it does an agent's,
+		// with that provider's own key and endpoint.
+		provider, model = s.planProvider, s.planModel
+		if provider == "" {
+			provider = s.provider
+		}
+	}
 	return engine.Request{
-		Provider: s.provider, Model: s.model,
+		Provider: provider, Model: model,
 		Temperature: s.temperature, MaxTokens: s.maxTokens, ReasoningEffort: s.effort,
 		WebSearch: s.webSearch, BuiltIns: s.builtIns, WorkDir: s.workDir,
 		Permission: s.permission, MaxIterations: s.maxIter, TokenBudget: s.budget, Finish: s.finish,

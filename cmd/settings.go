@@ -39,6 +39,10 @@ type settings struct {
 	// backends are the backends of the providers /model switched away
 	// from, kept for when it switches back (switchModel).
 	backends map[string]catalog.Settings
+	// planProvider and planModel are the plan_model setting: the model
+	// of turns in plan mode. An empty planProvider is the provider in use.
+	planProvider string
+	planModel    string
 
 	system     string
 	builtIns   []string
@@ -135,6 +139,9 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 			return nil, err
 		}
 		if err := s.pickBackend(); err != nil {
+			return nil, err
+		}
+		if err := s.applyPlanModel(); err != nil {
 			return nil, err
 		}
 	}

@@ -121,6 +121,10 @@ func (r *run) authorize(ctx context.Context, p *plan) *ToolOutcome {
 		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 			Content: fmt.Sprintf("permission denied: the rule deny %s forbids this call; do not retry it, find another way or report it", v.Rule)}
 	case policy.ReadOnly:
+		if r.req.Permission.Mode == ModePlan {
+			return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
+				Content: fmt.Sprintf("permission denied: planning mode allows only reading, so %s (which changes things) is not allowed; keep investigating with read tools, and say in the plan what you would change", p.tool.Name)}
+		}
 		return &ToolOutcome{IsError: true, Code: OutcomePermissionDenied,
 			Content: fmt.Sprintf("permission denied: this run is read-only, so %s (which changes things) is not allowed; work with read tools or report what you would change", p.tool.Name)}
 	case policy.Unchecked:

@@ -40,3 +40,24 @@ var controlTools = []tools.Tool{
 		Source: tools.SourceControl,
 	},
 }
+
+// planNote is the part of the system prompt of a run in plan mode.
+const planNote = "## Planning mode\n" +
+	"You are in planning mode: investigate with read tools and change nothing. Writing tools are refused, and commands, where they run, run read-only. " +
+	"Finish with final_answer, whose answer is the plan in Markdown: the steps, the files to change and how, and the risks. " +
+	"The user will approve or edit the plan before anything is carried out."
+
+// planAnswerDescription is final_answer's description in plan mode.
+const planAnswerDescription = "Finish planning and give the user the plan in Markdown: the steps, the files to change and how, and the risks. " +
+	"Call it alone, once you have investigated enough to plan; nothing is changed until the user approves the plan."
+
+// planning describes final_answer of a surface as the plan a run in plan
+// mode ends with.
+func (ts *toolset) planning() {
+	i, ok := ts.index[FinalAnswerTool]
+	if !ok {
+		return
+	}
+	ts.list[i].Description = planAnswerDescription
+	ts.specs[i] = ts.list[i].Spec()
+}

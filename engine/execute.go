@@ -168,6 +168,9 @@ func (r *run) invoke(ctx context.Context, p *plan) {
 	pctx := withCaller(tools.WithWorkspace(ctx, r.ws), &p.caller)
 	pctx = tools.WithCaller(pctx, p.caller.toolResult)
 	pctx = tools.WithGranter(pctx, r.perm.grant)
+	if r.req.Permission.Mode == ModePlan {
+		pctx = tools.WithPlanning(pctx)
+	}
 	pctx = tools.WithProgress(pctx, func(pr tools.Progress) {
 		r.out.emit(Event{Type: EventToolProgress, Call: info, Progress: &pr})
 	})

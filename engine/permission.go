@@ -10,7 +10,9 @@ import (
 
 // Mode is a permission mode (policy.Mode): auto runs every offered tool,
 // ask needs a decision for each mutating call no rule settles, read
-// refuses mutating calls.
+// refuses mutating calls, plan refuses them as read does (commands an
+// allow rule names run confined read-only) and asks for a plan as the
+// final answer.
 type Mode = policy.Mode
 
 // Permission modes. The library default (empty) is auto; the CLI's is ask.
@@ -18,6 +20,7 @@ const (
 	ModeAuto = policy.ModeAuto
 	ModeAsk  = policy.ModeAsk
 	ModeRead = policy.ModeRead
+	ModePlan = policy.ModePlan
 )
 
 // ParseMode checks a mode name.

@@ -111,6 +111,9 @@ func (r *run) warnRule(code, msg, rule string) {
 func (r *run) systemMessage() Message {
 	_, canAsk := r.tools.get(AskUserTool)
 	text := r.conv.system + contract(canAsk)
+	if r.req.Permission.Mode == ModePlan {
+		text += "\n\n" + planNote
+	}
 	if r.req.Environment != nil {
 		text += "\n\n" + r.req.Environment.prompt()
 	}

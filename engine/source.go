@@ -100,6 +100,9 @@ func (r *run) refreshTools(ctx context.Context) {
 	}
 	r.tools = r.rt.assemble(r.tools.own, r.tools.skills, st, r.tools.control, r.tools.only)
 	r.rt.finishRunCode(r.tools)
+	if r.req.Permission.Mode == ModePlan {
+		r.tools.planning()
+	}
 	r.diagnose(r.tools.diags)
 	r.conv.setSystem(r.systemMessage())
 }

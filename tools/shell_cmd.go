@@ -108,6 +108,16 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 
 	policy := opts.Sandbox
 	policy.Workspace = ws.Root()
+	if Planning(ctx) {
+		// A run that plans changes nothing: its commands run read-only in
+		// the kernel, whatever a rule let through. Without the sandbox the
+		// permission layer refuses them; this refuses any that got past it.
+		if !policy.Confined() {
+			return Errorf("planning mode runs commands only under the read-only sandbox, and the sandbox is off; read files with the read tools instead"), nil
+		}
+		policy.Mode = sandbox.ReadOnly
+		policy.Writable = nil
+	}
 	var guarded *guard
 	if policy.Confined() && len(opts.Protected) > 0 {
 		guarded = newGuard(ws.Root(), opts.Protected)

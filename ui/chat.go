@@ -104,6 +104,12 @@ type Model struct {
 	notified   func(string)
 	// queued are prompts sent while a turn ran, waiting for it to end.
 	queued []string
+	// planned is the plan a turn in plan mode answered with, until the
+	// turn is closed and the choice of what to do with it is shown;
+	// follow is the turn to send once a host command answers (an
+	// approved plan, or /plan's prompt).
+	planned string
+	follow  *followUp
 	// args lists commands' argument values (Options.Args).
 	args map[string]ArgsFunc
 }

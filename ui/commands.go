@@ -44,7 +44,8 @@ var commands = []Command{
 	{Name: "resume", Args: "[id]", Desc: "reopen a saved session"},
 	{Name: "clear", Desc: "start a new session"},
 	{Name: "usage", Desc: "tokens used in this session"},
-	{Name: "permission", Args: "[auto|ask|read]", Desc: "show or change the permission mode"},
+	{Name: "permission", Args: "[auto|ask|read|plan]", Desc: "show or change the permission mode"},
+	{Name: "plan", Args: "[prompt]", Desc: "plan mode: read, then propose a plan to approve"},
 	{Name: "compact", Args: "[focus]", Desc: "summarise the conversation to free context"},
 	{Name: "context", Desc: "what fills the model's context window"},
 	{Name: "edit", Desc: "edit the prompt in $EDITOR (Ctrl+G)", Screen: true},
@@ -135,4 +136,5 @@ var keys = [][2]string{
 	{"Ctrl+O", "expand or fold the latest tool call on screen"},
 	{"Ctrl+R", "show or hide the model's reasoning"},
 	{"Ctrl+G", "edit the prompt in $EDITOR"},
+	{"Shift+Tab", "switch the permission mode: ask, auto, plan"},
 }

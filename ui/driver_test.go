@@ -156,6 +156,7 @@ func keyPress(name string) tea.KeyPressMsg {
 		"alt+enter": {Code: tea.KeyEnter, Mod: tea.ModAlt},
 		"esc":       {Code: tea.KeyEscape},
 		"tab":       {Code: tea.KeyTab},
+		"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift},
 		"up":        {Code: tea.KeyUp},
 		"down":      {Code: tea.KeyDown},
 		"pgup":      {Code: tea.KeyPgUp},

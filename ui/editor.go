@@ -9,14 +9,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// editorMsg carries the draft back from the editor.
+// editorMsg carries the draft back from the editor; plan says it is a
+// plan the person edited before approving it, not a prompt.
 type editorMsg struct {
 	text string
 	err  error
+	plan bool
 }
 
-// editStartMsg says the draft is in a file for the editor to open.
-type editStartMsg struct{ path string }
+// editStartMsg says the draft (or a plan) is in a file for the editor to
+// open.
+type editStartMsg struct {
+	path string
+	plan bool
+}
 
 // openEditor writes the draft to a temporary file (in a command: no IO
 // in Update); the editor opens when it is written.
@@ -41,7 +47,7 @@ func (m *Model) openEditor() tea.Cmd {
 
 // runEditor hands the draft to $VISUAL or $EDITOR (vi when neither is
 // set), the terminal released to it, and reads back what was saved.
-func runEditor(path string) tea.Cmd {
+func runEditor(path string, plan bool) tea.Cmd {
 	editor := os.Getenv("VISUAL")
 	if editor == "" {
 		editor = os.Getenv("EDITOR")
@@ -54,12 +60,12 @@ func runEditor(path string) tea.Cmd {
 	return tea.ExecProcess(c, func(err error) tea.Msg {
 		defer os.Remove(path)
 		if err != nil {
-			return editorMsg{err: fmt.Errorf("%s: %w", editor, err)}
+			return editorMsg{err: fmt.Errorf("%s: %w", editor, err), plan: plan}
 		}
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return editorMsg{err: err}
+			return editorMsg{err: err, plan: plan}
 		}
-		return editorMsg{text: strings.TrimRight(string(data), "\n")}
+		return editorMsg{text: strings.TrimRight(string(data), "\n"), plan: plan}
 	})
 }

@@ -273,6 +273,9 @@ func (m *Model) ended(rv *runView, ev engine.Event) {
 		if !rv.shown && strings.TrimSpace(res.Output) != "" {
 			m.addText(res.Output)
 		}
+		if m.status.Permission == planMode && strings.TrimSpace(res.Output) != "" {
+			m.planned = res.Output
+		}
 		m.tr.add(&footerItem{text: m.answerFooter(res, ev.Time)})
 	case engine.EventFailed:
 		msg := "the run failed"

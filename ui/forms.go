@@ -22,6 +22,9 @@ type openForm struct {
 	// question).
 	permit *PermitForm
 	tool   string
+	// then, when set, is what the screen does once the form is done (the
+	// choice under a plan).
+	then func() tea.Cmd
 }
 
 func newAskEntry(r askRequest, p Palette) *openForm {
@@ -99,6 +102,9 @@ func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
 	m.forms = m.forms[1:]
 	if m.busy && len(m.forms) == 0 {
 		m.state = "thinking"
+	}
+	if f.then != nil {
+		return tea.Batch(cmd, f.then())
 	}
 	return cmd
 }

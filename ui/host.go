@@ -67,6 +67,9 @@ type Reply struct {
 	// Pending says the conversation has questions waiting: the screen
 	// starts a turn at once so the host can ask them.
 	Pending bool
+	// Send is a prompt the screen sends as the next turn once the reply
+	// is shown (/plan with a prompt).
+	Send string
 	// Warnings are what the host found while running the command (a
 	// session line it could not read), shown as warnings.
 	Warnings []string

@@ -64,6 +64,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case "ctrl+g":
 		return m.openEditor()
+	case "shift+tab":
+		return m.cycleMode()
 	case "tab":
 		if m.in.menu.open() {
 			return m.accept()
@@ -212,6 +214,12 @@ func (m *Model) command(name, arg string) tea.Cmd {
 	line := "/" + strings.TrimSpace(name+" "+arg)
 	m.in.reset(line)
 	m.tr.add(&userItem{text: line})
+	return m.hostCommand(name, arg, run)
+}
+
+// hostCommand runs a host's command handler on a command's goroutine,
+// the screen busy until it answers.
+func (m *Model) hostCommand(name, arg string, run CommandFunc) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.base)
 	m.cancel, m.busy, m.cancelling = cancel, true, false
 	m.state, m.since = "/"+name, time.Now()
@@ -280,6 +288,9 @@ func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 	}
 	if r.Report != nil {
 		m.tr.add(&reportItem{r: cleanReport(r.Report)})
+	}
+	if r.Send != "" {
+		m.follow = &followUp{show: r.Send, prompt: r.Send}
 	}
 	if r.Pending {
 		return tea.Batch(own, m.startTurn(""))

@@ -130,7 +130,7 @@ func TestSmallReports(t *testing.T) {
 		{ModelReport{Provider: "openai", Model: "gpt-5", Providers: []string{"anthropic", "openai"}},
 			"Model: openai/gpt-5. Switch with /model [provider/]name; providers: anthropic, openai."},
 		{ModelReport{Provider: "anthropic", Model: "claude", Switched: true}, "Now using anthropic/claude."},
-		{PermissionReport{Mode: "ask"}, "Permission mode: ask. Change it with /permission [auto|ask|read]."},
+		{PermissionReport{Mode: "ask"}, "Permission mode: ask. Change it with /permission [auto|ask|read|plan]."},
 		{PermissionReport{Mode: "read", Changed: true}, "Permission mode is now read."},
 		{Resumed{ID: "S1"}, "Resumed session S1."},
 		{Resumed{ID: "S1", RanOn: "openai/gpt-5", Now: "anthropic/claude"},

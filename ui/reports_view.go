@@ -240,6 +240,9 @@ func (r ModelReport) draw(l *look, width int) []string {
 
 func (r PermissionReport) draw(l *look, width int) []string {
 	p := l.pal
+	if r.Changed && r.Mode == planMode {
+		return para("Permission mode is now "+p.Code.Render(r.Mode)+": the model reads, changes nothing and answers with a plan for you to approve.", width)
+	}
 	if r.Changed {
 		return para("Permission mode is now "+p.Code.Render(r.Mode)+".", width)
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -72,6 +73,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		took, stopped := time.Since(m.since), m.cancelling
 		m.turnDone(msg)
+		if m.planned != "" {
+			// The turn planned: the choice of what to do with the plan
+			// waits under it, before any queued prompt.
+			m.forms = append(m.forms, m.planForm(m.planned))
+			m.planned = ""
+		}
 		m.hint = "" // what it said was about the turn
 		cmds := []tea.Cmd{m.refreshStatusLine()}
 		if next := m.nextQueued(stopped); next != nil {
@@ -105,13 +112,22 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case replyMsg:
 		cmd := m.applyReply(msg)
-		return m, tea.Batch(cmd, m.nextQueued(errors.Is(msg.err, context.Canceled)))
+		follow := m.sendFollowUp(msg.err == nil)
+		return m, tea.Batch(cmd, follow, m.nextQueued(errors.Is(msg.err, context.Canceled)))
 	case editStartMsg:
-		return m, runEditor(msg.path)
+		return m, runEditor(msg.path, msg.plan)
 	case editorMsg:
-		if msg.err != nil {
+		switch {
+		case msg.plan && strings.TrimSpace(msg.text) == "" && msg.err == nil:
+			m.hint = "the edited plan is empty: still planning"
+		case msg.plan && msg.err != nil:
 			m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
-		} else {
+			m.hint = "still planning: say what to change in the plan"
+		case msg.plan:
+			m.planEdited(msg.text)
+		case msg.err != nil:
+			m.tr.add(&noteItem{kind: noteError, text: msg.err.Error()})
+		default:
 			m.in.setValue(msg.text)
 		}
 		return m, nil

@@ -57,7 +57,7 @@ func TestBadFiles(t *testing.T) {
 		{"not an object", "[1, 2]", 1, "", "JSON object"},
 		{"wrong type", "{\n  \"model\": \"m\",\n  \"max_iterations\": \"lots\"\n}", 3, "max_iterations", "whole number"},
 		{"bad list", "{\"allow\": \"read_file\"}", 1, "allow", "list of strings"},
-		{"bad choice", "{\n\n  \"permission\": \"sometimes\"\n}", 3, "permission", `"sometimes" (use auto, ask or read)`},
+		{"bad choice", "{\n\n  \"permission\": \"sometimes\"\n}", 3, "permission", `"sometimes" (use auto, ask, read or plan)`},
 		{"bad api", "{\"api\": \"completions\"}", 1, "api", `"completions" (use responses or chat)`},
 	}
 	for _, tc := range cases {

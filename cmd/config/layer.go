@@ -39,7 +39,8 @@ type Layer struct {
 	SystemFile *string `json:"system_file,omitempty" flag:"system-file" help:"read the system prompt from a file"`
 
 	Tools      *string  `json:"tools,omitempty" flag:"tools" scope:"session" help:"built-in tools: all, none, read-only, or a comma list"`
-	Permission *string  `json:"permission,omitempty" flag:"permission" scope:"session,trust" help:"permission mode: auto, ask (default) or read"`
+	Permission *string  `json:"permission,omitempty" flag:"permission" scope:"session,trust" help:"permission mode: auto, ask (default), read or plan"`
+	PlanModel  *string  `json:"plan_model,omitempty" flag:"plan-model" scope:"session" help:"the model that plans in plan mode: provider/model, or a model of the provider in use"`
 	Allow      []string `json:"allow,omitempty" flag:"allow" scope:"session,trust" help:"allow calls matching a rule, e.g. 'write_file(path=out/**)'; repeatable"`
 	Deny       []string `json:"deny,omitempty" flag:"deny" scope:"session" help:"deny calls matching a rule, e.g. 'shell_cmd(command=rm *)'; repeatable"`
 

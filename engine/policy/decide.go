@@ -48,7 +48,7 @@ const (
 	Allowed
 	// Denied: the deny rule Verdict.Rule forbids the call.
 	Denied
-	// ReadOnly: the mode is read and the call changes things.
+	// ReadOnly: the mode is read or plan and the call changes things.
 	ReadOnly
 	// Unchecked: the mode would run the call, but the deny rule
 	// Verdict.Rule cannot be checked against its command line, for the
@@ -71,9 +71,14 @@ type Verdict struct {
 }
 
 // Decide decides a call, in this order: deny rules (for every call), then
-// for mutating calls read mode, allow rules, auto mode (or a sandboxed
-// tool under AllowSandboxed), and last a person. A command line is
-// allowed by rules only when every command it runs is allowed.
+// for mutating calls read mode, plan mode, allow rules, auto mode (or a
+// sandboxed tool under AllowSandboxed), and last a person. A command line
+// is allowed by rules only when every command it runs is allowed.
+//
+// Plan mode refuses mutating calls as read mode does, with one exception:
+// a call of a sandboxed tool (a command the host runs under the read-only
+// sandbox while planning) that an allow rule allows. The kernel, not this
+// decision, keeps such a command from writing.
 func (p Policy) Decide(c Call) Verdict {
 	v := p.view(c)
 	if r, ok := p.denying(v); ok {
@@ -88,7 +93,14 @@ func (p Policy) Decide(c Call) Verdict {
 	if v == nil {
 		v = p.newView(c)
 	}
-	if ok, used := allowedBy(p.Rules, p.spent, v); ok {
+	if p.Mode == ModePlan && !c.Sandboxed {
+		return Verdict{Outcome: ReadOnly}
+	}
+	ok, used := allowedBy(p.Rules, p.spent, v)
+	if p.Mode == ModePlan && !ok {
+		return Verdict{Outcome: ReadOnly}
+	}
+	if ok {
 		var spent []int
 		for _, i := range used {
 			if p.Rules[i].Action == AllowOnce {

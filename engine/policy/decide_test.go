@@ -36,6 +36,8 @@ func TestDecide(t *testing.T) {
 	read := policy.Call{Tool: "read_file", Args: map[string]any{"path": "secret/key"}}
 	sandboxed := shell("make")
 	sandboxed.Sandboxed = true
+	sandboxedTouch := shell("touch x")
+	sandboxedTouch.Sandboxed = true
 	cases := []struct {
 		name    string
 		policy  policy.Policy
@@ -72,6 +74,17 @@ func TestDecide(t *testing.T) {
 			call: shell("go test ./... | grep FAIL"), want: policy.Allowed, spentIx: []int{1}},
 		{name: "allow_once already spent", policy: policy.Policy{Mode: policy.ModeAsk, Rules: rules(t, "allow_once write_file"), Spent: func(int) bool { return true }},
 			call: write("a.txt"), want: policy.Undecided},
+		{name: "plan mode refuses a write", policy: policy.Policy{Mode: policy.ModePlan, Rules: rules(t, "allow write_file")}, call: write("a.txt"), want: policy.ReadOnly},
+		{name: "plan mode refuses edit_file", policy: policy.Policy{Mode: policy.ModePlan},
+			call: policy.Call{Tool: "edit_file", Args: map[string]any{"path": "a.txt"}, Mutating: true}, want: policy.ReadOnly},
+		{name: "plan mode refuses create_directory", policy: policy.Policy{Mode: policy.ModePlan},
+			call: policy.Call{Tool: "create_directory", Args: map[string]any{"path": "d"}, Mutating: true}, want: policy.ReadOnly},
+		{name: "plan mode refuses a writing command", policy: policy.Policy{Mode: policy.ModePlan, AllowSandboxed: true}, call: sandboxedTouch, want: policy.ReadOnly},
+		{name: "plan mode refuses an unconfined command a rule allows", policy: policy.Policy{Mode: policy.ModePlan, Rules: rules(t, "allow shell_cmd(command=touch *)")},
+			call: shell("touch x"), want: policy.ReadOnly},
+		{name: "plan mode runs a confined command a rule allows", policy: policy.Policy{Mode: policy.ModePlan, Rules: rules(t, "allow shell_cmd(command=touch *)")},
+			call: sandboxedTouch, want: policy.Allowed},
+		{name: "plan mode reads", policy: policy.Policy{Mode: policy.ModePlan}, call: read, want: policy.Allowed},
 		{name: "spent reported for an allow rule", policy: policy.Policy{Mode: policy.ModeAsk, Rules: rules(t, "allow write_file"), Spent: func(int) bool { return true }},
 			call: write("a.txt"), want: policy.Allowed},
 	}

@@ -13,7 +13,9 @@ import (
 
 // Mode is a permission mode: auto runs every call no deny rule refuses,
 // ask needs a decision for each mutating call no rule settles, read
-// refuses mutating calls.
+// refuses mutating calls, plan refuses them as read does but for
+// commands an allow rule names that run confined by the read-only
+// sandbox, and ends with a plan instead of work.
 type Mode string
 
 // Permission modes. A Policy with an empty Mode decides as ModeAsk does;
@@ -22,15 +24,16 @@ const (
 	ModeAuto Mode = "auto"
 	ModeAsk  Mode = "ask"
 	ModeRead Mode = "read"
+	ModePlan Mode = "plan"
 )
 
 // ParseMode checks a mode name.
 func ParseMode(s string) (Mode, error) {
 	switch m := Mode(s); m {
-	case ModeAuto, ModeAsk, ModeRead:
+	case ModeAuto, ModeAsk, ModeRead, ModePlan:
 		return m, nil
 	}
-	return "", fmt.Errorf("unknown permission mode %q (use auto, ask or read)", s)
+	return "", fmt.Errorf("unknown permission mode %q (use auto, ask, read or plan)", s)
 }
 
 // Action is what a rule does to the calls it matches.
