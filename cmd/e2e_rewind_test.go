@@ -1,0 +1,156 @@
+package cmd_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/providers"
+)
+
+// prompts counts the person's messages of a conversation.
+func prompts(msgs []engine.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Role == providers.RoleUser {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRewindRestoresAFirstTurn runs a turn that changes four things by a
+// shell command and edit_file, then rewinds it through the binary: a dry
+// run lists the four and changes nothing, --code restores them exactly
+// and leaves an untouched file alone, and the conversation branches into
+// a new session while the old one stays.
+func TestRewindRestoresAFirstTurn(t *testing.T) {
+	t.Parallel()
+	for _, sandboxMode := range []string{"", "off"} {
+		t.Run("sandbox="+sandboxMode, func(t *testing.T) {
+			t.Parallel()
+			sb := newSandbox(t)
+			files := map[string]string{"a.txt": "alpha\n", "c.txt": "one\ntwo\n", "keep.txt": "keep\n"}
+			for p, c := range files {
+				if err := os.WriteFile(filepath.Join(sb.work, p), []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			os.Chmod(filepath.Join(sb.work, "a.txt"), 0o600)
+			keepBefore, _ := os.Stat(filepath.Join(sb.work, "keep.txt"))
+
+			srv := fake(t, fakellm.OpenAI,
+				toolCall("read_file", `{"path":"c.txt"}`),
+				shellTurn("rm a.txt; echo x > b.txt; mkdir d"),
+				toolCall("edit_file", `{"path":"c.txt","old_string":"two\n","new_string":"TWO\nthree\n"}`),
+				finalAnswer("done"))
+			args := []string{"--permission", "auto", "change things"}
+			if sandboxMode != "" {
+				args = append([]string{"--sandbox", sandboxMode}, args...)
+			}
+			openaiRun(sb, srv, args...).want(t, 0)
+			if _, err := os.Stat(filepath.Join(sb.work, "d")); err != nil {
+				t.Fatalf("the run did not make d: %v", err)
+			}
+			id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+
+			dry := sb.run(cli{args: []string{"rewind", id, "--to", "1", "--dry-run"}})
+			dry.want(t, 0)
+			for _, line := range []string{"recreate a.txt", "delete b.txt", "rewrite c.txt (+1 -2 lines)", "delete d/", "would branch"} {
+				if !strings.Contains(dry.stdout, line) {
+					t.Errorf("dry run: want %q in\n%s", line, dry.stdout)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(sb.work, "b.txt")); err != nil {
+				t.Errorf("dry run removed b.txt: %v", err)
+			}
+			if n := len(sb.sessions()); n != 1 {
+				t.Errorf("dry run made a session: %d sessions, want 1", n)
+			}
+
+			sb.run(cli{args: []string{"rewind", id, "--to", "1", "--code"}}).want(t, 0)
+			for p, c := range files {
+				got, err := os.ReadFile(filepath.Join(sb.work, p))
+				if err != nil || string(got) != c {
+					t.Errorf("%s: got %q (%v), want %q", p, got, err, c)
+				}
+			}
+			if info, _ := os.Stat(filepath.Join(sb.work, "a.txt")); info == nil || info.Mode().Perm() != 0o600 {
+				t.Errorf("a.txt mode: got %v, want 0600", info)
+			}
+			for _, p := range []string{"b.txt", "d"} {
+				if _, err := os.Stat(filepath.Join(sb.work, p)); !os.IsNotExist(err) {
+					t.Errorf("%s still there after rewind (%v)", p, err)
+				}
+			}
+			if after, _ := os.Stat(filepath.Join(sb.work, "keep.txt")); !after.ModTime().Equal(keepBefore.ModTime()) {
+				t.Error("keep.txt was rewritten")
+			}
+			if n := len(sb.sessions()); n != 1 {
+				t.Errorf("--code made a session: %d sessions, want 1", n)
+			}
+
+			chat := sb.run(cli{args: []string{"rewind", id, "--to", "1", "--chat"}})
+			chat.want(t, 0)
+			if len(sb.sessions()) != 2 {
+				t.Fatalf("sessions after --chat: %v, want the old one and a branch", sb.sessions())
+			}
+			store := &session.Store{Dir: filepath.Dir(sb.sessions()[0])}
+			old, err := store.Load(id)
+			if err != nil || prompts(old.Messages) != 1 {
+				t.Fatalf("old session: %v, %v; want it intact with its one turn", old, err)
+			}
+			var branch *session.Session
+			for _, p := range sb.sessions() {
+				if bid := strings.TrimSuffix(filepath.Base(p), ".jsonl"); bid != id {
+					if branch, err = store.Load(bid); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if !strings.Contains(chat.stdout, branch.Meta.ID) {
+				t.Errorf("rewind did not print the new session id %s:\n%s", branch.Meta.ID, chat.stdout)
+			}
+			if branch.Meta.Parent != id || branch.Meta.ParentTurn != 1 {
+				t.Errorf("branch meta: got parent %q turn %d, want %q turn 1", branch.Meta.Parent, branch.Meta.ParentTurn, id)
+			}
+			if prompts(branch.Messages) != 0 {
+				msgs, _ := json.Marshal(branch.Messages)
+				t.Errorf("branch holds turn 1: %s", msgs)
+			}
+		})
+	}
+}
+
+// TestRewindRefusesOutsideChanges: a file edited by hand after the run is
+// not overwritten without --force, and the refusal names --force.
+func TestRewindRefusesOutsideChanges(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	if err := os.WriteFile(filepath.Join(sb.work, "a.txt"), []byte("first\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fake(t, fakellm.OpenAI, shellTurn("echo second > a.txt"), finalAnswer("done"))
+	openaiRun(sb, srv, "--permission", "auto", "change a").want(t, 0)
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	if err := os.WriteFile(filepath.Join(sb.work, "a.txt"), []byte("by hand, later\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := sb.run(cli{args: []string{"rewind", id, "--code"}})
+	o.want(t, 1)
+	if !strings.Contains(o.stderr, "a.txt") || !strings.Contains(o.stderr, "--force") {
+		t.Errorf("refusal: want a.txt and --force named in\n%s", o.stderr)
+	}
+	if got, _ := os.ReadFile(filepath.Join(sb.work, "a.txt")); string(got) != "by hand, later\n" {
+		t.Errorf("refused rewind changed a.txt to %q", got)
+	}
+	sb.run(cli{args: []string{"rewind", id, "--code", "--force"}}).want(t, 0)
+	if got, _ := os.ReadFile(filepath.Join(sb.work, "a.txt")); string(got) != "first\n" {
+		t.Errorf("forced rewind: a.txt is %q, want %q", got, "first\n")
+	}
+}
