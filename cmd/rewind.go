@@ -109,6 +109,10 @@ func lastChangedTurn(list []checkpoint.Checkpoint, turns int) int {
 // turn to (or of a later turn, when that one changed nothing).
 func rewindCode(cmd *cobra.Command, f *Factory, store *checkpoint.Store, list []checkpoint.Checkpoint, to int, o rewindOptions) error {
 	out := f.IO.Out
+	if len(list) == 0 {
+		fmt.Fprintf(out, "files: session %s has no checkpoints (it changed nothing, or llmrt kept none then); nothing to restore\n", o.id)
+		return nil
+	}
 	var target *checkpoint.Checkpoint
 	for i := range list {
 		if list[i].Phase == checkpoint.PhaseBefore && list[i].Turn >= to {

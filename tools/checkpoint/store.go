@@ -13,7 +13,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/llmrt/llmrt/tools"
@@ -161,56 +163,107 @@ func (s *Store) take(ctx context.Context, turn int, phase, tool string) (Checkpo
 // files whose stat is unchanged. With store set the content of new
 // versions is kept as blobs. changed says whether the result differs
 // from the latest manifest.
+//
+// The walk only lists; the entries' stat and any hashing run in as many
+// goroutines as there are CPUs, since a checkpoint's cost is one system
+// call per file and those wait on the kernel, not on each other.
 func (s *Store) scan(ctx context.Context, store bool) (Manifest, bool, error) {
 	ws, err := tools.NewWorkspace(s.opts.Root)
 	if err != nil {
 		return nil, false, fmt.Errorf("checkpoint: %w", err)
 	}
 	root := ws.Root()
-	m := make(Manifest, len(s.last))
-	changed := false
+	var seen []found
 	err = ws.Walk(ctx, root, tools.WalkOptions{Hidden: true}, func(rel string, d fs.DirEntry) error {
-		info, err := d.Info()
-		if err != nil {
-			return nil // gone since the listing: not part of the snapshot
-		}
-		e := Entry{Mode: info.Mode()}
-		if !info.IsDir() {
-			e.Size, e.MTime, e.Inode = info.Size(), info.ModTime().UnixNano(), inode(info)
-		}
-		prev, had := s.last[rel]
-		switch {
-		case info.IsDir():
-		case had && prev.sameStat(e):
-			e = prev
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(filepath.Join(root, filepath.FromSlash(rel)))
-			if err != nil {
-				return nil
-			}
-			e.Link = target
-		case !info.Mode().IsRegular():
-			return nil // sockets, pipes, devices: nothing to keep
-		case info.Size() > s.opts.MaxFileSize:
-			e.Big = true
-		default:
-			if e.Hash, err = s.hashFile(filepath.Join(root, filepath.FromSlash(rel)), store); err != nil {
-				return fmt.Errorf("checkpoint: %s: %w", rel, err)
-			}
-		}
-		if !had || !prev.sameContent(e) || !prev.sameStat(e) {
-			changed = true
-		}
-		m[rel] = e
+		seen = append(seen, found{rel: rel, d: d})
 		return nil
 	})
 	if err != nil {
 		return nil, false, err
 	}
+	workers := min(runtime.GOMAXPROCS(0), len(seen)/256+1)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(seen) || ctx.Err() != nil {
+					return
+				}
+				if err := s.entry(root, &seen[i], store); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, false, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	m := make(Manifest, len(seen))
+	changed := false
+	for _, f := range seen {
+		if !f.ok {
+			continue
+		}
+		if prev, had := s.last[f.rel]; !had || !prev.sameContent(f.e) || !prev.sameStat(f.e) {
+			changed = true
+		}
+		m[f.rel] = f.e
+	}
 	if len(m) != len(s.last) {
 		changed = true
 	}
 	return m, changed, nil
+}
+
+// found is one entry of a walk and, once looked at, its manifest entry
+// (ok false: not part of the snapshot).
+type found struct {
+	rel string
+	d   fs.DirEntry
+	e   Entry
+	ok  bool
+}
+
+// entry fills in f's manifest entry.
+func (s *Store) entry(root string, f *found, store bool) error {
+	info, err := f.d.Info()
+	if err != nil {
+		return nil // gone since the listing: not part of the snapshot
+	}
+	e := Entry{Mode: info.Mode()}
+	if !info.IsDir() {
+		e.Size, e.MTime, e.Inode = info.Size(), info.ModTime().UnixNano(), inode(info)
+	}
+	prev, had := s.last[f.rel]
+	switch {
+	case info.IsDir():
+	case had && prev.sameStat(e):
+		e = prev
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(filepath.Join(root, filepath.FromSlash(f.rel)))
+		if err != nil {
+			return nil
+		}
+		e.Link = target
+	case !info.Mode().IsRegular():
+		return nil // sockets, pipes, devices: nothing to keep
+	case info.Size() > s.opts.MaxFileSize:
+		e.Big = true
+	default:
+		if e.Hash, err = s.hashFile(filepath.Join(root, filepath.FromSlash(f.rel)), store); err != nil {
+			return fmt.Errorf("checkpoint: %s: %w", f.rel, err)
+		}
+	}
+	f.e, f.ok = e, true
+	return nil
 }
 
 // hashFile returns the sha256 of the file at abs, keeping its content as
