@@ -154,3 +154,33 @@ func TestRewindRefusesOutsideChanges(t *testing.T) {
 		t.Errorf("forced rewind: a.txt is %q, want %q", got, "first\n")
 	}
 }
+
+// TestCheckpointsOnlyForChanges: a run that only reads takes no
+// checkpoint, nor does one with --no-session (nothing could rewind it),
+// and rewind then says there is nothing to restore.
+func TestCheckpointsOnlyForChanges(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	if err := os.WriteFile(filepath.Join(sb.work, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	checkpoints := filepath.Join(sb.home, "state", "llmrt", "checkpoints")
+
+	srv := fake(t, fakellm.OpenAI, toolCall("read_file", `{"path":"a.txt"}`), finalAnswer("read"))
+	openaiRun(sb, srv, "--permission", "auto", "read a").want(t, 0)
+	if entries, _ := os.ReadDir(checkpoints); len(entries) != 0 {
+		t.Errorf("a read-only run took checkpoints: %v", entries)
+	}
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	o := sb.run(cli{args: []string{"rewind", id, "--code"}})
+	o.want(t, 0)
+	if !strings.Contains(o.stdout, "no checkpoints") {
+		t.Errorf("rewind of a read-only session: want it to say there are no checkpoints, got\n%s", o.stdout)
+	}
+
+	srv = fake(t, fakellm.OpenAI, shellTurn("echo b > b.txt"), finalAnswer("wrote"))
+	openaiRun(sb, srv, "--permission", "auto", "--no-session", "write b").want(t, 0)
+	if entries, _ := os.ReadDir(checkpoints); len(entries) != 0 {
+		t.Errorf("a --no-session run took checkpoints: %v", entries)
+	}
+}

@@ -144,6 +144,11 @@ func rewindCode(cmd *cobra.Command, f *Factory, store *checkpoint.Store, list []
 	for _, ch := range plan.Changes {
 		fmt.Fprintf(out, "  %s\n", describeChange(ch))
 	}
+	if o.dryRun && !o.force {
+		for _, p := range plan.Conflicts {
+			fmt.Fprintf(out, "  changed outside llmrt, restored only with --force: %s\n", p)
+		}
+	}
 	for _, p := range plan.Skipped {
 		fmt.Fprintf(out, "  left alone (over the size limit, not kept): %s\n", p)
 	}

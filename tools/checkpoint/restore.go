@@ -53,9 +53,9 @@ var ErrConflict = errors.New("files changed outside llmrt since the last checkpo
 // Restore puts the workspace back as it was at target. Files changed
 // outside llmrt since the latest checkpoint are not overwritten unless
 // force is set: the plan lists them and the error is ErrConflict. With
-// dryRun the plan is returned and nothing changes. A restore that
-// changes the workspace ends with a checkpoint of its own, so later
-// changes are measured from the restored state.
+// dryRun the plan, conflicts included, is returned and nothing changes.
+// A restore that changes the workspace ends with a checkpoint of its
+// own, so later changes are measured from the restored state.
 func (s *Store) Restore(ctx context.Context, target Checkpoint, force, dryRun bool) (*Plan, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -77,7 +77,7 @@ func (s *Store) Restore(ctx context.Context, target Checkpoint, force, dryRun bo
 	if err := s.diffStats(p, want); err != nil {
 		return nil, err
 	}
-	if len(p.Conflicts) > 0 && !force {
+	if len(p.Conflicts) > 0 && !force && !dryRun {
 		return p, ErrConflict
 	}
 	if dryRun || len(p.Changes) == 0 {

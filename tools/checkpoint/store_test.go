@@ -203,6 +203,10 @@ func TestRestoreRefusesOutsideChanges(t *testing.T) {
 
 	// A later process sees the same records.
 	s = Open(Options{Dir: s.opts.Dir})
+	dry, err := s.Restore(context.Background(), cp, false, true)
+	if err != nil || len(dry.Conflicts) != 2 {
+		t.Errorf("dry run: got %v, %v; want the two conflicts listed and no error", dry.Conflicts, err)
+	}
 	plan, err := s.Restore(context.Background(), cp, false, false)
 	if !errors.Is(err, ErrConflict) {
 		t.Fatalf("got %v, want ErrConflict", err)
