@@ -184,3 +184,41 @@ func TestCheckpointsOnlyForChanges(t *testing.T) {
 		t.Errorf("a --no-session run took checkpoints: %v", entries)
 	}
 }
+
+// TestRewindToALaterTurn: turns are counted across resumed runs, so
+// --to 2 undoes only the second run's changes and the branch keeps the
+// first turn.
+func TestRewindToALaterTurn(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, shellTurn("echo 1 > n.txt"), finalAnswer("one"))
+	openaiRun(sb, srv, "--permission", "auto", "first").want(t, 0)
+	id := strings.TrimSuffix(filepath.Base(sb.sessions()[0]), ".jsonl")
+	srv = fake(t, fakellm.OpenAI, shellTurn("echo 2 > n.txt; echo m > m.txt"), finalAnswer("two"))
+	openaiRun(sb, srv, "--permission", "auto", "--resume", id, "second").want(t, 0)
+
+	sb.run(cli{args: []string{"rewind", id, "--to", "2"}}).want(t, 0)
+	if got, _ := os.ReadFile(filepath.Join(sb.work, "n.txt")); string(got) != "1\n" {
+		t.Errorf("n.txt: got %q, want the first turn's %q", got, "1\n")
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, "m.txt")); !os.IsNotExist(err) {
+		t.Errorf("m.txt, made by turn 2, still there (%v)", err)
+	}
+	store := &session.Store{Dir: filepath.Dir(sb.sessions()[0])}
+	for _, p := range sb.sessions() {
+		s, err := store.Load(strings.TrimSuffix(filepath.Base(p), ".jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 2 // the old session, untouched
+		if s.Meta.ID != id {
+			want = 1 // the branch: turn 1 only
+		}
+		if got := prompts(s.Messages); got != want {
+			t.Errorf("session %s (parent %q): got %d prompts, want %d", s.Meta.ID, s.Meta.Parent, got, want)
+		}
+	}
+	if n := len(sb.sessions()); n != 2 {
+		t.Errorf("sessions: got %d, want 2", n)
+	}
+}
