@@ -221,4 +221,13 @@ func TestRewindToALaterTurn(t *testing.T) {
 	if n := len(sb.sessions()); n != 2 {
 		t.Errorf("sessions: got %d, want 2", n)
 	}
+	for _, p := range sb.sessions() {
+		if bid := strings.TrimSuffix(filepath.Base(p), ".jsonl"); bid != id {
+			show := sb.run(cli{args: []string{"sessions", "show", bid}})
+			show.want(t, 0)
+			if want := "branched from " + id + " before turn 2"; !strings.Contains(show.stdout, want) {
+				t.Errorf("sessions show %s: want %q in\n%s", bid, want, show.stdout)
+			}
+		}
+	}
 }
