@@ -60,8 +60,10 @@ func (c *checkpointer) take(ctx context.Context, phase, tool string) {
 	if st == nil {
 		if c.stores == nil {
 			c.stores = map[string]*checkpoint.Store{}
-			// Once a process, drop what sessions long gone left behind.
-			go checkpoint.Prune(c.base, checkpoint.DefaultMaxAge, time.Now())
+			// Once a process, drop what sessions long gone left behind,
+			// before this session's store is opened: a session resumed
+			// after that long starts its checkpoints afresh.
+			checkpoint.Prune(c.base, checkpoint.DefaultMaxAge, time.Now())
 		}
 		st = checkpoint.Open(checkpoint.Options{Dir: filepath.Join(c.base, id), Root: c.root})
 		c.stores[id] = st
