@@ -56,6 +56,9 @@ func newChatHost(h *cmdHost, sess *session.Session, f *Factory, logs io.Writer) 
 	}
 	c.conv = conv
 	h.wireHooks(func() string { return c.conv.ID() })
+	if h.checkpoints != nil {
+		h.checkpoints.wire(func() string { return c.conv.ID() }, func() []engine.Message { return c.conv.Messages() })
+	}
 	return c, nil
 }
 

@@ -45,6 +45,9 @@ type cmdHost struct {
 	// hookStart is the source the SessionStart hooks are told on the
 	// next prompt (startup, resume, clear); "" once told.
 	hookStart string
+	// checkpoints snapshots the workspace around every change; nil when
+	// runs are not saved (nothing could be rewound).
+	checkpoints *checkpointer
 }
 
 // hold makes release the lock the host holds, letting go of the one it
@@ -137,6 +140,9 @@ func (h *cmdHost) request() engine.Request {
 	req.Redact = h.secrets.string
 	if h.s.hooks != nil {
 		req.Hooks = h.s.hooks
+	}
+	if h.checkpoints != nil {
+		req.Hooks = checkpointHooks{inner: req.Hooks, cp: h.checkpoints}
 	}
 	return req
 }

@@ -68,6 +68,9 @@ func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFl
 		h.hookStart = "resume"
 	}
 	h.noQuestions = noQuestions
+	if dir := checkpointsDir(f.Getenv); dir != "" && store != nil {
+		h.checkpoints = &checkpointer{base: dir, root: s.workDir, warn: func(msg string) { h.warnf("%s", msg) }}
+	}
 	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
 		h.warnf("%s; sessions are saved in %s", w, store.Dir)
 	}

@@ -47,6 +47,7 @@ xAI, OpenAI-compatible servers, Ollama, or an offline scripted provider.`,
 		newMCPCmd(f),
 		newTrustCmd(f),
 		newSessionsCmd(f),
+		newRewindCmd(f),
 		newVersionCmd(f),
 	)
 	usageErrors(root)

@@ -121,6 +121,9 @@ func runRun(ctx context.Context, opts *runOptions) error {
 		so.sessionID = conv.ID
 	}
 	h.wireHooks(conv.ID)
+	if h.checkpoints != nil {
+		h.checkpoints.wire(conv.ID, conv.Messages)
+	}
 	defer h.endHooks("other")
 	if err := h.promptHooks(ctx, &turn, ""); err != nil {
 		return err

@@ -140,6 +140,9 @@ func newSessionsShowCmd(f *Factory) *cobra.Command {
 func printTranscript(f *Factory, s *session.Session) {
 	w := ui.NewTextWriter(f.IO.Out) // the model's words and the tools' output
 	fmt.Fprintf(w, "session %s  %s/%s  %s\n", s.Meta.ID, s.Meta.Provider, s.Meta.Model, s.Meta.WorkDir)
+	if s.Meta.Parent != "" {
+		fmt.Fprintf(w, "branched from %s before turn %d (llmrt rewind)\n", s.Meta.Parent, s.Meta.ParentTurn)
+	}
 	for _, m := range s.History {
 		switch m.Role {
 		case providers.RoleTool:

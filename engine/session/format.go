@@ -58,6 +58,11 @@ type Meta struct {
 	// behaves like the one it continues. The store keeps them as they are;
 	// like the rest of Meta they hold nothing secret.
 	Options json.RawMessage `json:"options,omitempty"`
+	// Parent, when set, is the session this one was branched from (by
+	// llmrt rewind), and ParentTurn the turn it was cut before: this
+	// session holds the parent's messages from before that turn.
+	Parent     string `json:"parent,omitempty"`
+	ParentTurn int    `json:"parent_turn,omitempty"`
 }
 
 // End records one terminal event: how a run ended, without its messages,
