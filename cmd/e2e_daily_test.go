@@ -305,7 +305,10 @@ func TestRunStreamsCodeLineByLine(t *testing.T) { eachSize(t, runStreamsCode) }
 
 func runStreamsCode(t *testing.T, w, h int) {
 	sb := newSandbox(t)
-	code := "func first() {}\nfunc second() {}\nfunc third() {}\nfunc fourth() {}\nfunc fifth() {}\nfunc last() {}\n"
+	// Many lines come between the second and the last, a few seconds of
+	// stream: a screen read late on a loaded machine still sees the
+	// block before it closes.
+	code := "func first() {}\nfunc second() {}\n" + strings.Repeat("func middle() {}\n", 12) + "func last() {}\n"
 	answer := finalAnswer("The code:\n\n```go\n" + code + "```\n\nDone.")
 	answer.ChunkDelayMS = 250
 	srv := fake(t, fakellm.OpenAI, answer)
