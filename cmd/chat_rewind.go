@@ -187,8 +187,10 @@ func turnPrompts(sess *session.Session) []string {
 	return out
 }
 
-// turnChoices lists the session's turns for /rewind's menu, by number. While a turn runs there is no menu (and /rewind waits for the
-// turn to end), so the lock is only tried.
+// turnChoices lists the session's turns for /rewind's menu, by number.
+// The screen asks for it off its loop, maybe while a turn holds the
+// lock; /rewind cannot run then, so the lock is only tried and there is
+// no menu.
 func (c *chatHost) turnChoices(context.Context) []ui.Choice {
 	if !c.mu.TryLock() {
 		return nil
