@@ -88,7 +88,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 		Prompt: strings.TrimSpace(strings.Join(opts.args, " ")), Notes: c.startNotes(),
 		StatusLine: c.statusLine(), Notify: notifyKind(c.h.s.cfg.Notifications, opts.f.Getenv),
 		Notified: c.h.notificationHooks(ctx),
-		Args:     map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices},
+		Args:     map[string]ui.ArgsFunc{"model": c.modelChoices, "resume": c.sessionChoices, "rewind": c.turnChoices},
 		Found:    c.found(),
 	}
 	if sess != nil {

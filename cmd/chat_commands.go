@@ -32,6 +32,7 @@ func (c *chatHost) commands() map[string]ui.CommandFunc {
 		"plan":       c.planCommand,
 		"compact":    c.compactCommand,
 		"context":    c.contextCommand,
+		"rewind":     c.rewindCommand,
 	}
 	out := make(map[string]ui.CommandFunc, len(handlers))
 	for name, h := range handlers {

@@ -56,6 +56,22 @@ func (c *checkpointer) take(ctx context.Context, phase, tool string) {
 	if id == "" {
 		return
 	}
+	st := c.storeLocked(id)
+	if _, err := st.Take(ctx, userTurns(c.messages()), phase, tool); err != nil && !c.warned {
+		c.warned = true
+		c.warn("checkpoint: " + err.Error() + "; llmrt rewind cannot restore this change")
+	}
+}
+
+// store is session id's checkpoint store, the one its runs' changes are
+// taken into.
+func (c *checkpointer) store(id string) *checkpoint.Store {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.storeLocked(id)
+}
+
+func (c *checkpointer) storeLocked(id string) *checkpoint.Store {
 	st := c.stores[id]
 	if st == nil {
 		if c.stores == nil {
@@ -68,10 +84,7 @@ func (c *checkpointer) take(ctx context.Context, phase, tool string) {
 		st = checkpoint.Open(checkpoint.Options{Dir: filepath.Join(c.base, id), Root: c.root})
 		c.stores[id] = st
 	}
-	if _, err := st.Take(ctx, userTurns(c.messages()), phase, tool); err != nil && !c.warned {
-		c.warned = true
-		c.warn("checkpoint: " + err.Error() + "; llmrt rewind cannot restore this change")
-	}
+	return st
 }
 
 // userTurns counts the person's messages: the turn a call belongs to,

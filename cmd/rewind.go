@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -108,11 +109,46 @@ func lastChangedTurn(list []checkpoint.Checkpoint, turns int) int {
 // rewindCode restores the files as they were before the first change of
 // turn to (or of a later turn, when that one changed nothing).
 func rewindCode(cmd *cobra.Command, f *Factory, store *checkpoint.Store, list []checkpoint.Checkpoint, to int, o rewindOptions) error {
-	out := f.IO.Out
-	if len(list) == 0 {
-		fmt.Fprintf(out, "files: session %s has no checkpoints (it changed nothing, or llmrt kept none then); nothing to restore\n", o.id)
-		return nil
+	r, err := rewindFiles(cmd.Context(), store, list, to, o.force, o.dryRun)
+	if errors.Is(err, checkpoint.ErrConflict) {
+		for _, p := range r.plan.Conflicts {
+			fmt.Fprintf(f.IO.ErrOut, "changed outside llmrt: %s\n", p)
+		}
+		return &exitError{code: exitFailed,
+			err:  fmt.Errorf("%d file(s) in %s changed outside llmrt since the last checkpoint", len(r.plan.Conflicts), store.Root()),
+			hint: "--force overwrites them; --dry-run shows the whole restore"}
 	}
+	if err != nil {
+		return err
+	}
+	for _, l := range r.lines(o.id, "restored only with --force") {
+		fmt.Fprintln(f.IO.Out, l)
+	}
+	return nil
+}
+
+// codeRewind is what restoring the files to before a turn did, or with
+// dryRun would do. Both llmrt rewind and the chat's /rewind show it.
+type codeRewind struct {
+	to            int
+	root          string
+	plan          *checkpoint.Plan // nil when there is nothing to restore
+	dryRun, force bool
+	noCheckpoints bool
+}
+
+// rewindFiles restores the files as they were before the first change
+// of turn to (or of a later turn, when that one changed nothing). Files
+// changed outside llmrt since the last checkpoint are not overwritten
+// unless force is set: the error is then checkpoint.ErrConflict and the
+// plan lists them. With dryRun nothing changes.
+func rewindFiles(ctx context.Context, store *checkpoint.Store, list []checkpoint.Checkpoint, to int, force, dryRun bool) (codeRewind, error) {
+	r := codeRewind{to: to, dryRun: dryRun, force: force}
+	if len(list) == 0 || store == nil {
+		r.noCheckpoints = true
+		return r, nil
+	}
+	r.root = store.Root()
 	var target *checkpoint.Checkpoint
 	for i := range list {
 		if list[i].Phase == checkpoint.PhaseBefore && list[i].Turn >= to {
@@ -121,41 +157,45 @@ func rewindCode(cmd *cobra.Command, f *Factory, store *checkpoint.Store, list []
 		}
 	}
 	if target == nil {
-		fmt.Fprintf(out, "files: nothing changed from turn %d on; nothing to restore\n", to)
-		return nil
+		return r, nil
 	}
-	plan, err := store.Restore(cmd.Context(), *target, o.force, o.dryRun)
-	if errors.Is(err, checkpoint.ErrConflict) {
-		for _, p := range plan.Conflicts {
-			fmt.Fprintf(f.IO.ErrOut, "changed outside llmrt: %s\n", p)
-		}
-		return &exitError{code: exitFailed,
-			err:  fmt.Errorf("%d file(s) in %s changed outside llmrt since the last checkpoint", len(plan.Conflicts), store.Root()),
-			hint: "--force overwrites them; --dry-run shows the whole restore"}
-	}
-	if err != nil {
-		return err
+	plan, err := store.Restore(ctx, *target, force, dryRun)
+	r.plan = plan
+	return r, err
+}
+
+// changes says whether the restore changes any file.
+func (r codeRewind) changes() bool { return r.plan != nil && len(r.plan.Changes) > 0 }
+
+// lines lists what the restore did or would do, one line a file after
+// the first; unforced says how a conflict would still be overwritten.
+func (r codeRewind) lines(id, unforced string) []string {
+	switch {
+	case r.noCheckpoints:
+		return []string{fmt.Sprintf("files: session %s has no checkpoints (it changed nothing, or llmrt kept none then); nothing to restore", id)}
+	case r.plan == nil:
+		return []string{fmt.Sprintf("files: nothing changed from turn %d on; nothing to restore", r.to)}
 	}
 	verb := "restored"
-	if o.dryRun {
+	if r.dryRun {
 		verb = "would restore"
 	}
-	fmt.Fprintf(out, "files: %s %s to before turn %d (%d change(s))\n", verb, store.Root(), to, len(plan.Changes))
-	for _, ch := range plan.Changes {
-		fmt.Fprintf(out, "  %s\n", describeChange(ch))
+	out := []string{fmt.Sprintf("files: %s %s to before turn %d (%d change(s))", verb, r.root, r.to, len(r.plan.Changes))}
+	for _, ch := range r.plan.Changes {
+		out = append(out, "  "+describeChange(ch))
 	}
-	if o.dryRun && !o.force {
-		for _, p := range plan.Conflicts {
-			fmt.Fprintf(out, "  changed outside llmrt, restored only with --force: %s\n", p)
+	if r.dryRun && !r.force {
+		for _, p := range r.plan.Conflicts {
+			out = append(out, fmt.Sprintf("  changed outside llmrt, %s: %s", unforced, p))
 		}
 	}
-	for _, p := range plan.Skipped {
-		fmt.Fprintf(out, "  left alone (over the size limit, not kept): %s\n", p)
+	for _, p := range r.plan.Skipped {
+		out = append(out, "  left alone (over the size limit, not kept): "+p)
 	}
-	for _, p := range plan.Kept {
-		fmt.Fprintf(out, "  left alone (holds ignored files): %s/\n", p)
+	for _, p := range r.plan.Kept {
+		out = append(out, "  left alone (holds ignored files): "+p+"/")
 	}
-	return nil
+	return out
 }
 
 // describeChange is one line of a restore's listing, in the terms of
@@ -169,26 +209,52 @@ func describeChange(ch checkpoint.Change) string {
 	return fmt.Sprintf("%s %s (+%d -%d lines)", what, path, ch.Added, ch.Removed)
 }
 
-// rewindChat branches the conversation: a new session holding the old
-// one's messages from before turn to's prompt, naming its parent. The
-// old session is not touched.
+// rewindChat branches the conversation before turn to's prompt (see
+// branchSession).
 func rewindChat(f *Factory, st *session.Store, sess *session.Session, to int, o rewindOptions) error {
+	b, err := branchSession(st, sess, to, o.dryRun)
+	if err != nil {
+		return err
+	}
+	if o.dryRun {
+		fmt.Fprintf(f.IO.Out, "conversation: would branch %s before turn %d (%d of %d messages)\n", sess.Meta.ID, to, b.kept, len(sess.Messages))
+		return nil
+	}
+	fmt.Fprintf(f.IO.Out, "conversation: branched %s before turn %d as %s (%d messages)\n", sess.Meta.ID, to, b.id, b.kept)
+	if b.prompt != "" {
+		fmt.Fprintf(f.IO.ErrOut, "turn %d's prompt was: %s\n", to, oneLine(b.prompt, 100))
+	}
+	fmt.Fprintf(f.IO.ErrOut, "llmrt chat --resume %s continues it\n", b.id)
+	return nil
+}
+
+// branch is a conversation cut before a turn's prompt.
+type branch struct {
+	id     string // the new session; "" for a dry run
+	kept   int    // the messages it holds
+	prompt string // the prompt of the turn it was cut before
+}
+
+// branchSession writes a new session holding sess's messages from
+// before turn to's prompt, naming sess as its parent; with dryRun it
+// only counts them. sess is not touched.
+func branchSession(st *session.Store, sess *session.Session, to int, dryRun bool) (branch, error) {
 	var keep []engine.Message
-	prompt := ""
+	var b branch
 	n := 0
 	for _, m := range sess.Messages {
 		if m.Role == providers.RoleUser {
 			n++
 			if n == to {
-				prompt = m.Text()
+				b.prompt = m.Text()
 				break
 			}
 		}
 		keep = append(keep, m)
 	}
-	if o.dryRun {
-		fmt.Fprintf(f.IO.Out, "conversation: would branch %s before turn %d (%d of %d messages)\n", sess.Meta.ID, to, len(keep), len(sess.Messages))
-		return nil
+	b.kept = len(keep)
+	if dryRun {
+		return b, nil
 	}
 	meta := sess.Meta
 	meta.ID, meta.Created = "", time.Time{}
@@ -196,21 +262,17 @@ func rewindChat(f *Factory, st *session.Store, sess *session.Session, to int, o 
 	meta.Title = strings.TrimSpace("rewound: " + sess.Meta.Title)
 	w, err := st.Create(meta)
 	if err != nil {
-		return err
+		return b, err
 	}
 	for _, m := range keep {
 		if err := w.WriteMessage(m); err != nil {
 			w.Close()
-			return err
+			return b, err
 		}
 	}
 	if err := w.Close(); err != nil {
-		return err
+		return b, err
 	}
-	fmt.Fprintf(f.IO.Out, "conversation: branched %s before turn %d as %s (%d messages)\n", sess.Meta.ID, to, w.ID(), len(keep))
-	if prompt != "" {
-		fmt.Fprintf(f.IO.ErrOut, "turn %d's prompt was: %s\n", to, oneLine(prompt, 100))
-	}
-	fmt.Fprintf(f.IO.ErrOut, "llmrt chat --resume %s continues it\n", w.ID())
-	return nil
+	b.id = w.ID()
+	return b, nil
 }

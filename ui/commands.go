@@ -48,6 +48,7 @@ var commands = []Command{
 	{Name: "plan", Args: "[prompt]", Desc: "plan mode: read, then propose a plan to approve"},
 	{Name: "compact", Args: "[focus]", Desc: "summarise the conversation to free context"},
 	{Name: "context", Desc: "what fills the model's context window"},
+	{Name: "rewind", Args: "[turn]", Desc: "restore files and chat to before a turn"},
 	{Name: "edit", Desc: "edit the prompt in $EDITOR (Ctrl+G)", Screen: true},
 	{Name: "exit", Desc: "quit (Ctrl+D)", Screen: true},
 }

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/tools"
 )
 
 // openForm is a question or permission request on screen, with where its
@@ -107,4 +108,30 @@ func (m *Model) formMsg(f *openForm, msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmd, f.then())
 	}
 	return cmd
+}
+
+// commandForm is the choice a host command asked for (Reply.Ask): the
+// option picked runs command name again with the option's ID.
+func (m *Model) commandForm(name string, q tools.Question) *openForm {
+	f := NewAskForm(tools.AskInput{Questions: []tools.Question{q}}, m.look.pal)
+	e := &openForm{form: f, answer: f.Summary, abandon: func() {}}
+	e.then = func() tea.Cmd {
+		if f.Cancelled() {
+			return nil
+		}
+		picked := f.Answer().Selected[q.ID]
+		if len(picked) == 0 {
+			return nil
+		}
+		_, run, _ := m.cmds.find(name)
+		if run == nil {
+			return nil
+		}
+		if m.busy {
+			m.hint = "/" + name + " has to wait until the turn is over (Esc stops it)"
+			return nil
+		}
+		return m.hostCommand(name, picked[0], run)
+	}
+	return e
 }

@@ -73,6 +73,11 @@ type Reply struct {
 	// Warnings are what the host found while running the command (a
 	// session line it could not read), shown as warnings.
 	Warnings []string
+	// Ask, when set, is a choice the screen puts to the person once the
+	// reply is shown: the option picked runs the same command again with
+	// the option's ID as its argument (/rewind's "code and conversation").
+	// Cancelling the question runs nothing.
+	Ask *tools.Question
 }
 
 // Status are the facts the status line shows.

@@ -225,7 +225,7 @@ func (m *Model) hostCommand(name, arg string, run CommandFunc) tea.Cmd {
 	m.state, m.since = "/"+name, time.Now()
 	do := func() tea.Msg {
 		r, err := run(ctx, arg)
-		return replyMsg{reply: r, err: err}
+		return replyMsg{name: name, reply: r, err: err}
 	}
 	return tea.Batch(do, m.tick())
 }
@@ -291,6 +291,9 @@ func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 	}
 	if r.Send != "" {
 		m.follow = &followUp{show: r.Send, prompt: r.Send}
+	}
+	if r.Ask != nil {
+		m.forms = append(m.forms, m.commandForm(msg.name, *r.Ask))
 	}
 	if r.Pending {
 		return tea.Batch(own, m.startTurn(""))

@@ -20,6 +20,10 @@ type Report interface {
 // ("the conversation is cleared").
 type Notice string
 
+// Lines are a few sentences or list lines, each wrapped on its own: a
+// command's outcome with its details (/rewind's listing of files).
+type Lines []string
+
 // ToolList is the tool surface a run would offer the model (/tools).
 type ToolList struct {
 	Tools []engine.ToolInfo
@@ -156,6 +160,12 @@ func cleanReport(r Report) Report {
 	switch r := r.(type) {
 	case Notice:
 		return Notice(Sanitize(string(r)))
+	case Lines:
+		out := make(Lines, len(r))
+		for i, s := range r {
+			out[i] = Sanitize(s)
+		}
+		return out
 	case ToolList:
 		r.Tools = slices.Clone(r.Tools)
 		for i, t := range r.Tools {

@@ -54,6 +54,14 @@ func usageOf(name string) string {
 
 func (n Notice) draw(l *look, width int) []string { return para(string(n), width) }
 
+func (r Lines) draw(l *look, width int) []string {
+	var out []string
+	for _, s := range r {
+		out = append(out, para(s, width)...)
+	}
+	return out
+}
+
 func (r ToolList) draw(l *look, width int) []string {
 	p := l.pal
 	t := table{cols: []column{{title: "tool"}, {title: "kind"}, {title: "source", optional: true}, {title: "description", style: p.Dim}}}

@@ -29,6 +29,7 @@ type filesMsg struct {
 
 // replyMsg is a host command's result.
 type replyMsg struct {
+	name  string // the command that answered
 	reply Reply
 	err   error
 }
