@@ -253,15 +253,18 @@ func runStreams(t *testing.T, w, h int) {
 	para := "Alpha begins the answer, which is one long paragraph written slowly, word by word, the way a model streams it; " +
 		"its first lines must reach the screen before the last words are written, and nothing may show twice. Omega ends it."
 	answer := finalAnswer(para)
-	answer.ChunkDelayMS = 300 // the answer takes about three seconds
+	// The fake server sends a call's arguments in two halves, this far
+	// apart: the window in which the first half alone is on screen is
+	// wide enough for a loaded machine to look.
+	answer.ChunkDelayMS = 2000
 	srv := fake(t, fakellm.OpenAI, answer)
 	tm := startTermWith(t, sb, w, h, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "go")
 	tm.waitFor("Ctrl-C to interrupt", 15*time.Second) // the spinner
-	scr := tm.waitFor("Alpha begins", 15*time.Second)
+	scr := tm.waitFor("Alpha begins", 30*time.Second)
 	if strings.Contains(scr, "Omega") {
 		t.Errorf("the paragraph showed only once complete:\n%s", scr)
 	}
-	scr = tm.waitFor("EXIT=0", 20*time.Second)
+	scr = tm.waitFor("EXIT=0", 45*time.Second)
 	flat := strings.Join(strings.Fields(scr), " ")
 	if strings.Count(flat, "Alpha begins") != 1 || !strings.Contains(flat, "twice. Omega ends it.") {
 		t.Errorf("the answer should show once, whole:\n%s", scr)
@@ -305,19 +308,19 @@ func TestRunStreamsCodeLineByLine(t *testing.T) { eachSize(t, runStreamsCode) }
 
 func runStreamsCode(t *testing.T, w, h int) {
 	sb := newSandbox(t)
-	// Many lines come between the second and the last, a few seconds of
-	// stream: a screen read late on a loaded machine still sees the
-	// block before it closes.
+	// The fake server sends a call's arguments in two halves, two
+	// seconds apart: the first half ends inside the block, after the
+	// second line, so for two seconds the block is on screen open.
 	code := "func first() {}\nfunc second() {}\n" + strings.Repeat("func middle() {}\n", 12) + "func last() {}\n"
 	answer := finalAnswer("The code:\n\n```go\n" + code + "```\n\nDone.")
-	answer.ChunkDelayMS = 250
+	answer.ChunkDelayMS = 2000
 	srv := fake(t, fakellm.OpenAI, answer)
 	tm := startTermWith(t, sb, w, h, openaiKey, "", "", "run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "-p", "go")
-	scr := tm.waitFor("    func second() {}", 15*time.Second)
+	scr := tm.waitFor("    func second() {}", 30*time.Second)
 	if strings.Contains(scr, "func last") || strings.Contains(scr, "```") {
 		t.Errorf("the code should show line by line, as code, before its fence closes:\n%s", scr)
 	}
-	scr = tm.waitFor("EXIT=0", 20*time.Second)
+	scr = tm.waitFor("EXIT=0", 45*time.Second)
 	if strings.Count(scr, "func second() {}") != 1 || !strings.Contains(scr, "    func last() {}") || strings.Contains(scr, "```") {
 		t.Errorf("the code should show once, whole:\n%s", scr)
 	}
