@@ -27,6 +27,7 @@ func checkpointsDir(getenv func(string) string) string {
 // holds them is opened after the request is built.
 type checkpointer struct {
 	base, root string
+	policy     checkpoint.Policy
 	warn       func(string)
 
 	mu       sync.Mutex
@@ -79,12 +80,36 @@ func (c *checkpointer) storeLocked(id string) *checkpoint.Store {
 			// Once a process, drop what sessions long gone left behind,
 			// before this session's store is opened: a session resumed
 			// after that long starts its checkpoints afresh.
-			checkpoint.Prune(c.base, checkpoint.DefaultMaxAge, time.Now())
+			p := c.policy
+			p.Keep = id
+			checkpoint.Prune(c.base, p, time.Now())
+		}
+		// The chat moves to a new session on /clear or a rewind: stop
+		// watching the workspace for the stores it left, each of which
+		// holds a watch per directory.
+		for _, old := range c.stores {
+			old.Close()
 		}
 		st = checkpoint.Open(checkpoint.Options{Dir: filepath.Join(c.base, id), Root: c.root})
 		c.stores[id] = st
 	}
 	return st
+}
+
+// checkpointPolicy reads the checkpoints setting: ok false when it turns
+// checkpoints off.
+func checkpointPolicy(c *config.Checkpoints) (p checkpoint.Policy, ok bool) {
+	p = checkpoint.Policy{MaxAge: checkpoint.DefaultMaxAge, MaxSize: checkpoint.DefaultMaxSize}
+	if c == nil {
+		return p, true
+	}
+	if c.MaxAgeDays != nil {
+		p.MaxAge = time.Duration(max(*c.MaxAgeDays, 0)) * 24 * time.Hour
+	}
+	if c.MaxSizeMB != nil {
+		p.MaxSize = int64(max(*c.MaxSizeMB, 0)) << 20
+	}
+	return p, c.Enabled == nil || *c.Enabled
 }
 
 // userTurns counts the person's messages: the turn a call belongs to,

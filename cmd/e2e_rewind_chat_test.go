@@ -36,7 +36,10 @@ func TestChatRewindCodeAndConversation(t *testing.T) {
 	tm.keys("bravo say hello", "Enter")
 	tm.waitFor("second turn done", 30*time.Second)
 
-	tm.keys("/rewind ")
+	// Esc twice on the empty prompt opens /rewind's list of turns.
+	tm.keys("Escape")
+	tm.waitFor("press Esc again to rewind", 10*time.Second)
+	tm.keys("Escape")
 	// The transcript holds both prompts too: wait for the menu's lines.
 	scr := tm.waitFor("2  bravo say hello", 15*time.Second)
 	if !strings.Contains(scr, "1  alpha change the notes") {

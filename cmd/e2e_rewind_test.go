@@ -231,3 +231,34 @@ func TestRewindToALaterTurn(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckpointsSetting: the user's config can turn checkpoints off; a
+// project's config cannot touch the setting (it would decide how long
+// the person's other sessions can be undone) and is told so.
+func TestCheckpointsSetting(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	checkpoints := filepath.Join(sb.home, "state", "llmrt", "checkpoints")
+	sb.write(".llmrt/config.json", `{"checkpoints": {"enabled": false}}`)
+	sb.trust()
+	srv := fake(t, fakellm.OpenAI, shellTurn("echo b > b.txt"), finalAnswer("wrote"))
+	o := openaiRun(sb, srv, "--permission", "auto", "write b")
+	o.want(t, 0)
+	if entries, _ := os.ReadDir(checkpoints); len(entries) != 1 {
+		t.Errorf("a project's config turned checkpoints off: %v", entries)
+	}
+	if !strings.Contains(o.stderr, "checkpoints") {
+		t.Errorf("the project's checkpoints setting was ignored without a word:\n%s", o.stderr)
+	}
+
+	userConfig := filepath.Join(sb.home, "config", "llmrt", "config.json")
+	os.MkdirAll(filepath.Dir(userConfig), 0o755)
+	if err := os.WriteFile(userConfig, []byte(`{"checkpoints": {"enabled": false}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv = fake(t, fakellm.OpenAI, shellTurn("echo c > c.txt"), finalAnswer("wrote"))
+	openaiRun(sb, srv, "--permission", "auto", "write c").want(t, 0)
+	if entries, _ := os.ReadDir(checkpoints); len(entries) != 1 {
+		t.Errorf("checkpoints off in the user's config, yet a second session took some: %v", entries)
+	}
+}

@@ -68,8 +68,10 @@ func (f *Factory) openHost(ctx context.Context, flags config.Layer, sf sessionFl
 		h.hookStart = "resume"
 	}
 	h.noQuestions = noQuestions
-	if dir := checkpointsDir(f.Getenv); dir != "" && store != nil {
-		h.checkpoints = &checkpointer{base: dir, root: s.workDir, warn: func(msg string) { h.warnf("%s", msg) }}
+	if policy, on := checkpointPolicy(s.cfg.Checkpoints); on && store != nil {
+		if dir := checkpointsDir(f.Getenv); dir != "" {
+			h.checkpoints = &checkpointer{base: dir, root: s.workDir, policy: policy, warn: func(msg string) { h.warnf("%s", msg) }}
+		}
 	}
 	if w := stateHomeWarning(f.Getenv); w != "" && store != nil {
 		h.warnf("%s; sessions are saved in %s", w, store.Dir)

@@ -154,16 +154,19 @@ func appendIgnoreFile(rules []ignoreRule, dir string, domain []string) []ignoreR
 	return out
 }
 
-// Ignored reports whether rel (relative to the root) is excluded by the
-// workspace's .gitignore files or lies in a skipped directory.
+// Ignored reports whether abs is excluded by the workspace's .gitignore
+// files, is a skipped directory or lies in one: whether a walk from the
+// root would leave it out.
 func (w *Workspace) Ignored(abs string, isDir bool) bool {
 	rel := w.Rel(abs)
 	if rel == abs || rel == "." {
 		return false
 	}
 	parts := strings.Split(rel, "/")
-	for _, p := range parts {
-		if skippedDirs[p] {
+	for i, p := range parts {
+		// As in a walk: .git and node_modules are skipped as directories;
+		// a file of that name (a worktree's .git) is an ordinary file.
+		if skippedDirs[p] && (isDir || i < len(parts)-1) {
 			return true
 		}
 	}

@@ -95,7 +95,9 @@ type Model struct {
 	memo      memo
 	clean     cleaner   // the text of events on their way to the screen
 	quitArmed time.Time // when Ctrl-C was pressed on an empty prompt
-	hint      string    // a one-off hint above the input
+	// rewindArmed is when Esc was pressed on an empty prompt.
+	rewindArmed time.Time
+	hint        string // a one-off hint above the input
 
 	// own is the person's status line; notifyKind how they are told
 	// the chat needs them.

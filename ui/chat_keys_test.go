@@ -353,3 +353,31 @@ func TestLatestSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestEscEscOpensRewind: Esc twice on an empty prompt starts /rewind,
+// as in Claude Code; once only says so; with a key between, nothing
+// happens.
+func TestEscEscOpensRewind(t *testing.T) {
+	h := &fakeHost{replies: map[string]Reply{"rewind": {Report: Lines{"The turns of this session"}}}}
+	d := newDriver(t, h, 80, 24)
+	d.key("esc")
+	if !strings.Contains(d.screen(), "Esc again") {
+		t.Fatalf("the first Esc on an empty prompt should say what a second does:\n%s", d.screen())
+	}
+	d.key("a", "backspace", "esc")
+	if got := h.ran(); len(got) != 0 {
+		t.Fatalf("Esc after other keys ran %v, want nothing", got)
+	}
+	d.key("esc")
+	if v := d.m.in.value(); v != "/rewind " {
+		t.Fatalf("Esc Esc: the prompt holds %q, want /rewind with its turns to pick from", v)
+	}
+	d.key("1", "enter")
+	d.until("/rewind 1 ran", func() bool { return len(h.ran()) == 1 && h.ran()[0] == "rewind 1" })
+
+	d = newDriver(t, &fakeHost{}, 80, 24) // no /rewind in this chat
+	d.key("esc", "esc")
+	if strings.Contains(d.screen(), "Esc again") {
+		t.Fatalf("without /rewind Esc should not offer it:\n%s", d.screen())
+	}
+}

@@ -130,7 +130,7 @@ var keys = [][2]string{
 	{"Alt+Enter, Shift+Enter, Ctrl+J", "new line"},
 	{"Up, Down", "earlier prompts (on the first or last line)"},
 	{"Tab", "complete a /command or an @file"},
-	{"Esc, Ctrl+C", "stop the running turn"},
+	{"Esc, Ctrl+C", "stop the running turn; Esc twice on an empty prompt: /rewind"},
 	{"Ctrl+C", "clear the prompt; twice on an empty prompt quits"},
 	{"Ctrl+D", "quit, on an empty prompt"},
 	{"PgUp, PgDn, mouse wheel", "scroll"},

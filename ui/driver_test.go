@@ -209,3 +209,10 @@ func openCalls(m *Model) {
 		}
 	}
 }
+
+// ran returns the commands run so far, "name arg".
+func (h *fakeHost) ran() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.asked...)
+}

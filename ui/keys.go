@@ -9,9 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// quitWindow is how soon a second Ctrl-C on an empty prompt must follow
-// the first to quit.
-const quitWindow = 2 * time.Second
+// pressWindow is how soon a second Ctrl-C (quit) or Esc (rewind) on an
+// empty prompt must follow the first.
+const pressWindow = 2 * time.Second
 
 // key handles a key press: the form on screen takes every key; otherwise
 // the screen's own keys come first and the rest go to the editor.
@@ -23,6 +23,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if s != "ctrl+c" {
 		m.quitArmed = time.Time{}
 	}
+	if s != "esc" {
+		m.rewindArmed = time.Time{}
+	}
 	switch s {
 	case "ctrl+c":
 		return m.ctrlC()
@@ -32,6 +35,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.in.menu = menu{}
 		case m.busy:
 			m.stop()
+		case m.in.value() == "":
+			return m.escEmpty()
 		}
 		return nil
 	case "ctrl+d":
@@ -103,13 +108,31 @@ func (m *Model) ctrlC() tea.Cmd {
 		m.stop()
 	case m.in.value() != "":
 		m.in.reset("")
-	case !m.quitArmed.IsZero() && time.Since(m.quitArmed) < quitWindow:
+	case !m.quitArmed.IsZero() && time.Since(m.quitArmed) < pressWindow:
 		return tea.Quit
 	default:
 		m.quitArmed = time.Now()
 		m.hint = "press Ctrl-C again to quit"
 	}
 	return nil
+}
+
+// escEmpty is Esc on an empty prompt while nothing runs: the second one
+// in quick succession starts /rewind with its list of turns open, when
+// the chat has it.
+func (m *Model) escEmpty() tea.Cmd {
+	if _, run, ok := m.cmds.find("rewind"); !ok || run == nil {
+		return nil
+	}
+	if m.rewindArmed.IsZero() || time.Since(m.rewindArmed) >= pressWindow {
+		m.rewindArmed = time.Now()
+		m.hint = "press Esc again to rewind"
+		return nil
+	}
+	m.rewindArmed = time.Time{}
+	m.hint = ""
+	m.in.setValue("/rewind ")
+	return m.refreshMenu()
 }
 
 // refreshMenu opens, narrows or closes the completion menu after an edit.

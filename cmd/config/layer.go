@@ -92,6 +92,10 @@ type Layer struct {
 	// gives its statusLine command, whose first line of output is shown.
 	// It runs a command, so a project sets it only once trusted.
 	StatusLine *StatusLine `json:"status_line,omitempty" scope:"trust"`
+	// Checkpoints bounds the snapshots llmrt rewind restores from. A
+	// project's config never sets it: it would decide how long the
+	// person's other sessions can be undone.
+	Checkpoints *Checkpoints `json:"checkpoints,omitempty" scope:"noproject"`
 	// Notifications says how the chat tells the person that a long turn
 	// ended or a prompt waits: auto (default), bell or off.
 	Notifications *string `json:"notifications,omitempty" env:"LLMRT_NOTIFICATIONS"`
@@ -105,6 +109,19 @@ type Layer struct {
 	Verbose               *bool   `json:"-" flag:"verbose" help:"show progress on stderr even when it is not a terminal"`
 	NoProjectInstructions *bool   `json:"-" flag:"no-project-instructions" help:"do not put AGENTS.md/CLAUDE.md files in the system prompt"`
 	Trust                 *bool   `json:"-" flag:"trust" help:"trust this folder's project files (MCP servers, .env, settings) for this run, without asking"`
+}
+
+// Checkpoints is the checkpoints config key.
+type Checkpoints struct {
+	// Enabled false takes no checkpoints (rewind then restores only the
+	// conversation).
+	Enabled *bool `json:"enabled,omitempty"`
+	// MaxAgeDays removes a session's checkpoints that many days after
+	// its last one (default 30).
+	MaxAgeDays *int `json:"max_age_days,omitempty"`
+	// MaxSizeMB bounds all sessions' checkpoints together, in MiB
+	// (default 2048): the least recently used go first.
+	MaxSizeMB *int `json:"max_size_mb,omitempty"`
 }
 
 // ShellEnv is the shell_env config key: which variables the commands a

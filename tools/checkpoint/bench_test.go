@@ -121,3 +121,17 @@ func BenchmarkTake(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTakeWalking is a checkpoint of the unchanged tree without the
+// watcher (another OS, or out of inotify watches): a walk of the whole
+// tree, as the first checkpoint of a session always is.
+func BenchmarkTakeWalking(b *testing.B) {
+	_, s := benchTree(b)
+	s.stopWatching()
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := s.Take(ctx, 1, PhaseBefore, "bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

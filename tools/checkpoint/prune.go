@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 )
 
@@ -13,11 +15,40 @@ import (
 // last one.
 const DefaultMaxAge = 30 * 24 * time.Hour
 
-// Prune removes the stores under base (one directory per session) whose
-// latest checkpoint is older than maxAge at now, and returns their
-// names. A store with no log is left alone: it may be one being
-// written.
-func Prune(base string, maxAge time.Duration, now time.Time) ([]string, error) {
+// DefaultMaxSize bounds all sessions' checkpoints together.
+const DefaultMaxSize = 2 << 30
+
+// busyFor is how recently written a store is taken to be in use, by this
+// process or another: a prune by size never removes it.
+const busyFor = time.Hour
+
+// prunedPrefix marks a store moved aside to be removed. The move is one
+// rename, so a prune cut short never leaves half a store behind that
+// looks whole: the next prune removes what it finds under this prefix.
+const prunedPrefix = ".pruned-"
+
+// Policy says which stores a prune removes.
+type Policy struct {
+	// MaxAge removes the stores whose latest checkpoint is older.
+	// Zero keeps them however old.
+	MaxAge time.Duration
+	// MaxSize, in bytes, removes the least recently used stores until
+	// the rest fit. Zero sets no bound.
+	MaxSize int64
+	// Keep names a store never removed: the session in use.
+	Keep string
+}
+
+type storeInfo struct {
+	name string
+	used time.Time
+	size int64
+}
+
+// Prune removes the stores under base (one directory per session) that
+// p says go, and returns their names, oldest first. A store with no log
+// is left alone: it may be one being written.
+func Prune(base string, p Policy, now time.Time) ([]string, error) {
 	entries, err := os.ReadDir(base)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -25,20 +56,59 @@ func Prune(base string, maxAge time.Duration, now time.Time) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: prune: %w", err)
 	}
-	var removed []string
+	var stores []storeInfo
+	var total int64
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
 		dir := filepath.Join(base, e.Name())
-		info, err := os.Stat(filepath.Join(dir, "checkpoints.jsonl"))
-		if err != nil || now.Sub(info.ModTime()) <= maxAge {
+		if strings.HasPrefix(e.Name(), prunedPrefix) {
+			os.RemoveAll(dir)
 			continue
 		}
-		if err := os.RemoveAll(dir); err != nil {
-			return removed, fmt.Errorf("checkpoint: prune %s: %w", e.Name(), err)
+		info, err := os.Stat(filepath.Join(dir, "checkpoints.jsonl"))
+		if err != nil {
+			continue
 		}
-		removed = append(removed, e.Name())
+		st := storeInfo{name: e.Name(), used: info.ModTime()}
+		if p.MaxSize > 0 {
+			st.size = treeSize(dir)
+			total += st.size
+		}
+		stores = append(stores, st)
+	}
+	sort.Slice(stores, func(i, j int) bool { return stores[i].used.Before(stores[j].used) })
+	var removed []string
+	for _, st := range stores {
+		old := p.MaxAge > 0 && now.Sub(st.used) > p.MaxAge
+		over := p.MaxSize > 0 && total > p.MaxSize && now.Sub(st.used) > busyFor
+		if st.name == p.Keep || !old && !over {
+			continue
+		}
+		aside := filepath.Join(base, prunedPrefix+st.name)
+		if err := os.Rename(filepath.Join(base, st.name), aside); err != nil {
+			return removed, fmt.Errorf("checkpoint: prune %s: %w", st.name, err)
+		}
+		if err := os.RemoveAll(aside); err != nil {
+			return removed, fmt.Errorf("checkpoint: prune %s: %w", st.name, err)
+		}
+		total -= st.size
+		removed = append(removed, st.name)
 	}
 	return removed, nil
+}
+
+// treeSize is the bytes of the files below dir.
+func treeSize(dir string) int64 {
+	var n int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+		return nil
+	})
+	return n
 }

@@ -69,7 +69,7 @@ func (s *Store) Restore(ctx context.Context, target Checkpoint, force, dryRun bo
 	if err != nil {
 		return nil, err
 	}
-	cur, _, err := s.scan(ctx, false)
+	cur, _, err := s.scan(ctx, false, false)
 	if err != nil {
 		return nil, err
 	}

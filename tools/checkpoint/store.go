@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -99,6 +100,16 @@ type Store struct {
 	loaded bool
 	log    []Checkpoint
 	last   Manifest // the latest checkpoint's manifest
+	// depth is how many deltas the latest manifest is stored as, on top
+	// of a whole one (see writeManifest).
+	depth int
+
+	// w reports what changed since the latest checkpoint; nil until the
+	// first walk, and for good once watching failed (noWatch).
+	w       *watcher
+	noWatch bool
+	// walks counts walks of the whole tree, for tests.
+	walks int
 }
 
 // Open returns the store in o.Dir. Nothing is read or written until it
@@ -142,45 +153,98 @@ func (s *Store) take(ctx context.Context, turn int, phase, tool string) (Checkpo
 	if s.opts.Root == "" {
 		return Checkpoint{}, errors.New("checkpoint: no workspace root")
 	}
-	m, changed, err := s.scan(ctx, true)
+	m, touched, ok, err := s.refresh(ctx, true)
+	if errors.Is(err, errWatch) {
+		s.stopWatching()
+		ok, err = false, nil
+	}
 	if err != nil {
 		return Checkpoint{}, err
 	}
+	changed := ok && s.changedPaths(m, touched)
+	if !ok {
+		touched = nil
+		if m, changed, err = s.scan(ctx, true, !s.noWatch); err != nil {
+			return Checkpoint{}, err
+		}
+	}
 	cp := Checkpoint{Seq: len(s.log) + 1, Time: time.Now().UTC(), Turn: turn, Phase: phase, Tool: tool, Root: s.opts.Root}
+	depth := s.depth
 	if !changed && len(s.log) > 0 {
 		cp.Manifest = s.log[len(s.log)-1].Manifest
-	} else if cp.Manifest, err = s.writeManifest(m); err != nil {
+	} else if cp.Manifest, depth, err = s.writeManifest(m, touched); err != nil {
 		return Checkpoint{}, err
 	}
 	if err := s.appendLog(cp); err != nil {
 		return Checkpoint{}, err
 	}
-	s.log, s.last = append(s.log, cp), m
+	s.log, s.last, s.depth = append(s.log, cp), m, depth
 	return cp, nil
+}
+
+// Close stops watching the workspace. The store can still be used; its
+// next checkpoint walks the tree.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.w.close()
+	s.w = nil
+	return nil
+}
+
+func (s *Store) stopWatching() {
+	s.w.close()
+	s.w, s.noWatch = nil, true
 }
 
 // scan walks the workspace, reusing the latest manifest's hashes for
 // files whose stat is unchanged. With store set the content of new
 // versions is kept as blobs. changed says whether the result differs
-// from the latest manifest.
+// from the latest manifest. With watch set the walk also watches every
+// directory it enters, each before listing it, so the next checkpoint
+// need only look at what the watcher reports.
 //
 // The walk only lists; the entries' stat and any hashing run in as many
 // goroutines as there are CPUs, since a checkpoint's cost is one system
 // call per file and those wait on the kernel, not on each other.
-func (s *Store) scan(ctx context.Context, store bool) (Manifest, bool, error) {
+func (s *Store) scan(ctx context.Context, store, watch bool) (Manifest, bool, error) {
 	ws, err := tools.NewWorkspace(s.opts.Root)
 	if err != nil {
 		return nil, false, fmt.Errorf("checkpoint: %w", err)
 	}
 	root := ws.Root()
+	s.walks++
+	var w *watcher
+	if watch && watching {
+		s.w.close()
+		s.w = nil
+		if w, err = newWatcher(); err == nil {
+			if err = w.add("", root); err != nil {
+				w.close()
+				w = nil
+			}
+		}
+		if w == nil {
+			s.noWatch = true
+		}
+	}
 	var seen []found
 	err = ws.Walk(ctx, root, tools.WalkOptions{Hidden: true}, func(rel string, d fs.DirEntry) error {
+		if w != nil && d.IsDir() {
+			if err := w.add(rel, filepath.Join(root, filepath.FromSlash(rel))); err != nil {
+				// Out of watches: walk the whole tree every time.
+				w.close()
+				w, s.noWatch = nil, true
+			}
+		}
 		seen = append(seen, found{rel: rel, d: d})
 		return nil
 	})
 	if err != nil {
+		w.close()
 		return nil, false, err
 	}
+	s.w = w
 	workers := min(runtime.GOMAXPROCS(0), len(seen)/256+1)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -201,9 +265,13 @@ func (s *Store) scan(ctx context.Context, store bool) (Manifest, bool, error) {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
+		s.w.close()
+		s.w = nil
 		return nil, false, err
 	}
 	if err := ctx.Err(); err != nil {
+		s.w.close()
+		s.w = nil
 		return nil, false, err
 	}
 	m := make(Manifest, len(seen))
@@ -304,27 +372,101 @@ func (s *Store) blob(h string) ([]byte, error) {
 	return data, nil
 }
 
-// writeManifest stores m as a blob and returns its hash.
-func (s *Store) writeManifest(m Manifest) (string, error) {
-	data, err := json.Marshal(m)
+// maxDepth bounds how many deltas a manifest is stored as before a
+// whole one is written again, so reading one back reads at most that
+// many blobs.
+const maxDepth = 32
+
+// stored is a manifest as the store keeps it: the paths that differ from
+// the manifest Base (Set, Del), or with no Base every path. A session's
+// store so grows by what each change touched, not by the size of the
+// tree.
+type stored struct {
+	V     int      `json:"v"`
+	Base  string   `json:"base,omitempty"`
+	Depth int      `json:"depth,omitempty"`
+	Set   Manifest `json:"set,omitempty"`
+	Del   []string `json:"del,omitempty"`
+}
+
+// writeManifest stores m, as a delta from the latest manifest when there
+// is one and the chain is short enough, and returns its hash and depth.
+// touched, when not nil, holds every path that may differ from the
+// latest manifest; nil means any may.
+func (s *Store) writeManifest(m Manifest, touched map[string]bool) (string, int, error) {
+	st := stored{V: 2, Set: m}
+	if len(s.log) > 0 && s.last != nil && s.depth < maxDepth {
+		st = stored{V: 2, Base: s.log[len(s.log)-1].Manifest, Depth: s.depth + 1, Set: Manifest{}}
+		if touched == nil {
+			touched = map[string]bool{}
+			for k := range m {
+				touched[k] = true
+			}
+			for k := range s.last {
+				touched[k] = true
+			}
+		}
+		for k := range touched {
+			e, inM := m[k]
+			o, inLast := s.last[k]
+			switch {
+			case inM && (!inLast || o != e):
+				st.Set[k] = e
+			case !inM && inLast:
+				st.Del = append(st.Del, k)
+			}
+		}
+		sort.Strings(st.Del)
+	}
+	data, err := json.Marshal(st)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	sum := sha256.Sum256(data)
 	h := hex.EncodeToString(sum[:])
-	return h, s.putBlob(h, data)
+	return h, st.Depth, s.putBlob(h, data)
 }
 
+// manifest reads back the manifest stored under h.
 func (s *Store) manifest(h string) (Manifest, error) {
+	m, _, err := s.manifestDepth(h, 0)
+	return m, err
+}
+
+func (s *Store) manifestDepth(h string, hops int) (Manifest, int, error) {
+	if hops > maxDepth {
+		return nil, 0, fmt.Errorf("checkpoint: manifest %s: more than %d deltas deep", h[:12], maxDepth)
+	}
 	data, err := s.blob(h)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var m Manifest
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("checkpoint: manifest %s: %w", h[:12], err)
+	var st stored
+	if err := json.Unmarshal(data, &st); err != nil || st.V != 2 {
+		// A manifest written whole, before deltas.
+		var m Manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, 0, fmt.Errorf("checkpoint: manifest %s: %w", h[:12], err)
+		}
+		return m, 0, nil
 	}
-	return m, nil
+	if st.Set == nil {
+		st.Set = Manifest{}
+	}
+	if st.Base == "" {
+		return st.Set, 0, nil
+	}
+	m, _, err := s.manifestDepth(st.Base, hops+1)
+	if err != nil {
+		return nil, 0, err
+	}
+	for _, k := range st.Del {
+		delete(m, k)
+	}
+	for k, e := range st.Set {
+		m[k] = e
+	}
+	return m, st.Depth, nil
 }
 
 func (s *Store) logPath() string { return filepath.Join(s.opts.Dir, "checkpoints.jsonl") }
@@ -379,11 +521,11 @@ func (s *Store) load() error {
 		}
 	}
 	if len(log) > 0 {
-		m, err := s.manifest(log[len(log)-1].Manifest)
+		m, depth, err := s.manifestDepth(log[len(log)-1].Manifest, 0)
 		if err != nil {
 			return err
 		}
-		s.last = m
+		s.last, s.depth = m, depth
 		if s.opts.Root == "" {
 			s.opts.Root = log[len(log)-1].Root
 		}

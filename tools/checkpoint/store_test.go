@@ -256,11 +256,51 @@ func TestPrune(t *testing.T) {
 	}
 	old := time.Now().Add(-40 * 24 * time.Hour)
 	os.Chtimes(filepath.Join(base, "old", "checkpoints.jsonl"), old, old)
-	removed, err := Prune(base, DefaultMaxAge, time.Now())
+	removed, err := Prune(base, Policy{MaxAge: DefaultMaxAge}, time.Now())
 	if err != nil || strings.Join(removed, ",") != "old" {
 		t.Fatalf("got %v, %v; want [old]", removed, err)
 	}
 	if _, err := os.Stat(filepath.Join(base, "new", "checkpoints.jsonl")); err != nil {
 		t.Error("recent store removed")
+	}
+	if entries, _ := os.ReadDir(base); len(entries) != 1 {
+		t.Errorf("left in the base: %v, want only new", entries)
+	}
+}
+
+// TestPruneBySize: over the size limit the stores of the sessions used
+// longest ago go first, until the rest fit; the session in use, and any
+// written in the last hour (another llmrt may be using it), stay.
+func TestPruneBySize(t *testing.T) {
+	base := t.TempDir()
+	now := time.Now()
+	for i, name := range []string{"a", "b", "c", "d", "busy"} {
+		s := Open(Options{Dir: filepath.Join(base, name), Root: tree(t, map[string]string{"f": strings.Repeat(name[:1], 1000)})})
+		take(t, s, 1)
+		if name != "busy" {
+			at := now.Add(-time.Duration(10-i) * 24 * time.Hour) // a oldest
+			os.Chtimes(filepath.Join(base, name, "checkpoints.jsonl"), at, at)
+		}
+	}
+	each := dirSize(t, filepath.Join(base, "c"))
+	removed, err := Prune(base, Policy{MaxAge: DefaultMaxAge, MaxSize: 3*each + each/2, Keep: "a"}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(removed, ","); got != "b,c" {
+		t.Fatalf("removed %q, want b,c (the oldest but the one in use, until 3 stores are left)", got)
+	}
+}
+
+// TestPruneFinishesAnInterruptedOne: a store moved aside by a prune that
+// did not finish is removed by the next.
+func TestPruneFinishesAnInterruptedOne(t *testing.T) {
+	base := t.TempDir()
+	os.MkdirAll(filepath.Join(base, ".pruned-x", "blobs"), 0o700)
+	if _, err := Prune(base, Policy{MaxAge: DefaultMaxAge}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(base, ".pruned-x")); !os.IsNotExist(err) {
+		t.Errorf("the interrupted prune's leftovers are still there: %v", err)
 	}
 }
