@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/mcp/oauth"
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -44,6 +45,9 @@ type conn struct {
 	// notification that follows a call may arrive after its result.
 	listChanged bool
 	gen         atomic.Uint64
+
+	// oauth authorizes an HTTP or SSE server's requests (auth.go).
+	oauth *oauth.Transport
 
 	progMu   sync.Mutex
 	progress map[string]*progressSink
@@ -104,7 +108,8 @@ func (c *conn) start(ctx context.Context) {
 			transport.WithCommandLogger(discardLogger()))
 	case TransportHTTP:
 		h, err := transport.NewStreamableHTTP(c.cfg.URL,
-			transport.WithHTTPHeaders(c.cfg.Headers),
+			transport.WithHTTPHeaders(c.headers()),
+			transport.WithHTTPBasicClient(c.httpClient()),
 			// Server notifications (list_changed, progress) and requests
 			// (roots, elicitation) also come on the standing GET stream.
 			transport.WithContinuousListening(),
@@ -117,7 +122,8 @@ func (c *conn) start(ctx context.Context) {
 	case TransportSSE:
 		// The stream opened by Start lives as long as the server, so the
 		// start-up timeout bounds the wait for its endpoint instead.
-		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers), transport.WithSSELogger(discardLogger()),
+		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.headers()), transport.WithHTTPClient(c.httpClient()),
+			transport.WithSSELogger(discardLogger()),
 			transport.WithEndpointTimeout(c.cfg.StartTimeout()))
 		if err != nil {
 			c.fail(err)
