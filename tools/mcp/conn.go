@@ -153,6 +153,13 @@ func (c *conn) start(ctx context.Context) {
 	req.Params.ClientInfo = mcp.Implementation{Name: "llmrt", Version: "dev"}
 	init, err := cl.Initialize(ictx, req)
 	if err != nil {
+		var login *oauth.LoginRequiredError
+		if errors.As(err, &login) {
+			// The way on, without mcp-go's layers of "failed to send".
+			c.fail(login)
+			c.close()
+			return
+		}
 		if errors.Is(ictx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s (raise \"timeout\" in its config)", c.cfg.StartTimeout())
 		}
