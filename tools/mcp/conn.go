@@ -139,6 +139,10 @@ func (c *conn) start(ctx context.Context) {
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.notify)
 	if err := cl.Start(life); err != nil {
+		var login *oauth.LoginRequiredError
+		if errors.As(err, &login) {
+			err = login
+		}
 		c.fail(fmt.Errorf("start %s: %w", c.describe(), err))
 		c.close()
 		return

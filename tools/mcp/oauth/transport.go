@@ -26,7 +26,7 @@ type LoginRequiredError struct {
 }
 
 func (e *LoginRequiredError) Error() string {
-	return fmt.Sprintf("mcp server %q needs authorization: run `llmrt mcp login %s` (or use /mcp in the chat)", e.Server, e.Server)
+	return fmt.Sprintf("the server needs authorization (OAuth): run `llmrt mcp login %s`, or /mcp in the chat", e.Server)
 }
 
 // Transport authorizes the requests of one MCP server: it adds the
