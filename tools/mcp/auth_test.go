@@ -164,3 +164,21 @@ func TestOAuthServers(t *testing.T) {
 		})
 	}
 }
+
+// TestOAuthConfigExpands: ${VAR} expands in the oauth block as in
+// headers, and Claude Code's names are read.
+func TestOAuthConfigExpands(t *testing.T) {
+	t.Setenv("MCP_TEST_OAUTH_SECRET", "from-env")
+	list, err := Parse([]byte(`{"mcpServers":{"d":{"url":"https://d.example/mcp","oauth":{"clientId":"cid","client_secret":"${MCP_TEST_OAUTH_SECRET}","scopes":["${MCP_TEST_UNSET:-read}"]}}}}`), "test.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := list[0].OAuth
+	if o == nil || o.ClientID != "cid" || o.ClientSecret != "from-env" || len(o.Scopes) != 1 || o.Scopes[0] != "read" {
+		t.Fatalf("oauth block: got %+v", o)
+	}
+	bad := Server{Name: "d", URL: "https://d.example/mcp", OAuth: &oauth.Config{GrantType: "implicit"}}
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "grant_type") {
+		t.Errorf("Validate: got %v, want an error naming grant_type", err)
+	}
+}

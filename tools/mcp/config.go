@@ -219,6 +219,7 @@ func (s Server) expand(lookup func(string) (string, bool)) Server {
 	}
 	s.Env = expandMap(s.Env, lookup)
 	s.Headers = expandMap(s.Headers, lookup)
+	s.OAuth = s.OAuth.Map(func(v string) string { return Expand(v, lookup) })
 	return s
 }
 

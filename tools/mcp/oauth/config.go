@@ -104,3 +104,30 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// Map returns a copy of the block with f applied to its string values
+// (the config loader expands ${VAR} with it).
+func (c *Config) Map(f func(string) string) *Config {
+	if c == nil {
+		return nil
+	}
+	out := *c
+	for _, p := range []*string{&out.ClientID, &out.ClientSecret, &out.ClientMetadataURL, &out.GrantType,
+		&out.PrivateKey, &out.PrivateKeyFile, &out.SigningAlg, &out.IDPTokenEndpoint, &out.IDPClientID,
+		&out.IDPClientSecret, &out.IDToken} {
+		*p = f(*p)
+	}
+	out.Scopes = append([]string(nil), c.Scopes...)
+	for i := range out.Scopes {
+		out.Scopes[i] = f(out.Scopes[i])
+	}
+	return &out
+}
+
+// Secrets returns the block's secret values, for redaction.
+func (c *Config) Secrets() []string {
+	if c == nil {
+		return nil
+	}
+	return []string{c.ClientSecret, c.PrivateKey, c.IDPClientSecret, c.IDToken}
+}

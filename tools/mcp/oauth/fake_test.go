@@ -44,6 +44,7 @@ type fakeServer struct {
 	authorized []url.Values
 	authPaths  []string
 	tokenForms []url.Values
+	tokenAuth  []string          // the token requests' Authorization headers
 	granted    map[string]string // access token -> scope
 	n          int
 }
@@ -103,6 +104,7 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 		_ = r.ParseForm()
 		f.mu.Lock()
 		f.tokenForms = append(f.tokenForms, r.PostForm)
+		f.tokenAuth = append(f.tokenAuth, r.Header.Get("Authorization"))
 		f.n++
 		scope := r.PostForm.Get("scope")
 		if r.PostForm.Get("grant_type") == "authorization_code" && len(f.authorized) > 0 {

@@ -130,7 +130,11 @@ func (t *Transport) refresh(ctx context.Context, rec *Record) error {
 	if rec.Token == nil || rec.Token.RefreshToken == "" || rec.TokenEndpoint == "" || rec.Client == nil {
 		return errors.New("no refresh token")
 	}
-	auth, err := t.clientAuth(*rec.Client, serverMetadata{Issuer: rec.Issuer})
+	c := *rec.Client
+	if c.ID == t.Config.ClientID && !c.Registered {
+		c.Secret = t.Config.ClientSecret
+	}
+	auth, err := t.clientAuth(c, serverMetadata{Issuer: rec.Issuer})
 	if err != nil {
 		return err
 	}
@@ -262,6 +266,11 @@ func (t *Transport) flow(ctx context.Context, rec *Record, ch Challenge) error {
 		return fmt.Errorf("mcp server %q: authorization: %w", t.Server, err)
 	}
 	client := auth.client
+	if client.ID == t.Config.ClientID && !client.Registered {
+		// The config's own secret stays in the config: the record names
+		// the client only.
+		client.Secret = ""
+	}
 	rec.Issuer, rec.Resource, rec.TokenEndpoint = d.meta.Issuer, d.resource, d.meta.TokenEndpoint
 	rec.Client, rec.Token = &client, tok
 	if err := t.save(); err != nil {

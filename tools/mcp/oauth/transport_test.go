@@ -1,8 +1,11 @@
 package oauth
 
 import (
+	"encoding/base64"
 	"errors"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -226,5 +229,37 @@ func TestOfflineAccess(t *testing.T) {
 		if got := f.authorized[0].Get("scope"); got != want {
 			t.Errorf("offline_access offered %v: scope %q, want %q", offered, got, want)
 		}
+	}
+}
+
+// TestPreRegisteredClient: a configured client authenticates with HTTP
+// Basic, on refresh too, and its secret stays in the config: the store
+// has the token, not the secret.
+func TestPreRegisteredClient(t *testing.T) {
+	f := newFake(t, &fakeServer{prmPath: "/.well-known/oauth-protected-resource/mcp", metaPath: "/.well-known/oauth-authorization-server", expiresIn: 600})
+	now := time.Now()
+	dir := t.TempDir()
+	tr := newTransport(f)
+	tr.Store = &Store{Dir: dir}
+	tr.Config = Config{ClientID: "pre", ClientSecret: "s3cret-value"}
+	tr.Now = func() time.Time { return now }
+	if status, _, err := call(t, tr, f, "read"); err != nil || status != 200 {
+		t.Fatalf("call: %d %v", status, err)
+	}
+	now = now.Add(time.Hour)
+	if status, _, err := call(t, tr, f, "read"); err != nil || status != 200 {
+		t.Fatalf("call after expiry: %d %v", status, err)
+	}
+	basic := "Basic " + base64.StdEncoding.EncodeToString([]byte("pre:s3cret-value"))
+	if len(f.tokenAuth) != 2 || f.tokenAuth[0] != basic || f.tokenAuth[1] != basic {
+		t.Errorf("token requests' Authorization: got %q, want %q twice (code, then refresh)", f.tokenAuth, basic)
+	}
+	if f.authorized[0].Get("client_id") != "pre" {
+		t.Errorf("client_id: got %q, want pre", f.authorized[0].Get("client_id"))
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	data, _ := os.ReadFile(files[0])
+	if strings.Contains(string(data), "s3cret-value") || !strings.Contains(string(data), "at-2") {
+		t.Errorf("the record should hold the token and not the config's secret: %s", data)
 	}
 }
