@@ -278,3 +278,29 @@ func pkceS256(v string) string {
 	sum := sha256.Sum256([]byte(v))
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
+
+// TestMCPLoginRefusals: login names what is wrong: an unknown server
+// (exit 2, pointing at mcp list), a stdio server (no OAuth), and a
+// server that does not ask for authorization at all.
+func TestMCPLoginRefusals(t *testing.T) {
+	t.Parallel()
+	open := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(open.Close)
+	sb := newSandbox(t)
+	sb.mcpConfig(fmt.Sprintf(`"local":{"command":"true"},"open":{"url":%q}`, open.URL+"/mcp"))
+	cases := []struct {
+		name string
+		code int
+		want string
+	}{
+		{"nosuch", 2, "llmrt mcp list"},
+		{"local", 1, "stdio"},
+		{"open", 1, "nothing to log in to"},
+	}
+	for _, c := range cases {
+		o := sb.run(cli{args: []string{"mcp", "login", c.name}})
+		if o.code != c.code || !strings.Contains(o.stderr, c.want) {
+			t.Errorf("mcp login %s: exit %d, stderr %q; want exit %d naming %q", c.name, o.code, o.stderr, c.code, c.want)
+		}
+	}
+}

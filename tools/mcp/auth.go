@@ -124,16 +124,14 @@ func (s *Source) Login(ctx context.Context, name string, open func(ctx context.C
 	if kind, _ := c.cfg.Transport(); kind == TransportStdio {
 		return fmt.Errorf("mcp server %q runs locally (stdio): it has no OAuth login", name)
 	}
-	base := c.authTransport()
+	base := c.authTransport() // the one its client uses, so the new token is used at once
 	if base == nil {
 		return fmt.Errorf("mcp server %q sends its own Authorization header: remove it from \"headers\" to log in with OAuth", name)
 	}
-	t := &oauth.Transport{Server: base.Server, URL: base.URL, Config: base.Config, Store: base.Store, Open: open, OnSecret: base.OnSecret}
-	if err := t.Login(ctx); err != nil {
+	if err := base.Login(ctx, open); err != nil {
 		return err
 	}
 	c.mu.Lock()
-	c.oauth = nil // reload the new token
 	ready := c.state == "ready"
 	c.mu.Unlock()
 	if !ready {
@@ -158,4 +156,18 @@ func (s *Source) Logout(name string) (bool, error) {
 		return false, nil
 	}
 	return t.Logout()
+}
+
+// NeedsLogin reports whether the named server asked for an OAuth
+// authorization that needs a person (Login) and has not had it: the
+// chat's /mcp offers a login for it.
+func (s *Source) NeedsLogin(name string) bool {
+	c, err := s.server(name)
+	if err != nil {
+		return false
+	}
+	c.mu.Lock()
+	t := c.oauth
+	c.mu.Unlock()
+	return t != nil && t.NeedsLogin()
 }

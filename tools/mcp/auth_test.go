@@ -49,7 +49,7 @@ func TestAuthorizationHeader(t *testing.T) {
 // oauthFront guards h with bearer tokens it issues itself, as an MCP
 // server and its authorization server on one host: metadata, dynamic
 // registration, an authorize endpoint that approves at once, tokens.
-func oauthFront(t *testing.T, h http.Handler) *httptest.Server {
+func oauthFront(t *testing.T, h http.Handler) (*httptest.Server, func()) {
 	var mu sync.Mutex
 	valid := map[string]bool{}
 	n := 0
@@ -91,7 +91,8 @@ func oauthFront(t *testing.T, h http.Handler) *httptest.Server {
 	}))
 	ts = httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	return ts
+	revoke := func() { mu.Lock(); valid = map[string]bool{}; mu.Unlock() }
+	return ts, revoke
 }
 
 // follow plays a person who approves at once.
@@ -112,11 +113,12 @@ func TestOAuthServers(t *testing.T) {
 	for _, kind := range []string{"http", "sse"} {
 		t.Run(kind, func(t *testing.T) {
 			var ts *httptest.Server
+			var revoke func()
 			switch kind {
 			case "http":
-				ts = oauthFront(t, server.NewStreamableHTTPServer(testServer(50)))
+				ts, revoke = oauthFront(t, server.NewStreamableHTTPServer(testServer(50)))
 			case "sse":
-				ts = oauthFront(t, server.NewSSEServer(testServer(50)))
+				ts, revoke = oauthFront(t, server.NewSSEServer(testServer(50)))
 			}
 			path := map[string]string{"http": "/mcp", "sse": "/sse"}[kind]
 			store := &oauth.Store{Dir: t.TempDir()}
@@ -132,8 +134,14 @@ func TestOAuthServers(t *testing.T) {
 			if len(d) != 1 || !strings.Contains(d[0].Message, "llmrt mcp login t") {
 				t.Fatalf("before login: diagnostics %+v, want one naming `llmrt mcp login t`", d)
 			}
+			if !src.NeedsLogin("t") {
+				t.Errorf("before login: NeedsLogin = false, want true")
+			}
 			if err := src.Login(ctx, "t", follow); err != nil {
 				t.Fatalf("Login: %v", err)
+			}
+			if src.NeedsLogin("t") {
+				t.Errorf("after login: NeedsLogin = true, want false")
 			}
 			if st := src.Statuses()[0]; st.State != "ready" {
 				t.Fatalf("after login: %+v, want ready", st)
@@ -151,6 +159,16 @@ func TestOAuthServers(t *testing.T) {
 			res, err := sum.Execute(ctx, json.RawMessage(`{"a":2,"b":3}`))
 			if err != nil || !strings.Contains(res.Content, "5") {
 				t.Fatalf("get-sum: %+v %v", res, err)
+			}
+			// The tokens are revoked: a login again serves the running
+			// client, without a restart.
+			revoke()
+			if err := src.Login(ctx, "t", follow); err != nil {
+				t.Fatalf("Login again: %v", err)
+			}
+			res, err = sum.Execute(ctx, json.RawMessage(`{"a":2,"b":3}`))
+			if err != nil || res.IsError || !strings.Contains(res.Content, "5") {
+				t.Fatalf("get-sum after a new login: %+v %v", res, err)
 			}
 			smu.Lock()
 			told := strings.Join(secrets, " ")

@@ -127,7 +127,7 @@ func (lb *loopback) close() {
 // authorizationCode runs the authorization code grant with PKCE: the
 // person opens the URL, the browser comes back to the loopback listener,
 // the code becomes a token.
-func (t *Transport) authorizationCode(ctx context.Context, rec *Record, d discovery, scope string) (*Token, clientAuth, error) {
+func (t *Transport) authorizationCode(ctx context.Context, rec *Record, d discovery, scope string, open func(context.Context, string) error) (*Token, clientAuth, error) {
 	prefer := 0
 	if rec.Client != nil && rec.Client.Registered && rec.Issuer == d.meta.Issuer {
 		if u, err := url.Parse(rec.Client.RedirectURI); err == nil {
@@ -177,7 +177,7 @@ func (t *Transport) authorizationCode(ctx context.Context, rec *Record, d discov
 		ctx, cancel = context.WithTimeout(ctx, loginTimeout)
 		defer cancel()
 	}
-	if err := t.Open(ctx, authURL); err != nil {
+	if err := open(ctx, authURL); err != nil {
 		return nil, auth, fmt.Errorf("open the authorization page: %w", err)
 	}
 	var res callbackResult
@@ -248,7 +248,7 @@ func (t *Transport) register(ctx context.Context, meta serverMetadata, redirect 
 	data, _ := io.ReadAll(io.LimitReader(resp.Body, maxMetadata))
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusCreated {
 		return Client{}, fmt.Errorf("register with %s: HTTP %d: %s (set \"oauth\": {\"client_id\": ...} to use a client registered by hand)",
-			meta.Issuer, resp.StatusCode, strings.TrimSpace(string(data)))
+			meta.Issuer, resp.StatusCode, excerpt(data))
 	}
 	var got struct {
 		ClientID     string `json:"client_id"`
@@ -292,4 +292,13 @@ func (t *Transport) clientAuth(c Client, meta serverMetadata) (clientAuth, error
 	c.AuthMethod = chooseAuthMethod(c, a.key != nil, meta.TokenEndpointAuthMethodsSupported)
 	a.client = c
 	return a, nil
+}
+
+// excerpt is the start of a server's answer, for an error message.
+func excerpt(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
 }

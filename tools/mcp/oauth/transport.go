@@ -51,8 +51,18 @@ type Transport struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
-	mu  sync.Mutex // one flow at a time; guards rec
+	mu  sync.Mutex // one flow at a time; guards rec and needLogin
 	rec *Record
+	// needLogin says the last request ended needing a person's login.
+	needLogin bool
+}
+
+// NeedsLogin reports whether the server asked for an authorization that
+// needs a person and has not had it since.
+func (t *Transport) NeedsLogin() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.needLogin
 }
 
 func (t *Transport) now() time.Time {
@@ -220,21 +230,23 @@ func (t *Transport) authorize(ctx context.Context, ch Challenge, sent string) (s
 			return rec.Token.AccessToken, nil
 		}
 	}
-	if err := t.flow(ctx, rec, ch); err != nil {
+	if err := t.flow(ctx, rec, ch, t.Open); err != nil {
 		return "", err
 	}
 	return rec.Token.AccessToken, nil
 }
 
 // flow discovers the server's authorization server and gets a token by
-// the configured grant; t.mu is held.
-func (t *Transport) flow(ctx context.Context, rec *Record, ch Challenge) error {
+// the configured grant, showing a person the URL through open; t.mu is
+// held.
+func (t *Transport) flow(ctx context.Context, rec *Record, ch Challenge, open func(context.Context, string) error) error {
 	if err := t.Config.Validate(); err != nil {
 		return fmt.Errorf("mcp server %q: %w", t.Server, err)
 	}
 	cc := t.Config.GrantType == GrantClientCredentials
 	xaa := t.Config.GrantType == GrantCrossAppAccess
-	if !cc && !xaa && t.Open == nil {
+	if !cc && !xaa && open == nil {
+		t.needLogin = true
 		return &LoginRequiredError{Server: t.Server}
 	}
 	d, err := discover(ctx, t.httpClient(), t.URL, ch)
@@ -260,7 +272,7 @@ func (t *Transport) flow(ctx context.Context, rec *Record, ch Challenge) error {
 			tok, err = requestToken(ctx, t.httpClient(), d.meta.TokenEndpoint, form, auth, t.now())
 		}
 	default:
-		tok, auth, err = t.authorizationCode(ctx, rec, d, scope)
+		tok, auth, err = t.authorizationCode(ctx, rec, d, scope, open)
 	}
 	if err != nil {
 		return fmt.Errorf("mcp server %q: authorization: %w", t.Server, err)
@@ -273,6 +285,7 @@ func (t *Transport) flow(ctx context.Context, rec *Record, ch Challenge) error {
 	}
 	rec.Issuer, rec.Resource, rec.TokenEndpoint = d.meta.Issuer, d.resource, d.meta.TokenEndpoint
 	rec.Client, rec.Token = &client, tok
+	t.needLogin = false
 	if err := t.save(); err != nil {
 		return fmt.Errorf("mcp server %q: %w", t.Server, err)
 	}
@@ -308,16 +321,21 @@ func (t *Transport) scope(rec *Record, ch Challenge, d discovery) string {
 	return strings.Join(out, " ")
 }
 
-// Login runs the flow now, whatever token there is: it asks the server
-// for its challenge with an unauthorized initialize request.
-func (t *Transport) Login(ctx context.Context) error {
+// Login runs the flow now, whatever token there is, showing the URL
+// through open (nil: t.Open): it asks the server for its challenge with
+// an unauthorized initialize request. Requests under way use the new
+// token from their next attempt.
+func (t *Transport) Login(ctx context.Context, open func(ctx context.Context, authURL string) error) error {
+	if open == nil {
+		open = t.Open
+	}
 	ch, err := t.probe(ctx)
 	if err != nil {
 		return err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.flow(ctx, t.record(), ch)
+	return t.flow(ctx, t.record(), ch, open)
 }
 
 // probe sends an unauthorized initialize request and returns the
