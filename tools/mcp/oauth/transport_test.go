@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"net/http"
@@ -261,5 +262,26 @@ func TestPreRegisteredClient(t *testing.T) {
 	data, _ := os.ReadFile(files[0])
 	if strings.Contains(string(data), "s3cret-value") || !strings.Contains(string(data), "at-2") {
 		t.Errorf("the record should hold the token and not the config's secret: %s", data)
+	}
+}
+
+// TestLoginElsewhere: a token another process kept (`llmrt mcp login`
+// in another terminal) is taken up when the server refuses the old one.
+func TestLoginElsewhere(t *testing.T) {
+	f := newFake(t, &fakeServer{prmPath: "/.well-known/oauth-protected-resource/mcp", metaPath: "/.well-known/oauth-authorization-server"})
+	store := &Store{Dir: t.TempDir()}
+	running := newTransport(f)
+	running.Store, running.Open = store, nil
+	other := newTransport(f)
+	other.Store = &Store{Dir: store.Dir}
+	if _, _, err := call(t, running, f, "read"); err == nil {
+		t.Fatal("before any login: want an error")
+	}
+	if err := other.Login(context.Background(), nil); err != nil {
+		t.Fatalf("login elsewhere: %v", err)
+	}
+	status, body, err := call(t, running, f, "read")
+	if err != nil || status != 200 || body != "ok at-1" {
+		t.Fatalf("after the login elsewhere: %d %q %v, want the new token taken up", status, body, err)
 	}
 }
