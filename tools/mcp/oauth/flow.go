@@ -107,6 +107,9 @@ func (lb *loopback) serve(state, issuer string, issRequired bool) {
 			msg = "Authorization failed: " + res.err.Error()
 		}
 		fmt.Fprintf(w, "<!doctype html><title>llmrt</title><p>%s</p>\n", html.EscapeString(msg))
+		if fl, ok := w.(http.Flusher); ok {
+			fl.Flush() // the page reaches the browser before the listener goes
+		}
 		select {
 		case lb.results <- res:
 		default:
@@ -118,7 +121,13 @@ func (lb *loopback) serve(state, issuer string, issRequired bool) {
 
 func (lb *loopback) close() {
 	if lb.srv != nil {
-		_ = lb.srv.Close()
+		// Gracefully: the handler that brought the code may still be
+		// finishing its page.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if lb.srv.Shutdown(ctx) != nil {
+			_ = lb.srv.Close()
+		}
 	} else {
 		_ = lb.ln.Close()
 	}
