@@ -49,10 +49,7 @@ func (c *conn) authTransport() *oauth.Transport {
 			a = c.src.auth
 		}
 		if a.Store == nil {
-			a.Store = &oauth.Store{}
-			if c.src != nil {
-				c.src.auth.Store = a.Store
-			}
+			a.Store = &oauth.Store{} // in memory, this server's alone
 		}
 		var cfg oauth.Config
 		if c.cfg.OAuth != nil {
