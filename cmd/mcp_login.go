@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
 
+	"github.com/llmrt/llmrt/engine/session"
 	"github.com/llmrt/llmrt/tools/mcp"
 	"github.com/llmrt/llmrt/tools/mcp/oauth"
 	"github.com/llmrt/llmrt/ui"
@@ -18,7 +20,18 @@ import (
 // authorization flow in the middle of a run (a server that needs one
 // fails, naming `llmrt mcp login`).
 func mcpAuth(f *Factory) mcp.Auth {
-	return mcp.Auth{Store: &oauth.Store{Dir: oauth.DefaultDir(f.Getenv)}, OnSecret: f.secrets.add}
+	return mcp.Auth{Store: &oauth.Store{Dir: mcpAuthDir(f.Getenv)}, OnSecret: f.secrets.add}
+}
+
+// mcpAuthDir is where tokens are kept: mcp-auth beside the sessions, in
+// llmrt's state directory ($XDG_STATE_HOME/llmrt, else
+// ~/.local/state/llmrt); empty (tokens kept in memory only) without a home.
+func mcpAuthDir(getenv func(string) string) string {
+	sessions := session.DefaultDir(getenv)
+	if sessions == "" {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(sessions), "mcp-auth")
 }
 
 // mcpLoginOptions are `llmrt mcp login`'s dependencies and arguments.

@@ -78,19 +78,6 @@ type Store struct {
 	mem map[string]*Record
 }
 
-// DefaultDir is where the CLI keeps tokens: $XDG_STATE_HOME/llmrt/mcp-auth,
-// else ~/.local/state/llmrt/mcp-auth; empty without a home directory.
-func DefaultDir(getenv func(string) string) string {
-	if s := getenv("XDG_STATE_HOME"); s != "" && filepath.IsAbs(s) {
-		return filepath.Join(s, "llmrt", "mcp-auth")
-	}
-	home := getenv("HOME")
-	if home == "" {
-		return ""
-	}
-	return filepath.Join(home, ".local", "state", "llmrt", "mcp-auth")
-}
-
 var unsafeName = regexp.MustCompile(`[^A-Za-z0-9_.-]`)
 
 // Path returns the file of a server's record.

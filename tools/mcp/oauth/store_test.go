@@ -57,24 +57,6 @@ func TestStoreFiles(t *testing.T) {
 	}
 }
 
-// TestDefaultDir: tokens live in the user's state directory.
-func TestDefaultDir(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	cases := []struct {
-		env  map[string]string
-		want string
-	}{
-		{map[string]string{"XDG_STATE_HOME": "/x/state", "HOME": "/home/u"}, "/x/state/llmrt/mcp-auth"},
-		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/home/u"}, "/home/u/.local/state/llmrt/mcp-auth"},
-		{map[string]string{}, ""},
-	}
-	for _, c := range cases {
-		if got := DefaultDir(env(c.env)); got != c.want {
-			t.Errorf("DefaultDir(%v) = %q, want %q", c.env, got, c.want)
-		}
-	}
-}
-
 // TestClientAssertion: a private_key_jwt assertion is an ES256 JWS the
 // public key verifies, with the client as issuer and subject and the
 // authorization server as audience.
