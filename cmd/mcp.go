@@ -29,9 +29,11 @@ folder (llmrt trust).
 
 add and remove change one scope: local (the default: yours, for this project,
 kept in llmrt's state and never in the repository), project (.mcp.json, shared
-with everyone who clones it) or user (all your projects).`,
+with everyone who clones it) or user (all your projects). login and logout
+authorize llmrt with a remote server that asks for OAuth, and forget it.`,
 	}
-	cmd.AddCommand(newMCPListCmd(f), newMCPGetCmd(f), newMCPAddCmd(f), newMCPRemoveCmd(f))
+	cmd.AddCommand(newMCPListCmd(f), newMCPGetCmd(f), newMCPAddCmd(f), newMCPRemoveCmd(f),
+		newMCPLoginCmd(f, nil), newMCPLogoutCmd(f, nil))
 	return cmd
 }
 

@@ -105,6 +105,7 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 		// The server keeps its environment and headers; their secrets are
 		// redacted from what llmrt writes, a skipped server's too.
 		s.mcpSecrets = append(s.mcpSecrets, headerSecrets(sv.Headers)...)
+		s.mcpSecrets = append(s.mcpSecrets, sv.OAuth.Secrets()...)
 		for k, v := range sv.Env {
 			s.mcpSecrets = append(s.mcpSecrets, secretValues([]string{k + "=" + v})...)
 		}

@@ -172,6 +172,9 @@ func (f *Factory) resolveSettings(ctx context.Context, flags config.Layer, needM
 		s.loadHooks(f.Getenv)
 	}
 	f.secrets.add(s.mcpSecrets...)
+	if s.mcp != nil {
+		s.mcp.SetAuth(mcpAuth(f))
+	}
 	return s, nil
 }
 

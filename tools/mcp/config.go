@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/llmrt/llmrt/tools/mcp/oauth"
 )
 
 // Server is one configured MCP server.
@@ -34,6 +36,10 @@ type Server struct {
 	ToolTimeout float64 `json:"tool_timeout,omitempty"`
 	// Sandbox runs a stdio server under the command sandbox.
 	Sandbox bool `json:"sandbox,omitempty"`
+	// OAuth configures how a remote server is authorized (see
+	// oauth.Config); without it, a server that asks is authorized with a
+	// dynamically registered client.
+	OAuth *oauth.Config `json:"oauth,omitempty"`
 	// Origin is the file the server was read from.
 	Origin string `json:"-"`
 }
@@ -101,6 +107,11 @@ func (s Server) Validate() error {
 	}
 	if t != TransportStdio && s.URL == "" {
 		return fmt.Errorf("mcp server %q (%s): %s needs a \"url\"", s.Name, s.Origin, t)
+	}
+	if s.OAuth != nil {
+		if err := s.OAuth.Validate(); err != nil {
+			return fmt.Errorf("mcp server %q (%s): %w", s.Name, s.Origin, err)
+		}
 	}
 	return nil
 }
@@ -208,6 +219,7 @@ func (s Server) expand(lookup func(string) (string, bool)) Server {
 	}
 	s.Env = expandMap(s.Env, lookup)
 	s.Headers = expandMap(s.Headers, lookup)
+	s.OAuth = s.OAuth.Map(func(v string) string { return Expand(v, lookup) })
 	return s
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/mcp/oauth"
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -44,6 +45,9 @@ type conn struct {
 	// notification that follows a call may arrive after its result.
 	listChanged bool
 	gen         atomic.Uint64
+
+	// oauth authorizes an HTTP or SSE server's requests (auth.go).
+	oauth *oauth.Transport
 
 	progMu   sync.Mutex
 	progress map[string]*progressSink
@@ -104,7 +108,8 @@ func (c *conn) start(ctx context.Context) {
 			transport.WithCommandLogger(discardLogger()))
 	case TransportHTTP:
 		h, err := transport.NewStreamableHTTP(c.cfg.URL,
-			transport.WithHTTPHeaders(c.cfg.Headers),
+			transport.WithHTTPHeaders(c.headers()),
+			transport.WithHTTPBasicClient(c.httpClient()),
 			// Server notifications (list_changed, progress) and requests
 			// (roots, elicitation) also come on the standing GET stream.
 			transport.WithContinuousListening(),
@@ -117,7 +122,8 @@ func (c *conn) start(ctx context.Context) {
 	case TransportSSE:
 		// The stream opened by Start lives as long as the server, so the
 		// start-up timeout bounds the wait for its endpoint instead.
-		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.cfg.Headers), transport.WithSSELogger(discardLogger()),
+		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.headers()), transport.WithHTTPClient(c.httpClient()),
+			transport.WithSSELogger(discardLogger()),
 			transport.WithEndpointTimeout(c.cfg.StartTimeout()))
 		if err != nil {
 			c.fail(err)
@@ -133,6 +139,10 @@ func (c *conn) start(ctx context.Context) {
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.notify)
 	if err := cl.Start(life); err != nil {
+		var login *oauth.LoginRequiredError
+		if errors.As(err, &login) {
+			err = login
+		}
 		c.fail(fmt.Errorf("start %s: %w", c.describe(), err))
 		c.close()
 		return
@@ -147,6 +157,13 @@ func (c *conn) start(ctx context.Context) {
 	req.Params.ClientInfo = mcp.Implementation{Name: "llmrt", Version: "dev"}
 	init, err := cl.Initialize(ictx, req)
 	if err != nil {
+		var login *oauth.LoginRequiredError
+		if errors.As(err, &login) {
+			// The way on, without mcp-go's layers of "failed to send".
+			c.fail(login)
+			c.close()
+			return
+		}
 		if errors.Is(ictx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer within %s (raise \"timeout\" in its config)", c.cfg.StartTimeout())
 		}

@@ -38,6 +38,8 @@ type Source struct {
 	// Sandbox confines the stdio servers whose config sets "sandbox": true.
 	Sandbox sandbox.Policy
 
+	auth Auth // set by SetAuth
+
 	askMu  sync.Mutex // one elicitation form at a time
 	askSet sync.Mutex // guards ask
 	ask    AskFunc

@@ -6,6 +6,12 @@
 // pressing Enter everywhere would: the first choice of each question,
 // which is the server's default where it gave one.
 //
+// Authorization is llmrt's own (tools/mcp/oauth) with the person played
+// by a browser that follows every redirect: the suite's authorization
+// servers approve at once. The suite's MCP_CONFORMANCE_CONTEXT (client
+// credentials, a private key) becomes the server's "oauth" config, as a
+// user would write it.
+//
 // Usage: conformanceclient URL (the suite appends the URL and names the
 // scenario in MCP_CONFORMANCE_SCENARIO). It exits 1 when the server could
 // not be started or a call failed outright.
@@ -15,12 +21,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/mcp"
+	"github.com/llmrt/llmrt/tools/mcp/oauth"
 )
 
 func main() {
@@ -33,8 +43,14 @@ func main() {
 
 func run(url string) int {
 	dir, _ := os.Getwd()
-	src := mcp.New([]mcp.Server{{Name: "conformance", URL: url, Timeout: 20}}, dir)
+	cfg, err := oauthConfig(os.Getenv("MCP_CONFORMANCE_SCENARIO"), os.Getenv("MCP_CONFORMANCE_CONTEXT"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "context:", err)
+		return 2
+	}
+	src := mcp.New([]mcp.Server{{Name: "conformance", URL: url, Timeout: 20, OAuth: cfg}}, dir)
 	src.SetAsk(acceptFirst)
+	src.SetAuth(mcp.Auth{Open: follow})
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Second)
 	defer cancel()
 	defer src.Close()
@@ -109,4 +125,60 @@ func arguments(schema json.RawMessage) json.RawMessage {
 	}
 	b, _ := json.Marshal(args)
 	return b
+}
+
+// clientMetadataURL is the client metadata document URL the suite's
+// authorization servers expect (they do not fetch it).
+const clientMetadataURL = "https://conformance-test.local/client-metadata.json"
+
+// oauthConfig turns the suite's context into the server's oauth block:
+// a pre-registered client, client credentials (with a secret or a
+// private key) for the scenarios named so, or enterprise-managed
+// authorization when it names an identity provider.
+func oauthConfig(scenario, raw string) (*oauth.Config, error) {
+	cfg := &oauth.Config{ClientMetadataURL: clientMetadataURL}
+	if raw == "" {
+		return cfg, nil
+	}
+	var c struct {
+		ClientID      string `json:"client_id"`
+		ClientSecret  string `json:"client_secret"`
+		PrivateKeyPEM string `json:"private_key_pem"`
+		SigningAlg    string `json:"signing_algorithm"`
+		IDPClientID   string `json:"idp_client_id"`
+		IDPIDToken    string `json:"idp_id_token"`
+		IDPTokenURL   string `json:"idp_token_endpoint"`
+	}
+	if err := json.Unmarshal([]byte(raw), &c); err != nil {
+		return nil, err
+	}
+	cfg.ClientID, cfg.ClientSecret = c.ClientID, c.ClientSecret
+	cfg.PrivateKey, cfg.SigningAlg = c.PrivateKeyPEM, c.SigningAlg
+	switch {
+	case strings.HasPrefix(scenario, "auth/client-credentials"):
+		cfg.GrantType = oauth.GrantClientCredentials
+	case c.IDPIDToken != "":
+		cfg.GrantType = oauth.GrantCrossAppAccess
+		cfg.IDPClientID, cfg.IDToken, cfg.IDPTokenEndpoint = c.IDPClientID, c.IDPIDToken, c.IDPTokenURL
+	}
+	return cfg, nil
+}
+
+// follow plays a person who approves at once: it loads the authorization
+// page and follows its redirects back to llmrt's loopback listener.
+func follow(ctx context.Context, authURL string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, authURL, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("authorization page: HTTP %d", resp.StatusCode)
+	}
+	return nil
 }
