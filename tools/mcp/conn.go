@@ -154,7 +154,13 @@ func (c *conn) start(ctx context.Context) {
 		c.close()
 		return
 	}
-	if err := c.list(ictx); err != nil {
+	// A server with only resources or prompts has no tools to list (and
+	// may answer tools/list with an error).
+	if init.Capabilities.Tools == nil {
+		c.mu.Lock()
+		c.tools, c.names = nil, nil
+		c.mu.Unlock()
+	} else if err := c.list(ictx); err != nil {
 		c.fail(fmt.Errorf("list tools of %s: %w", c.describe(), err))
 		c.close()
 		return
