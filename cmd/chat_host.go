@@ -141,11 +141,11 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		text := t.Prompt
+		text, literal := t.Prompt, false
 		if t.Command {
 			// The screen shows the command as typed; the model gets its
 			// expansion, and the turn runs as the command asks.
-			p, ok, err := c.h.s.expandCommand(t.Prompt)
+			p, ok, err := c.h.s.expandCommand(ctx, t.Prompt)
 			switch {
 			case err != nil:
 				return err
@@ -157,10 +157,13 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 			}
 			p.apply(&turn.Request)
 			text = p.Prompt
+			literal = p.literal
 		}
-		msg, err := c.userMessage(ctx, text)
-		if err != nil {
-			return err
+		msg := providers.TextMessage(providers.RoleUser, text)
+		if !literal {
+			if msg, err = c.userMessage(ctx, text); err != nil {
+				return err
+			}
 		}
 		turn.Prompt, turn.Title = &msg, t.Prompt
 	}
@@ -190,7 +193,8 @@ func (c *chatHost) logPanics(sink engine.Sink) engine.Sink {
 // mentionPattern finds @path mentions in a prompt.
 var mentionPattern = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 
-// userMessage is the prompt with every @mentioned workspace file attached.
+// userMessage is the prompt with every @mentioned workspace file and
+// @server:uri MCP resource attached.
 // A mention that names no file is left as text; a directory's is a
 // listing of what it holds, two levels deep; one that cannot be attached
 // (a binary file) is a warning. A message that
@@ -219,7 +223,7 @@ func (h *cmdHost) attachMentions(ctx context.Context, msg *engine.Message, promp
 	seen := map[string]bool{}
 	for _, m := range mentionPattern.FindAllStringSubmatch(prompt, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
-		if seen[rel] {
+		if _, res := h.s.resourceMention(rel); seen[rel] || res {
 			continue
 		}
 		seen[rel] = true
@@ -248,7 +252,7 @@ func (h *cmdHost) attachMentions(ctx context.Context, msg *engine.Message, promp
 		}
 		msg.Content = append(msg.Content, part)
 	}
-	return nil
+	return h.attachResources(ctx, msg, prompt)
 }
 
 // dirListing lists what directory rel holds, two levels deep, as the

@@ -49,6 +49,7 @@ var commands = []Command{
 	{Name: "compact", Args: "[focus]", Desc: "summarise the conversation to free context"},
 	{Name: "context", Desc: "what fills the model's context window"},
 	{Name: "rewind", Args: "[turn]", Desc: "restore files and chat to before a turn"},
+	{Name: "mcp", Args: "[action server]", Desc: "MCP servers: status, reconnect, log in"},
 	{Name: "edit", Desc: "edit the prompt in $EDITOR (Ctrl+G)", Screen: true},
 	{Name: "exit", Desc: "quit (Ctrl+D)", Screen: true},
 }
@@ -112,6 +113,9 @@ func customCommands(cs []Command) []Command {
 	}
 	return out
 }
+
+// setCustom replaces the host's prompt commands (CommandsHost).
+func (m *Model) setCustom(cs []Command) { m.cmds.custom = customCommands(cs) }
 
 // parseCommand splits "/name arg..." into name and arg; ok is false when
 // the text is not a command.
