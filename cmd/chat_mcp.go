@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/llmrt/llmrt/tools"
@@ -69,7 +70,7 @@ func (c *chatHost) mcpCommand(ctx context.Context, arg string) (ui.Reply, error)
 	views := c.mcpViews(ctx)
 	lines := mcpPanel(views)
 	if note != "" {
-		lines = append(ui.Lines{note}, lines...)
+		lines = append(ui.Lines{note, ""}, lines...)
 	}
 	r := ui.Reply{Report: lines}
 	if arg == "" {
@@ -93,7 +94,7 @@ func (c *chatHost) mcpViews(ctx context.Context) []mcpServerView {
 		for _, st := range s.mcp.Statuses() {
 			v := mcpServerView{Status: st, Prompts: prompts[st.Name]}
 			if cfg, ok := s.mcp.Config(st.Name); ok {
-				v.Scope = mcpScope(c.f, s.workDir, cfg.Origin)
+				v.Scope = c.scopeOf(cfg.Origin)
 				kind, _ := cfg.Transport()
 				v.Remote = kind != mcp.TransportStdio
 			}
@@ -102,9 +103,25 @@ func (c *chatHost) mcpViews(ctx context.Context) []mcpServerView {
 	}
 	for _, sv := range s.untrustedServers {
 		out = append(out, mcpServerView{Status: mcp.Status{Name: sv.Name, State: "not started", Err: "this folder is not trusted (llmrt trust)"},
-			Scope: mcpScope(c.f, s.workDir, sv.Origin)})
+			Scope: c.scopeOf(sv.Origin)})
 	}
 	return out
+}
+
+// scopeOf names the scope of a server's file and the file: "project
+// (.mcp.json)", "user (~/.config/llmrt/config.json)".
+func (c *chatHost) scopeOf(origin string) string {
+	scope := mcpScope(c.f, c.h.s.workDir, origin)
+	if origin == "" || scope == origin {
+		return origin
+	}
+	shown := origin
+	if rel, err := filepath.Rel(c.h.s.workDir, origin); err == nil && !strings.HasPrefix(rel, "..") {
+		shown = rel
+	} else if home := c.f.Getenv("HOME"); home != "" && strings.HasPrefix(origin, home+string(filepath.Separator)) {
+		shown = "~" + strings.TrimPrefix(origin, home)
+	}
+	return scope + " (" + shown + ")"
 }
 
 // mcpAct runs "/mcp ACTION NAME" and says what came of it.
