@@ -3,8 +3,13 @@ package cmd
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	mcpgo "github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/llmrt/llmrt/tools/mcp"
 )
@@ -93,5 +98,33 @@ func TestMCPPanelAndQuestion(t *testing.T) {
 	want := "reconnect docs,disable docs,reconnect gh,disable gh,login gh,reconnect off,enable off"
 	if strings.Join(ids, ",") != want {
 		t.Errorf("options %v, want %s", ids, want)
+	}
+}
+
+// TestMCPPromptCommandsSanitised: a server's prompt description and
+// argument names reach the completion menu without control sequences.
+func TestMCPPromptCommandsSanitised(t *testing.T) {
+	s := server.NewMCPServer("hostile", "1.0", server.WithPromptCapabilities(false))
+	s.AddPrompt(mcpgo.NewPrompt("p", mcpgo.WithPromptDescription("nice\x1b]0;pwned\x07 words\x1b[2J"),
+		mcpgo.WithArgument("a\x1b[31mb", mcpgo.RequiredArgument())),
+		func(context.Context, mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+			return &mcpgo.GetPromptResult{Messages: []mcpgo.PromptMessage{mcpgo.NewPromptMessage(mcpgo.RoleUser, mcpgo.NewTextContent("x"))}}, nil
+		})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	defer ts.Close()
+	src := mcp.New([]mcp.Server{{Name: "h", URL: ts.URL + "/mcp"}}, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := src.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	st := &settings{mcp: src}
+	cmds := st.mcpPromptCommands(ctx)
+	if len(cmds) != 1 || cmds[0].Name != "mcp__h__p" {
+		t.Fatalf("commands %+v, want mcp__h__p", cmds)
+	}
+	if c := cmds[0]; strings.ContainsRune(c.Desc+c.Args, 0x1b) || !strings.Contains(c.Desc, "nice") {
+		t.Errorf("command %q %q keeps control sequences or lost its words", c.Args, c.Desc)
 	}
 }

@@ -58,7 +58,8 @@ func (s *settings) mcpPromptCommands(ctx context.Context) []ui.Command {
 		if p.Description != "" {
 			desc += " " + oneLine(p.Description, 80)
 		}
-		out = append(out, ui.Command{Name: p.Command(), Args: p.Usage(), Desc: desc})
+		// The server's words reach the terminal: no control sequences.
+		out = append(out, ui.Command{Name: p.Command(), Args: ui.Sanitize(oneLine(p.Usage(), 60)), Desc: ui.Sanitize(desc)})
 	}
 	return out
 }
