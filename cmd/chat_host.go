@@ -342,23 +342,38 @@ type notes struct {
 	mu   sync.Mutex
 	log  io.Writer
 	sink engine.Sink
-	kept []string
+	kept []keptNote
 }
 
 // tell reports a warning (shown as one) or a note.
 func (n *notes) tell(warning bool, msg string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	kind, code := "note", ui.NoteCode
+	kind := "note"
 	if warning {
-		kind, code = "warning", host.NoteCode
+		kind = "warning"
 	}
 	fmt.Fprintf(n.log, "llmrt: %s: %s\n", kind, msg)
 	if n.sink != nil {
-		n.sink(engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: msg}})
+		n.sink(noteEvent(warning, msg))
 	} else {
-		n.kept = append(n.kept, msg)
+		n.kept = append(n.kept, keptNote{msg: msg, warning: warning})
 	}
+}
+
+// keptNote is a note said while no turn showed it.
+type keptNote struct {
+	msg     string
+	warning bool
+}
+
+// noteEvent is the event that shows a note, or a warning, on the screen.
+func noteEvent(warning bool, msg string) engine.Event {
+	code := ui.NoteCode
+	if warning {
+		code = host.NoteCode
+	}
+	return engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: msg}}
 }
 
 // logf writes to the log only.
@@ -368,16 +383,29 @@ func (n *notes) logf(format string, args ...any) {
 	fmt.Fprintf(n.log, format, args...)
 }
 
+// attach sends what is said from now on to sink (nil: keeps it); what
+// was kept since the last command took it goes there first (the MCP
+// servers' start, begun when the screen came up).
 func (n *notes) attach(sink engine.Sink) {
 	n.mu.Lock()
+	defer n.mu.Unlock()
 	n.sink = sink
-	n.mu.Unlock()
+	if sink == nil {
+		return
+	}
+	for _, k := range n.kept {
+		sink(noteEvent(k.warning, k.msg))
+	}
+	n.kept = nil
 }
 
 func (n *notes) take() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	k := n.kept
+	var out []string
+	for _, k := range n.kept {
+		out = append(out, k.msg)
+	}
 	n.kept = nil
-	return k
+	return out
 }

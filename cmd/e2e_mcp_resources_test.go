@@ -126,7 +126,8 @@ func TestMCPPromptCommandInRun(t *testing.T) {
 	}
 }
 
-// TestMCPPanelAndPromptInChat: in a real terminal at two sizes, /mcp
+// TestMCPPanelAndPromptInChat: in a real terminal at two sizes, the
+// server's prompt is completed from the start; /mcp
 // shows the server's state, tools, prompts and scope, and offers its
 // actions; disabling it from the menu says so; the prompt's command is
 // completed with its description and sends the expanded prompt, and an
@@ -140,6 +141,12 @@ func TestMCPPanelAndPromptInChat(t *testing.T) {
 			resourceServer(sb)
 			srv := fake(t, fakellm.OpenAI, finalAnswer("Hello there, Ada"), finalAnswer("Noted the resource"))
 			tm := startTermSized(t, sb, size[0], size[1], openaiKey, chatArgs(srv)...)
+			tm.waitFor("Ask anything", 20*time.Second)
+			// The servers start once the screen is up: their prompts are
+			// offered before any turn.
+			tm.keys("/mcp__")
+			tm.waitFor("(mcp srv) Greets someone by name", 30*time.Second)
+			tm.keys("C-c")
 			tm.waitFor("Ask anything", 20*time.Second)
 			tm.keys("/mcp", "Enter")
 			scr := tm.waitFor("Do something with a server?", 30*time.Second)

@@ -75,12 +75,28 @@ func (s *settings) mcpPromptNames(ctx context.Context) []string {
 }
 
 // PromptCommands are the chat's prompt commands as they stand: the
-// custom commands and skills, then the MCP servers' prompts, known once
-// the servers started (ui.CommandsHost).
+// custom commands and skills, then the MCP servers' prompts
+// (ui.CommandsHost). The screen asks first once it is up: the servers
+// are started then, so that their prompts are offered from the start.
 func (c *chatHost) PromptCommands(ctx context.Context) []ui.Command {
 	out := c.h.s.customCommands()
 	if c.h.s.mcp == nil {
 		return out
 	}
+	c.startServers(ctx)
 	return append(out, c.h.s.mcpPromptCommands(ctx)...)
+}
+
+// startServers starts the MCP servers unless they are (the runtime starts
+// its sources once), holding the chat's lock as a turn does: a turn that
+// comes meanwhile waits for them, as it would start them itself.
+func (c *chatHost) startServers(ctx context.Context) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	if rt, err := c.runtime(); err == nil {
+		_ = rt.Start(ctx) // a server that failed is the first turn's diagnostic
+	}
 }

@@ -114,8 +114,14 @@ func customCommands(cs []Command) []Command {
 	return out
 }
 
-// setCustom replaces the host's prompt commands (CommandsHost).
-func (m *Model) setCustom(cs []Command) { m.cmds.custom = customCommands(cs) }
+// setCustom replaces the host's prompt commands (CommandsHost); a
+// command's name being typed is completed from the new list.
+func (m *Model) setCustom(cs []Command) {
+	m.cmds.custom = customCommands(cs)
+	if v := m.in.value(); strings.HasPrefix(v, "/") && !strings.Contains(v, " ") {
+		m.in.menu = commandMenu(m.cmds.available(), v)
+	}
+}
 
 // parseCommand splits "/name arg..." into name and arg; ok is false when
 // the text is not a command.

@@ -86,9 +86,15 @@ type commandsHost struct {
 }
 
 func (h *commandsHost) PromptCommands(context.Context) []Command {
+	h.fakeHost.mu.Lock()
+	turns := len(h.prompts)
+	h.fakeHost.mu.Unlock()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.asked++
+	if turns == 0 {
+		return []Command{}
+	}
 	return []Command{{Name: "mcp__docs__greet", Args: "<name>", Desc: "(mcp docs) Greets someone"}}
 }
 
@@ -97,6 +103,11 @@ func (h *commandsHost) PromptCommands(context.Context) []Command {
 func TestPromptCommandsRefreshed(t *testing.T) {
 	h := &commandsHost{fakeHost: &fakeHost{}}
 	d := newDriver(t, h, 100, 40)
+	d.until("the commands asked for at the start", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.asked == 1
+	})
 	d.typeText("/mcp__")
 	if strings.Contains(d.screen(), "mcp__docs__greet") {
 		t.Fatalf("the prompt command is offered before the host has it:\n%s", d.screen())
@@ -105,10 +116,10 @@ func TestPromptCommandsRefreshed(t *testing.T) {
 	d.typeText("hello")
 	d.key("enter")
 	d.idle()
-	d.until("the commands asked for", func() bool {
+	d.until("the commands asked for again", func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
-		return h.asked > 0
+		return h.asked > 1
 	})
 	d.typeText("/mcp__d")
 	d.until("the new command offered", func() bool {

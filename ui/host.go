@@ -33,9 +33,9 @@ type StatusHost interface {
 
 // CommandsHost is a Host whose prompt commands change while the screen is
 // up (an MCP server's prompts are known once the server started): the
-// screen asks for the whole list again after each turn and each host
-// command, on that turn's or command's goroutine, and it replaces
-// Options.Custom.
+// screen asks for the whole list once it is up, on a goroutine of its
+// own, and again after each turn and each host command, on that turn's
+// or command's goroutine; the list replaces Options.Custom.
 type CommandsHost interface {
 	PromptCommands(ctx context.Context) []Command
 }

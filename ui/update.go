@@ -37,6 +37,18 @@ type replyMsg struct {
 	custom []Command
 }
 
+// loadCustom asks a CommandsHost for its prompt commands once the screen
+// is up (servers it starts in the meantime add theirs); nil for another
+// host.
+func (m *Model) loadCustom() tea.Cmd {
+	ch, ok := m.host.(CommandsHost)
+	if !ok {
+		return nil
+	}
+	base := m.base
+	return func() tea.Msg { return customMsg{custom: ch.PromptCommands(base)} }
+}
+
 // customMsg carries the host's prompt commands as they are after a turn
 // (CommandsHost).
 type customMsg struct{ custom []Command }
