@@ -16,8 +16,9 @@ func resourceServer(sb *sandbox) {
 }
 
 // TestMCPResourceMention: @srv:res://x in a run's prompt sends the
-// resource's text to the model with the prompt; an unknown server or uri
-// is a usage error naming it, and nothing is sent.
+// resource's text to the model with the prompt; an unknown server or uri,
+// and a resource larger than a message may be, are usage errors naming
+// it, and nothing is sent.
 func TestMCPResourceMention(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
@@ -39,9 +40,10 @@ func TestMCPResourceMention(t *testing.T) {
 	for _, tc := range []struct{ prompt, want string }{
 		{"look at @nope:res://x", `no MCP server named "nope" (configured: srv)`},
 		{"look at @srv:res://missing", "@srv:res://missing"},
+		{"look at @srv:res://big", "@srv:res://big is 600 KB, over the 544 KB one message may carry for gpt-5 (half of its 272,000-token context window); nothing was sent\nhint: name the resource without @ and let the model read it in pages with read_mcp_resource"},
 	} {
 		empty := fake(t, fakellm.OpenAI, finalAnswer("never"))
-		o := openaiRun(sb, empty, "-p", tc.prompt)
+		o := openaiRun(sb, empty, "--model", "gpt-5", "-p", tc.prompt)
 		o.want(t, 2)
 		if !strings.Contains(o.stderr, tc.want) {
 			t.Errorf("%q: stderr should name the problem (%q):\n%s", tc.prompt, tc.want, o.stderr)

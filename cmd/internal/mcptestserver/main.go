@@ -3,8 +3,9 @@
 // (asks the person for a name and an age, and returns the answer). With
 // MCPTEST_IGNORE_TERM=1 it ignores SIGTERM and outlives its stdin, as a
 // badly behaved server would; MCPTEST_PIDFILE receives its pid. With
-// MCPTEST_RESOURCES=1 it also has a resource (res://x) and a prompt
-// (greet, with a required name and an optional style).
+// MCPTEST_RESOURCES=1 it also has resources (res://x, and res://big of
+// 600 KB) and a prompt (greet, with a required name and an optional
+// style).
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -78,6 +80,10 @@ func addResourcesAndPrompts(s *server.MCPServer) {
 	s.AddResource(mcp.NewResource("res://x", "x", mcp.WithMIMEType("text/plain"), mcp.WithResourceDescription("a test resource")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "RESOURCE-TEXT-9921"}}, nil
+		})
+	s.AddResource(mcp.NewResource("res://big", "big", mcp.WithMIMEType("text/plain")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: strings.Repeat("0123456789\n", 600_000/11)}}, nil
 		})
 	s.AddPrompt(mcp.NewPrompt("greet", mcp.WithPromptDescription("Greets someone by name"),
 		mcp.WithArgument("name", mcp.RequiredArgument()), mcp.WithArgument("style")),
