@@ -154,13 +154,9 @@ func (c *conn) start(ctx context.Context) {
 		c.close()
 		return
 	}
-	// A server with only resources or prompts has no tools to list (and
-	// may answer tools/list with an error).
-	if init.Capabilities.Tools == nil {
-		c.mu.Lock()
-		c.tools, c.names = nil, nil
-		c.mu.Unlock()
-	} else if err := c.list(ictx); err != nil {
+	// A server that declares no tools (one with only resources or
+	// prompts) may answer tools/list with an error: it has none then.
+	if err := c.list(ictx); err != nil && init.Capabilities.Tools != nil {
 		c.fail(fmt.Errorf("list tools of %s: %w", c.describe(), err))
 		c.close()
 		return
