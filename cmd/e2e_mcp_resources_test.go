@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -182,5 +183,32 @@ func TestMCPPanelAndPromptInChat(t *testing.T) {
 				t.Errorf("the mentioned resource should reach the model: %d requests", len(reqs))
 			}
 		})
+	}
+}
+
+// TestMCPEverythingResourcesAndPromptsThroughRun: with the pinned
+// everything server, a run attaches @everything:<document> and expands
+// /mcp__everything__args-prompt with its arguments.
+func TestMCPEverythingResourcesAndPromptsThroughRun(t *testing.T) {
+	t.Parallel()
+	npmDir := ciNPM(t)
+	if npmDir == "" {
+		t.Skip("the pinned npm MCP servers are not installed; run .ci/run (npm ci in .ci/npm)")
+	}
+	sb := newSandbox(t)
+	sb.mcpConfig(fmt.Sprintf(`"everything":{"command":%q,"args":[%q,"stdio"],"timeout":60}`,
+		filepath.Join(npmDir, "node_modules", ".bin", "node"),
+		filepath.Join(npmDir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")))
+	srv := fake(t, fakellm.OpenAI, finalAnswer("ok"))
+	o := openaiRun(sb, srv, "-p", "summarise @everything:demo://resource/static/document/structure.md")
+	o.want(t, 0)
+	if body := string(srv.Requests()[0].Body); !strings.Contains(body, "Everything Server - Project Structure") {
+		t.Errorf("the document should reach the model:\n%.2000s", body)
+	}
+	srv = fake(t, fakellm.OpenAI, finalAnswer("sunny"))
+	o = openaiRun(sb, srv, "/mcp__everything__args-prompt", "Austin", "state=Texas")
+	o.want(t, 0)
+	if body := string(srv.Requests()[0].Body); !strings.Contains(body, "What's weather in Austin, Texas?") {
+		t.Errorf("the expanded prompt should reach the model:\n%.2000s", body)
 	}
 }
