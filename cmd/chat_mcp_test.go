@@ -128,3 +128,27 @@ func TestMCPPromptCommandsSanitised(t *testing.T) {
 		t.Errorf("command %q %q keeps control sequences or lost its words", c.Args, c.Desc)
 	}
 }
+
+// TestMCPPromptTooLarge: a prompt a server expands to more than one
+// message may carry is refused, naming its size and the limit.
+func TestMCPPromptTooLarge(t *testing.T) {
+	s := server.NewMCPServer("big", "1.0", server.WithPromptCapabilities(false))
+	s.AddPrompt(mcpgo.NewPrompt("huge"), func(context.Context, mcpgo.GetPromptRequest) (*mcpgo.GetPromptResult, error) {
+		text := strings.Repeat("x", 700_000)
+		return &mcpgo.GetPromptResult{Messages: []mcpgo.PromptMessage{mcpgo.NewPromptMessage(mcpgo.RoleUser, mcpgo.NewTextContent(text))}}, nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	defer ts.Close()
+	src := mcp.New([]mcp.Server{{Name: "b", URL: ts.URL + "/mcp"}}, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := src.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	st := &settings{mcp: src, model: "gpt-5"}
+	_, ok, err := st.mcpPrompt(ctx, "mcp__b__huge", "")
+	if !ok || err == nil || !strings.Contains(err.Error(), "/mcp__b__huge: the server's prompt is 700 KB, over the 544 KB one message may carry for gpt-5") {
+		t.Errorf("got ok=%v err=%v, want the prompt refused for its size", ok, err)
+	}
+}

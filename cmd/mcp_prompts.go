@@ -35,6 +35,12 @@ func (s *settings) mcpPrompt(ctx context.Context, name, args string) (p promptCo
 	if err != nil {
 		return p, true, err
 	}
+	// The server decides the size: it is held to what a typed message may
+	// carry.
+	b := &inputBudget{lim: limitFor(s.model, s.contextWindow)}
+	if n := len(parts[0].Text); n > b.room() {
+		return p, true, b.refuse("/"+name+": the server's prompt", int64(n), false, "give the prompt other arguments, or ask the server's author for a shorter one")
+	}
 	p = promptCommand{name: name, Expansion: commands.Expansion{Prompt: parts[0].Text}, literal: true}
 	for _, part := range parts[1:] {
 		if part.Type == providers.PartImage {
