@@ -77,7 +77,7 @@ func runChat(ctx context.Context, opts *chatOptions) error {
 	}
 	defer c.close()
 	// A missing key or an unknown provider is said before the screen
-	// opens; MCP servers still start with the first turn.
+	// opens; MCP servers start once it is up (chatHost.PromptCommands).
 	if _, err := c.runtime(); err != nil {
 		return err
 	}

@@ -33,6 +33,7 @@ func (c *chatHost) commands() map[string]ui.CommandFunc {
 		"compact":    c.compactCommand,
 		"context":    c.contextCommand,
 		"rewind":     c.rewindCommand,
+		"mcp":        c.mcpCommand,
 	}
 	out := make(map[string]ui.CommandFunc, len(handlers))
 	for name, h := range handlers {

@@ -141,11 +141,11 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		}
 	}
 	if strings.TrimSpace(t.Prompt) != "" {
-		text := t.Prompt
+		text, literal := t.Prompt, false
 		if t.Command {
 			// The screen shows the command as typed; the model gets its
 			// expansion, and the turn runs as the command asks.
-			p, ok, err := c.h.s.expandCommand(t.Prompt)
+			p, ok, err := c.h.s.expandCommand(ctx, t.Prompt)
 			switch {
 			case err != nil:
 				return err
@@ -157,10 +157,13 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 			}
 			p.apply(&turn.Request)
 			text = p.Prompt
+			literal = p.literal
 		}
-		msg, err := c.userMessage(ctx, text)
-		if err != nil {
-			return err
+		msg := providers.TextMessage(providers.RoleUser, text)
+		if !literal {
+			if msg, err = c.userMessage(ctx, text); err != nil {
+				return err
+			}
 		}
 		turn.Prompt, turn.Title = &msg, t.Prompt
 	}
@@ -190,7 +193,8 @@ func (c *chatHost) logPanics(sink engine.Sink) engine.Sink {
 // mentionPattern finds @path mentions in a prompt.
 var mentionPattern = regexp.MustCompile(`(?:^|\s)@(\S+)`)
 
-// userMessage is the prompt with every @mentioned workspace file attached.
+// userMessage is the prompt with every @mentioned workspace file and
+// @server:uri MCP resource attached.
 // A mention that names no file is left as text; a directory's is a
 // listing of what it holds, two levels deep; one that cannot be attached
 // (a binary file) is a warning. A message that
@@ -219,7 +223,7 @@ func (h *cmdHost) attachMentions(ctx context.Context, msg *engine.Message, promp
 	seen := map[string]bool{}
 	for _, m := range mentionPattern.FindAllStringSubmatch(prompt, -1) {
 		rel := strings.TrimRight(m[1], ".,;:!?)")
-		if seen[rel] {
+		if _, res := h.s.resourceMention(rel); seen[rel] || res {
 			continue
 		}
 		seen[rel] = true
@@ -248,7 +252,7 @@ func (h *cmdHost) attachMentions(ctx context.Context, msg *engine.Message, promp
 		}
 		msg.Content = append(msg.Content, part)
 	}
-	return nil
+	return h.attachResources(ctx, msg, prompt)
 }
 
 // dirListing lists what directory rel holds, two levels deep, as the
@@ -338,23 +342,38 @@ type notes struct {
 	mu   sync.Mutex
 	log  io.Writer
 	sink engine.Sink
-	kept []string
+	kept []keptNote
 }
 
 // tell reports a warning (shown as one) or a note.
 func (n *notes) tell(warning bool, msg string) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	kind, code := "note", ui.NoteCode
+	kind := "note"
 	if warning {
-		kind, code = "warning", host.NoteCode
+		kind = "warning"
 	}
 	fmt.Fprintf(n.log, "llmrt: %s: %s\n", kind, msg)
 	if n.sink != nil {
-		n.sink(engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: msg}})
+		n.sink(noteEvent(warning, msg))
 	} else {
-		n.kept = append(n.kept, msg)
+		n.kept = append(n.kept, keptNote{msg: msg, warning: warning})
 	}
+}
+
+// keptNote is a note said while no turn showed it.
+type keptNote struct {
+	msg     string
+	warning bool
+}
+
+// noteEvent is the event that shows a note, or a warning, on the screen.
+func noteEvent(warning bool, msg string) engine.Event {
+	code := ui.NoteCode
+	if warning {
+		code = host.NoteCode
+	}
+	return engine.Event{Type: engine.EventWarning, Warning: &engine.Warning{Code: code, Message: msg}}
 }
 
 // logf writes to the log only.
@@ -364,16 +383,29 @@ func (n *notes) logf(format string, args ...any) {
 	fmt.Fprintf(n.log, format, args...)
 }
 
+// attach sends what is said from now on to sink (nil: keeps it); what
+// was kept since the last command took it goes there first (the MCP
+// servers' start, begun when the screen came up).
 func (n *notes) attach(sink engine.Sink) {
 	n.mu.Lock()
+	defer n.mu.Unlock()
 	n.sink = sink
-	n.mu.Unlock()
+	if sink == nil {
+		return
+	}
+	for _, k := range n.kept {
+		sink(noteEvent(k.warning, k.msg))
+	}
+	n.kept = nil
 }
 
 func (n *notes) take() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	k := n.kept
+	var out []string
+	for _, k := range n.kept {
+		out = append(out, k.msg)
+	}
 	n.kept = nil
-	return k
+	return out
 }

@@ -27,6 +27,8 @@ func (opts *runOptions) promptText() (string, error) {
 // given are asked now on a terminal. title names a new session.
 func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Session, typed string, command *promptCommand) (answers []engine.Message, prompt *engine.Message, title string, err error) {
 	text, cmd := typed, command != nil
+	// A server's text (an MCP prompt) has no mentions to attach.
+	literal := cmd && command.literal
 	if cmd {
 		text = command.Prompt
 	}
@@ -35,10 +37,8 @@ func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Ses
 		if err != nil {
 			return nil, nil, "", err
 		}
-		if cmd {
-			if err := h.attachMentions(ctx, &user, text); err != nil {
-				return nil, nil, "", err
-			}
+		if err := h.runMentions(ctx, &user, text, cmd, literal); err != nil {
+			return nil, nil, "", err
 		}
 		if title = typed; strings.TrimSpace(title) == "" {
 			title = user.Text()
@@ -62,8 +62,8 @@ func (opts *runOptions) input(ctx context.Context, h *cmdHost, sess *session.Ses
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if ok && cmd {
-		if err := h.attachMentions(ctx, &user, text); err != nil {
+	if ok {
+		if err := h.runMentions(ctx, &user, text, cmd, literal); err != nil {
 			return nil, nil, "", err
 		}
 	}
@@ -94,12 +94,12 @@ func endsWithAnswer(msgs []engine.Message) bool {
 // a skill (/review main.go): nil when it does not. Given as arguments,
 // the command's own keep the words the shell gave them (llmrt run /fix
 // "two words"), for its $1 to $9.
-func (opts *runOptions) command(h *cmdHost, typed string) (*promptCommand, error) {
+func (opts *runOptions) command(ctx context.Context, h *cmdHost, typed string) (*promptCommand, error) {
 	line := typed
 	if opts.prompt == "" && len(opts.args) > 0 && strings.HasPrefix(opts.args[0], "/") {
 		line = strings.Join(append([]string{opts.args[0]}, quoteWords(opts.args[1:])...), " ")
 	}
-	p, ok, err := h.s.runCommand(line)
+	p, ok, err := h.s.runCommand(ctx, line)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -120,4 +120,18 @@ func quoteWords(words []string) []string {
 		}
 	}
 	return out
+}
+
+// runMentions attaches what a run's prompt mentions: a command's @files
+// and @server:uri resources, a typed prompt's resources only (its @path
+// words stay text, for the model to read as it needs), nothing of a
+// literal text.
+func (h *cmdHost) runMentions(ctx context.Context, msg *engine.Message, text string, cmd, literal bool) error {
+	switch {
+	case literal:
+		return nil
+	case cmd:
+		return h.attachMentions(ctx, msg, text)
+	}
+	return h.attachResources(ctx, msg, text)
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -57,17 +58,24 @@ var commandShape = regexp.MustCompile(`^/([A-Za-z0-9][A-Za-z0-9_.:-]*)(?:\s+|$)`
 type promptCommand struct {
 	name string
 	commands.Expansion
+	// literal says the prompt is a server's text (an MCP prompt): its
+	// @words are not mentions to attach.
+	literal bool
 }
 
-// expandCommand resolves text when it starts with the /name of a custom
-// command or, failing that, of a skill; ok is false when it does not.
-func (s *settings) expandCommand(text string) (p promptCommand, ok bool, err error) {
+// expandCommand resolves text when it starts with the /name of an MCP
+// server's prompt, a custom command or, failing those, a skill; ok is
+// false when it does not.
+func (s *settings) expandCommand(ctx context.Context, text string) (p promptCommand, ok bool, err error) {
 	text = strings.TrimSpace(text)
 	m := commandShape.FindStringSubmatch(text)
 	if m == nil {
 		return p, false, nil
 	}
 	name, args := m[1], strings.TrimSpace(text[len(m[0]):])
+	if p, ok, err := s.mcpPrompt(ctx, name, args); ok || err != nil {
+		return p, ok, err
+	}
 	if c, found := s.commands.Lookup(name); found {
 		return promptCommand{name: c.Name, Expansion: c.Expand(args)}, true, nil
 	}
@@ -83,8 +91,8 @@ func (s *settings) expandCommand(text string) (p promptCommand, ok bool, err err
 // runCommand is expandCommand for `llmrt run`: a /name that is no
 // command, no skill and no existing path (/tmp is full) is a usage error
 // naming the commands there are.
-func (s *settings) runCommand(text string) (promptCommand, bool, error) {
-	p, ok, err := s.expandCommand(text)
+func (s *settings) runCommand(ctx context.Context, text string) (promptCommand, bool, error) {
+	p, ok, err := s.expandCommand(ctx, text)
 	if ok || err != nil {
 		return p, ok, err
 	}
@@ -99,6 +107,7 @@ func (s *settings) runCommand(text string) (promptCommand, bool, error) {
 	if s.skills != nil {
 		known = append(known, s.skills.Names()...)
 	}
+	known = append(known, s.mcpPromptNames(ctx)...)
 	list := "there are none here"
 	if len(known) > 0 {
 		for i := range known {

@@ -102,7 +102,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	command, err := opts.command(h, typed)
+	command, err := opts.command(ctx, h, typed)
 	if err != nil {
 		return err
 	}

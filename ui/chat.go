@@ -179,7 +179,7 @@ func homeShort(dir string) string {
 // Init starts the first turn when the screen was opened with a prompt or
 // with questions waiting.
 func (m *Model) Init() tea.Cmd {
-	own := m.refreshStatusLine()
+	own := tea.Batch(m.refreshStatusLine(), m.loadCustom())
 	switch {
 	case m.pending:
 		m.pending = false
@@ -207,6 +207,10 @@ func Run(ctx context.Context, opts Options) error {
 	if !opts.Palette.Color {
 		popts = append(popts, tea.WithColorProfile(colorprofile.Ascii))
 	}
+	// What the screen's goroutines still do for it (a host still starting
+	// its servers for CommandsHost) ends with it.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	m := New(ctx, opts)
 	_, err := tea.NewProgram(m, popts...).Run()
 	if m.cancel != nil {

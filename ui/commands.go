@@ -49,6 +49,7 @@ var commands = []Command{
 	{Name: "compact", Args: "[focus]", Desc: "summarise the conversation to free context"},
 	{Name: "context", Desc: "what fills the model's context window"},
 	{Name: "rewind", Args: "[turn]", Desc: "restore files and chat to before a turn"},
+	{Name: "mcp", Args: "[action server]", Desc: "MCP servers: status, reconnect, log in"},
 	{Name: "edit", Desc: "edit the prompt in $EDITOR (Ctrl+G)", Screen: true},
 	{Name: "exit", Desc: "quit (Ctrl+D)", Screen: true},
 }
@@ -111,6 +112,15 @@ func customCommands(cs []Command) []Command {
 		out = append(out, c)
 	}
 	return out
+}
+
+// setCustom replaces the host's prompt commands (CommandsHost); a
+// command's name being typed is completed from the new list.
+func (m *Model) setCustom(cs []Command) {
+	m.cmds.custom = customCommands(cs)
+	if v := m.in.value(); strings.HasPrefix(v, "/") && !strings.Contains(v, " ") {
+		m.in.menu = commandMenu(m.cmds.available(), v)
+	}
 }
 
 // parseCommand splits "/name arg..." into name and arg; ok is false when

@@ -76,3 +76,67 @@ func TestPromptCommands(t *testing.T) {
 		t.Errorf("turns = %+v, want %+v", turns, want)
 	}
 }
+
+// commandsHost is a fakeHost whose prompt commands grow once a turn ran,
+// as an MCP server's prompts appear once it started.
+type commandsHost struct {
+	*fakeHost
+	mu    sync.Mutex
+	asked int
+}
+
+func (h *commandsHost) PromptCommands(context.Context) []Command {
+	h.fakeHost.mu.Lock()
+	turns := len(h.prompts)
+	h.fakeHost.mu.Unlock()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.asked++
+	if turns == 0 {
+		return []Command{}
+	}
+	return []Command{{Name: "mcp__docs__greet", Args: "<name>", Desc: "(mcp docs) Greets someone"}}
+}
+
+// TestPromptCommandsRefreshed: a host's prompt commands are asked again
+// after a turn, and the new ones are completed and run as commands.
+func TestPromptCommandsRefreshed(t *testing.T) {
+	h := &commandsHost{fakeHost: &fakeHost{}}
+	d := newDriver(t, h, 100, 40)
+	d.until("the commands asked for at the start", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.asked == 1
+	})
+	d.typeText("/mcp__")
+	if strings.Contains(d.screen(), "mcp__docs__greet") {
+		t.Fatalf("the prompt command is offered before the host has it:\n%s", d.screen())
+	}
+	d.key("ctrl+c")
+	d.typeText("hello")
+	d.key("enter")
+	d.idle()
+	d.until("the commands asked for again", func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return h.asked > 1
+	})
+	d.typeText("/mcp__d")
+	d.until("the new command offered", func() bool {
+		return strings.Contains(d.screen(), "<name> · (mcp docs) Greets someone")
+	})
+	d.key("tab")
+	d.typeText("Ada")
+	d.key("enter")
+	d.until("the command's turn", func() bool {
+		h.fakeHost.mu.Lock()
+		defer h.fakeHost.mu.Unlock()
+		return len(h.prompts) == 2
+	})
+	h.fakeHost.mu.Lock()
+	got := h.prompts[1]
+	h.fakeHost.mu.Unlock()
+	if got != "/mcp__docs__greet Ada" {
+		t.Errorf("second turn = %q, want the command as typed", got)
+	}
+}

@@ -31,6 +31,15 @@ type StatusHost interface {
 	Status() Status
 }
 
+// CommandsHost is a Host whose prompt commands change while the screen is
+// up (an MCP server's prompts are known once the server started): the
+// screen asks for the whole list once it is up, on a goroutine of its
+// own, and again after each turn and each host command, on that turn's
+// or command's goroutine; the list replaces Options.Custom.
+type CommandsHost interface {
+	PromptCommands(ctx context.Context) []Command
+}
+
 // Turn is one turn the screen asks the host to run.
 type Turn struct {
 	Prompt string

@@ -246,9 +246,14 @@ func (m *Model) hostCommand(name, arg string, run CommandFunc) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.base)
 	m.cancel, m.busy, m.cancelling = cancel, true, false
 	m.state, m.since = "/"+name, time.Now()
+	host, base := m.host, m.base
 	do := func() tea.Msg {
 		r, err := run(ctx, arg)
-		return replyMsg{name: name, reply: r, err: err}
+		msg := replyMsg{name: name, reply: r, err: err}
+		if ch, ok := host.(CommandsHost); ok {
+			msg.custom = ch.PromptCommands(base)
+		}
+		return msg
 	}
 	return tea.Batch(do, m.tick())
 }
@@ -287,6 +292,9 @@ func (m *Model) screenCommand(c Command) tea.Cmd {
 // applyReply shows what a host command changed.
 func (m *Model) applyReply(msg replyMsg) tea.Cmd {
 	m.endBusy()
+	if msg.custom != nil {
+		m.setCustom(msg.custom)
+	}
 	switch {
 	case errors.Is(msg.err, context.Canceled):
 		m.tr.add(&noteItem{text: "cancelled"})

@@ -32,7 +32,26 @@ type replyMsg struct {
 	name  string // the command that answered
 	reply Reply
 	err   error
+	// custom, when not nil, are the host's prompt commands now
+	// (CommandsHost).
+	custom []Command
 }
+
+// loadCustom asks a CommandsHost for its prompt commands once the screen
+// is up (servers it starts in the meantime add theirs); nil for another
+// host.
+func (m *Model) loadCustom() tea.Cmd {
+	ch, ok := m.host.(CommandsHost)
+	if !ok {
+		return nil
+	}
+	base := m.base
+	return func() tea.Msg { return customMsg{custom: ch.PromptCommands(base)} }
+}
+
+// customMsg carries the host's prompt commands as they are after a turn
+// (CommandsHost).
+type customMsg struct{ custom []Command }
 
 // Update applies one message to the screen.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -111,6 +130,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.in.menu = fileMenu(msg.query, msg.files)
 		}
 		return m, nil
+	case customMsg:
+		m.setCustom(msg.custom)
+		return m, nil
 	case replyMsg:
 		cmd := m.applyReply(msg)
 		follow := m.sendFollowUp(msg.err == nil)
@@ -172,7 +194,7 @@ func (m *Model) startTurnWith(t Turn) tea.Cmd {
 	m.state, m.since = "thinking", time.Now()
 	m.runs, m.calls = map[string]*runView{}, map[string]*toolItem{}
 	m.tr.follow = true
-	host := m.host
+	host, base := m.host, m.base
 	run := func() tea.Msg {
 		t.Events, t.Prompts = q.event, q
 		err := host.Turn(ctx, t)
@@ -182,6 +204,9 @@ func (m *Model) startTurnWith(t Turn) tea.Cmd {
 			st = &s
 		}
 		q.finish(err, st)
+		if ch, ok := host.(CommandsHost); ok {
+			return customMsg{custom: ch.PromptCommands(base)}
+		}
 		return nil
 	}
 	return tea.Batch(run, q.wait, m.tick())

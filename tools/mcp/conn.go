@@ -171,7 +171,9 @@ func (c *conn) start(ctx context.Context) {
 		c.close()
 		return
 	}
-	if err := c.list(ictx); err != nil {
+	// A server that declares no tools (one with only resources or
+	// prompts) may answer tools/list with an error: it has none then.
+	if err := c.list(ictx); err != nil && init.Capabilities.Tools != nil {
 		c.fail(fmt.Errorf("list tools of %s: %w", c.describe(), err))
 		c.close()
 		return

@@ -8,5 +8,8 @@
 // the others' tools as <server>_<tool>, and Close ends them all, a stdio
 // server with its whole process group. Server requests (roots, elicitation)
 // and notifications (progress, tools/list_changed) are answered here too.
-// Nothing here writes to the terminal.
+// Servers' resources are offered through two read tools
+// (list_mcp_resources, read_mcp_resource) and read for @server:uri
+// mentions; their prompts are listed and expanded for the host's
+// /mcp__server__prompt commands. Nothing here writes to the terminal.
 package mcp

@@ -150,15 +150,23 @@ func (s *Source) Tools(ctx context.Context) ([]tools.Tool, error) {
 			out = append(out, t)
 		}
 	}
-	return s.stable(out), nil
+	// The resource tools come with the first server that has resources.
+	res := s.hasResourceServer()
+	if res {
+		out = append(out, s.resourceTools()...)
+	}
+	return s.stable(out, res), nil
 }
 
-func (s *Source) stable(out []tools.Tool) []tools.Tool {
+func (s *Source) stable(out []tools.Tool, res bool) []tools.Tool {
 	s.lastMu.Lock()
 	defer s.lastMu.Unlock()
-	gen := make([]uint64, len(s.servers))
+	gen := make([]uint64, len(s.servers)+1)
 	for i, c := range s.servers {
 		gen[i] = c.gen.Load()
+	}
+	if res {
+		gen[len(s.servers)] = 1
 	}
 	if s.lastGens != nil && equalGens(gen, s.lastGens) {
 		return s.last

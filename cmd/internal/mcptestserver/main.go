@@ -2,7 +2,10 @@
 // get-sum (marked read-only), fail (an isError result), image, and elicit
 // (asks the person for a name and an age, and returns the answer). With
 // MCPTEST_IGNORE_TERM=1 it ignores SIGTERM and outlives its stdin, as a
-// badly behaved server would; MCPTEST_PIDFILE receives its pid.
+// badly behaved server would; MCPTEST_PIDFILE receives its pid. With
+// MCPTEST_RESOURCES=1 it also has resources (res://x, and res://big of
+// 600 KB) and a prompt (greet, with a required name and an optional
+// style).
 package main
 
 import (
@@ -12,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,7 +31,15 @@ func main() {
 	if f := os.Getenv("MCPTEST_PIDFILE"); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
 	}
-	s := server.NewMCPServer("mcptest", "1.0", server.WithToolCapabilities(true), server.WithElicitation())
+	opts := []server.ServerOption{server.WithToolCapabilities(true), server.WithElicitation()}
+	extras := os.Getenv("MCPTEST_RESOURCES") == "1"
+	if extras {
+		opts = append(opts, server.WithResourceCapabilities(false, false), server.WithPromptCapabilities(false))
+	}
+	s := server.NewMCPServer("mcptest", "1.0", opts...)
+	if extras {
+		addResourcesAndPrompts(s)
+	}
 	s.AddTool(mcp.NewTool("get-sum", mcp.WithDescription("Returns the sum of two numbers."), mcp.WithReadOnlyHintAnnotation(true),
 		mcp.WithNumber("a", mcp.Required()), mcp.WithNumber("b", mcp.Required())),
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -61,4 +73,26 @@ func main() {
 	if stubborn {
 		time.Sleep(time.Hour)
 	}
+}
+
+// addResourcesAndPrompts gives s a text resource and a prompt.
+func addResourcesAndPrompts(s *server.MCPServer) {
+	s.AddResource(mcp.NewResource("res://x", "x", mcp.WithMIMEType("text/plain"), mcp.WithResourceDescription("a test resource")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: "RESOURCE-TEXT-9921"}}, nil
+		})
+	s.AddResource(mcp.NewResource("res://big", "big", mcp.WithMIMEType("text/plain")),
+		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, Text: strings.Repeat("0123456789\n", 600_000/11)}}, nil
+		})
+	s.AddPrompt(mcp.NewPrompt("greet", mcp.WithPromptDescription("Greets someone by name"),
+		mcp.WithArgument("name", mcp.RequiredArgument()), mcp.WithArgument("style")),
+		func(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			style := req.Params.Arguments["style"]
+			if style == "" {
+				style = "warmly"
+			}
+			text := fmt.Sprintf("Greet %s %s, in one line.", req.Params.Arguments["name"], style)
+			return &mcp.GetPromptResult{Messages: []mcp.PromptMessage{mcp.NewPromptMessage(mcp.RoleUser, mcp.NewTextContent(text))}}, nil
+		})
 }
