@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -22,7 +21,7 @@ type mcpControl interface {
 	Statuses() []mcp.Status
 	Reconnect(ctx context.Context, name string) error
 	SetEnabled(ctx context.Context, name string, on bool) error
-	Login(ctx context.Context, name string) error
+	Login(ctx context.Context, name string, open func(ctx context.Context, url string) error) error
 }
 
 // What /mcp ACTION NAME does.
@@ -57,7 +56,7 @@ func (c *chatHost) mcpCommand(ctx context.Context, arg string) (ui.Reply, error)
 	}
 	var note string
 	if arg = strings.TrimSpace(arg); arg != "" && s.mcp != nil {
-		if note, err = mcpAct(ctx, s.mcp, arg); err != nil {
+		if note, err = mcpAct(ctx, s.mcp, arg, c.showLogin); err != nil {
 			return ui.Reply{}, err
 		}
 	} else if arg != "" {
@@ -124,8 +123,19 @@ func (c *chatHost) scopeOf(origin string) string {
 	return scope + " (" + shown + ")"
 }
 
-// mcpAct runs "/mcp ACTION NAME" and says what came of it.
-func mcpAct(ctx context.Context, ctl mcpControl, arg string) (string, error) {
+// showLogin shows the authorization URL of a login from /mcp in the
+// chat, and opens it in the desktop's browser when there is one.
+func (c *chatHost) showLogin(_ context.Context, url string) error {
+	c.h.tell(false, "To authorize llmrt, open "+url+" (waiting for the authorization to come back; Esc gives up)")
+	if open := systemBrowser(c.f.Getenv); open != nil {
+		_ = open(url) // the URL shown is the way when it fails
+	}
+	return nil
+}
+
+// mcpAct runs "/mcp ACTION NAME" and says what came of it; a login shows
+// its URL through open.
+func mcpAct(ctx context.Context, ctl mcpControl, arg string, open func(context.Context, string) error) (string, error) {
 	f := strings.Fields(arg)
 	if len(f) != 2 {
 		return "", fmt.Errorf("/mcp %s: give an action and a server: /mcp reconnect|enable|disable|login NAME", arg)
@@ -144,16 +154,13 @@ func mcpAct(ctx context.Context, ctl mcpControl, arg string) (string, error) {
 	case mcpDisable:
 		err, done = ctl.SetEnabled(ctx, name, false), name+" disabled for this session: its tools, resources and prompts are not offered."
 	case mcpLogin:
-		err, done = ctl.Login(ctx, name), name+": logged in."
+		err, done = ctl.Login(ctx, name, open), name+": logged in."
 	default:
 		return "", fmt.Errorf("/mcp %s: unknown action %q: use reconnect, enable, disable or login", arg, action)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
-		}
-		if errors.Is(err, mcp.ErrLoginUnsupported) {
-			return "", fmt.Errorf("/mcp login %s: %w", name, err)
 		}
 		return "", fmt.Errorf("/mcp %s: %w", arg, err)
 	}

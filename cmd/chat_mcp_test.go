@@ -38,8 +38,11 @@ func (f *fakeControl) SetEnabled(_ context.Context, name string, on bool) error 
 	return f.err
 }
 
-func (f *fakeControl) Login(_ context.Context, name string) error {
+func (f *fakeControl) Login(ctx context.Context, name string, open func(context.Context, string) error) error {
 	f.did = append(f.did, "login "+name)
+	if f.err == nil {
+		return open(ctx, "http://127.0.0.1:1/authorize")
+	}
 	return f.err
 }
 
@@ -52,14 +55,21 @@ func TestMCPAct(t *testing.T) {
 		{arg: "disable gh", did: "disable gh", note: "gh disabled for this session"},
 		{arg: "enable gh", did: "enable gh", note: "gh enabled for this session."},
 		{arg: "login gh", did: "login gh", note: "gh: logged in."},
-		{arg: "login gh", did: "login gh", fail: mcp.ErrLoginUnsupported, err: "/mcp login gh: this build of llmrt cannot log in"},
+		{arg: "login gh", did: "login gh", fail: errors.New("the authorization server refused"), err: "/mcp login gh: the authorization server refused"},
 		{arg: "reconnect gh", did: "reconnect gh", fail: errors.New("no answer"), err: "/mcp reconnect gh: no answer"},
 		{arg: "restart docs", err: `unknown action "restart": use reconnect, enable, disable or login`},
 		{arg: "reconnect ghost", err: `no MCP server "ghost" here`},
 		{arg: "reconnect", err: "give an action and a server"},
 	} {
 		ctl := &fakeControl{err: tc.fail}
-		note, err := mcpAct(context.Background(), ctl, tc.arg)
+		var shown []string
+		note, err := mcpAct(context.Background(), ctl, tc.arg, func(_ context.Context, url string) error {
+			shown = append(shown, url)
+			return nil
+		})
+		if tc.arg == "login gh" && tc.fail == nil && len(shown) != 1 {
+			t.Errorf("/mcp login: the authorization URL was shown %d times, want once", len(shown))
+		}
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 			t.Errorf("/mcp %s: got error %v, want %q", tc.arg, err, tc.err)

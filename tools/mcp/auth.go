@@ -99,16 +99,6 @@ func emptyCredentials(v string) bool {
 	return len(f) < 2
 }
 
-// server returns the named server's connection.
-func (s *Source) server(name string) (*conn, error) {
-	for _, c := range s.servers {
-		if c.cfg.Name == name {
-			return c, nil
-		}
-	}
-	return nil, fmt.Errorf("no MCP server named %q", name)
-}
-
 // Login authorizes llmrt with the named remote server now, showing the
 // person the authorization URL through open, and keeps the token. A
 // server that was not ready (it needed this login) is started again.

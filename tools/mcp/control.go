@@ -2,16 +2,11 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
-// This file holds a minimal version of the controls the chat's /mcp panel
-// uses (reconnect, enable, disable, log in). The restart and OAuth work
-// replaces them with fuller ones of the same shape.
-
-// ErrLoginUnsupported is Login's error while llmrt has no OAuth client.
-var ErrLoginUnsupported = errors.New("this build of llmrt cannot log in to MCP servers; give the server's token in its \"headers\" (Authorization: Bearer ${TOKEN})")
+// The controls the chat's /mcp panel uses besides Login (auth.go):
+// reconnect, enable and disable a server for the session.
 
 // StateDisabled is the state of a server disabled for the session.
 const StateDisabled = "disabled"
@@ -66,12 +61,4 @@ func (s *Source) SetEnabled(ctx context.Context, name string, on bool) error {
 	c.mu.Unlock()
 	c.gen.Add(1)
 	return nil
-}
-
-// Login signs in to the server; see ErrLoginUnsupported.
-func (s *Source) Login(_ context.Context, name string) error {
-	if _, err := s.server(name); err != nil {
-		return err
-	}
-	return ErrLoginUnsupported
 }

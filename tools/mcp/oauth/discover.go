@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // resourceMetadata is a protected resource's metadata (RFC 9728).
@@ -48,6 +49,10 @@ const maxMetadata = 1 << 20
 
 // getJSON fetches a JSON document; found is false on a 4xx answer.
 func getJSON(ctx context.Context, hc *http.Client, u string, v any) (found bool, err error) {
+	// A metadata document is small and served at once; a server that
+	// holds the request open is not serving one.
+	ctx, cancel := context.WithTimeout(ctx, metadataWait)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return false, err
@@ -65,11 +70,18 @@ func getJSON(ctx context.Context, hc *http.Client, u string, v any) (found bool,
 	if resp.StatusCode != http.StatusOK {
 		return false, fmt.Errorf("GET %s: HTTP %d", u, resp.StatusCode)
 	}
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		// The MCP endpoint itself answering a GET with its event stream.
+		return false, nil
+	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxMetadata)).Decode(v); err != nil {
 		return false, fmt.Errorf("GET %s: not a JSON document: %v", u, err)
 	}
 	return true, nil
 }
+
+// metadataWait bounds one metadata request.
+const metadataWait = 10 * time.Second
 
 // protocolVersion is sent on discovery requests, as the spec asks.
 const protocolVersion = "2025-06-18"

@@ -40,11 +40,14 @@ func (t *Transport) probe(ctx context.Context) (Challenge, error) {
 	if err != nil {
 		return Challenge{}, fmt.Errorf("mcp server %q: %w", t.Server, err)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
-	resp.Body.Close()
 	if resp.StatusCode == http.StatusUnauthorized {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
 		return parseChallenge(resp.StatusCode, resp.Header.Values("WWW-Authenticate")), nil
 	}
+	// A server that lets the request in may answer with an event stream
+	// it keeps open: nothing in the answer is needed, so it is not read.
+	resp.Body.Close()
 	if t.Config.GrantType == "" || t.Config.GrantType == GrantAuthorizationCode {
 		prm, err := fetchResourceMetadata(ctx, t.httpClient(), t.URL, "")
 		if err != nil || prm == nil {
