@@ -35,9 +35,9 @@ func TestMCPReferenceServersReachTheModel(t *testing.T) {
 		`"fs":{"command":%q,"args":[%q,%q],"timeout":60},"ghost":{"command":"/nonexistent/ghost-mcp"}`,
 		node, entry("server-everything"), node, entry("server-filesystem"), sb.work))
 	srv := fake(t, fakellm.OpenAI,
-		toolCall("everything_get-sum", `{"a":2,"b":3}`),
-		toolCall("everything_get-tiny-image", `{}`),
-		toolCall("fs_read_text_file", `{"path":"/etc/passwd"}`),
+		toolCall("mcp__everything__get-sum", `{"a":2,"b":3}`),
+		toolCall("mcp__everything__get-tiny-image", `{}`),
+		toolCall("mcp__fs__read_text_file", `{"path":"/etc/passwd"}`),
 		finalAnswer("five"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "add 2 and 3")
 	o.want(t, 0)
@@ -54,7 +54,7 @@ func TestMCPReferenceServersReachTheModel(t *testing.T) {
 		t.Errorf("stderr should warn about the ghost server and its command:\n%s", o.stderr)
 	}
 
-	srv = fake(t, fakellm.OpenAI, toolCall("everything_trigger-long-running-operation", `{"duration":0.3,"steps":3}`), finalAnswer("done"))
+	srv = fake(t, fakellm.OpenAI, toolCall("mcp__everything__trigger-long-running-operation", `{"duration":0.3,"steps":3}`), finalAnswer("done"))
 	o = openaiRun(sb, srv, "--permission", "auto", "--output", "stream-json", "-p", "wait")
 	o.want(t, 0)
 	if n := strings.Count(o.stdout, `"type":"tool_progress"`); n == 0 || !strings.Contains(o.stdout, `"total":3`) {

@@ -22,8 +22,8 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
-		toolCall("calc_get-sum", `{"a":2,"b":3}`),
-		toolCall("calc_fail", `{}`),
+		toolCall("mcp__calc__get-sum", `{"a":2,"b":3}`),
+		toolCall("mcp__calc__fail", `{}`),
 		finalAnswer("done"))
 	openaiRun(sb, srv, "--permission", "read", "-p", "add").want(t, 0)
 	reqs := srv.Requests()
@@ -34,7 +34,7 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 		t.Errorf("the read-only tool should run in read mode; the model got: %s", body)
 	}
 	if body := string(reqs[2].Body); !strings.Contains(body, "read-only") || strings.Contains(body, "the widget is jammed") {
-		t.Errorf("calc_fail (not marked read-only) should be refused in read mode; the model got: %s", body)
+		t.Errorf("mcp__calc__fail (not marked read-only) should be refused in read mode; the model got: %s", body)
 	}
 }
 
@@ -45,7 +45,7 @@ func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
-	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("ok"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__elicit", `{}`), finalAnswer("ok"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "who")
 	o.want(t, 0)
 	if body := lastRequestText(t, srv); !contains(body, `elicitation result: {\"action\":\"decline\"}`) {
@@ -63,7 +63,7 @@ func TestTerminalMCPElicitation(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
-	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("Hello, Ada."))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__elicit", `{}`), finalAnswer("Hello, Ada."))
 	tm := startTermSized(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "who")
 	scr := tm.waitFor("MCP server calc asks: Who is at the keyboard?", 20*time.Second)

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/mcp"
 	"github.com/llmrt/llmrt/ui"
@@ -113,6 +115,40 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 		s.mcp = mcp.New(enabled, s.workDir)
 		s.mcp.Sandbox = s.sandbox
 	}
+	s.upgradeMCPRules(append(servers, skipped...))
+}
+
+// upgradeMCPRules rewrites permission rules that name MCP tools the old
+// way (<server>_<tool>) to the mcp__<server>__<tool> names tools now have,
+// with one warning per rule, so that a saved rule keeps its meaning. A
+// rule naming a built-in is left alone.
+func (s *settings) upgradeMCPRules(servers []mcp.Server) {
+	if len(servers) == 0 {
+		return
+	}
+	names := make([]string, len(servers))
+	for i, sv := range servers {
+		names[i] = sv.Name
+	}
+	builtIns := engine.AllBuiltIns()
+	var out []engine.Rule
+	for _, r := range s.permission.Rules {
+		pats, ok := mcp.LegacyPattern(r.Tool, names)
+		if !ok || slices.Contains(builtIns, r.Tool) {
+			out = append(out, r)
+			continue
+		}
+		var now []string
+		for _, p := range pats {
+			nr := r
+			nr.Tool = p
+			out = append(out, nr)
+			now = append(now, nr.String())
+		}
+		s.diagnostics = append(s.diagnostics, fmt.Sprintf("rule %s %s names an MCP tool the old way; it is read as %s (write that in your config)",
+			r.Action, r, strings.Join(now, ", ")))
+	}
+	s.permission.Rules = out
 }
 
 // String says how a server stands, for listings: "ready, 3 tools" or

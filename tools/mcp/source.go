@@ -129,9 +129,10 @@ func (s *Source) Statuses() []Status {
 }
 
 // Tools returns the tools of every ready server. The slice is the same
-// while no server's list changed. A name two servers give (servers "a"
-// and "a_b" with tools "b_c" and "c") stays with the server first by name;
-// the other's tool gets _2 (then _3...), as within one server.
+// while no server's list changed. A name two servers give (only servers
+// whose names sanitise alike, "a.b" and "a_b", can) stays with the server
+// first by name; the other's tool gets _2 (then _3...), as within one
+// server.
 func (s *Source) Tools(ctx context.Context) ([]tools.Tool, error) {
 	var out []tools.Tool
 	taken := map[string]bool{}
