@@ -165,7 +165,7 @@ func rawMCPServer(path, name string) (json.RawMessage, error) {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 		Servers    map[string]json.RawMessage `json:"servers"`
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := json.Unmarshal(mcp.StripJSONC(data), &f); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if raw, ok := f.MCPServers[name]; ok {

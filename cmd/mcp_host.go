@@ -64,6 +64,9 @@ func loadMCPServers(getenv func(string) string, workDir string, extra []string, 
 		case list == nil && f.named:
 			diags = append(diags, fmt.Sprintf("--mcp-config %s: no such file", f.path))
 		}
+		for _, sv := range list {
+			diags = append(diags, sv.Warnings...)
+		}
 		if f.project && !trusted {
 			untrusted = append(untrusted, list)
 			continue

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -128,7 +126,11 @@ func (c *conn) start(ctx context.Context) {
 	if kind != TransportSSE {
 		// mcp-go's SSE transport cannot answer server requests, so over
 		// SSE none of the capabilities that bring them is declared.
-		opts = append(opts, client.WithRootsHandler(rootsHandler{dir: c.dir}), client.WithElicitationHandler(elicitor{c}))
+		opts = append(opts, client.WithElicitationHandler(elicitor{c}))
+		if roots := c.cfg.announcedRoots(c.dir); roots != nil {
+			// A server told of no roots is not told it could ask for them.
+			opts = append(opts, client.WithRootsHandler(rootsHandler{dirs: roots}))
+		}
 	}
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.notify)
@@ -215,6 +217,7 @@ func (c *conn) list(ctx context.Context) error {
 		}
 		cursor = res.NextCursor
 	}
+	all = c.cfg.offered(all)
 	raw := make([]string, len(all))
 	for i, t := range all {
 		raw[i] = t.Name
@@ -285,14 +288,6 @@ func (c *conn) close() {
 	if pgid > 0 {
 		stopGroup(pgid)
 	}
-}
-
-// rootsHandler answers roots requests with the working directory.
-type rootsHandler struct{ dir string }
-
-func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	u := url.URL{Scheme: "file", Path: h.dir}
-	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: u.String(), Name: filepath.Base(h.dir)}}}, nil
 }
 
 // startSandboxed starts a stdio server confined by the source's sandbox
