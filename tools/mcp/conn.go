@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -46,6 +47,13 @@ type conn struct {
 	progMu   sync.Mutex
 	progress map[string]*progressSink
 	nextTok  atomic.Uint64
+
+	// reviveMu makes one call at a time restart the server or note its
+	// exit (lifecycle.go); the fields below are guarded by mu.
+	reviveMu sync.Mutex
+	pid      int // a stdio server's process, 0 when none runs
+	restarts int
+	exitedAt time.Time
 }
 
 func (c *conn) status() Status {
@@ -53,9 +61,11 @@ func (c *conn) status() Status {
 	defer c.mu.Unlock()
 	st := c.state
 	if st == "" {
-		st = "starting"
+		st = StateStarting
 	}
-	return Status{Name: c.cfg.Name, State: st, Err: c.err, Tools: append([]string(nil), c.names...)}
+	kind, _ := c.cfg.Transport()
+	return Status{Name: c.cfg.Name, State: st, Err: c.err, Tools: append([]string(nil), c.names...),
+		Transport: kind, Origin: c.cfg.Origin, Restarts: c.restarts}
 }
 
 func (c *conn) fail(err error) {
@@ -66,7 +76,7 @@ func (c *conn) fail(err error) {
 		}
 	}
 	c.mu.Lock()
-	c.state, c.err = "failed", msg
+	c.state, c.err = StateFailed, msg
 	c.mu.Unlock()
 }
 
@@ -162,8 +172,11 @@ func (c *conn) start(ctx context.Context) {
 		return
 	}
 	c.mu.Lock()
-	c.state = "ready"
+	c.state = StateReady
 	c.listChanged = init.Capabilities.Tools != nil && init.Capabilities.Tools.ListChanged
+	if c.cmd != nil && c.cmd.Process != nil {
+		c.pid = c.cmd.Process.Pid
+	}
 	c.mu.Unlock()
 }
 
@@ -188,6 +201,11 @@ func (c *conn) command(_ context.Context, command string, env []string, args []s
 		cmd.Dir = c.dir
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Given here, stderr is copied by exec, so that once the process is
+	// waited for its tail is complete; a child holding it open cannot
+	// hold up the wait for long.
+	cmd.Stderr = c.stderr
+	cmd.WaitDelay = time.Second
 	c.mu.Lock()
 	c.cmd = cmd
 	c.mu.Unlock()
@@ -244,9 +262,14 @@ func (c *conn) list(ctx context.Context) error {
 
 func (c *conn) currentTools(ctx context.Context) ([]tools.Tool, error) {
 	c.mu.Lock()
-	ready, stale := c.state == "ready", c.stale
+	// An exited server's tools stay offered: the next call starts it.
+	ready, stale := c.state == StateReady, c.stale
 	ts := c.tools
+	exited := c.state == StateExited
 	c.mu.Unlock()
+	if exited {
+		return ts, nil
+	}
 	if !ready {
 		return nil, nil
 	}
@@ -278,15 +301,22 @@ func (c *conn) close() {
 		// children behind.
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	}
-	if cl != nil {
-		// Close reaps the direct child, killing it if it ignores SIGTERM.
-		_ = cl.Close()
-	}
-	if cancel != nil {
-		cancel()
-	}
+	closed := make(chan struct{})
+	go func() {
+		// Close reaps the direct child. It would wait 5 s for one that
+		// ignores SIGTERM; stopGroup kills the group sooner, which ends
+		// that wait.
+		defer close(closed)
+		if cl != nil {
+			_ = cl.Close()
+		}
+	}()
 	if pgid > 0 {
 		stopGroup(pgid)
+	}
+	<-closed
+	if cancel != nil {
+		cancel()
 	}
 }
 

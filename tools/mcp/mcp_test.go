@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 			time.Sleep(d) // a server slow to start, as one behind npx is
 		}
 		s := testServer(2)
+		addCrashTools(s)
 		_ = server.ServeStdio(s)
 		if os.Getenv("LLMRT_MCP_TEST_IGNORE_TERM") == "1" {
 			time.Sleep(time.Hour) // outlive stdin's end too
