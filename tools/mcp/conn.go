@@ -52,6 +52,7 @@ type conn struct {
 	// exit (lifecycle.go); the fields below are guarded by mu.
 	reviveMu sync.Mutex
 	pid      int // a stdio server's process, 0 when none runs
+	roots    *rootsGate
 	restarts int
 	exitedAt time.Time
 }
@@ -90,7 +91,7 @@ func (c *conn) start(ctx context.Context) {
 	// is bounded separately.
 	life, cancel := context.WithCancel(context.Background())
 	c.mu.Lock()
-	c.cancel = cancel
+	c.cancel, c.roots = cancel, nil
 	c.mu.Unlock()
 	opts := []client.ClientOption{client.WithProtocolVersion(protocolVersion)}
 	var tr transport.Interface
@@ -139,7 +140,11 @@ func (c *conn) start(ctx context.Context) {
 		opts = append(opts, client.WithElicitationHandler(elicitor{c}))
 		if roots := c.cfg.announcedRoots(c.dir); roots != nil {
 			// A server told of no roots is not told it could ask for them.
-			opts = append(opts, client.WithRootsHandler(rootsHandler{dirs: roots}))
+			gate := newRootsGate()
+			c.mu.Lock()
+			c.roots = gate
+			c.mu.Unlock()
+			opts = append(opts, client.WithRootsHandler(rootsHandler{dirs: roots, asked: gate.ask}))
 		}
 	}
 	cl := client.NewClient(tr, opts...)
@@ -172,6 +177,9 @@ func (c *conn) start(ctx context.Context) {
 		return
 	}
 	c.mu.Lock()
+	if c.roots != nil {
+		c.roots.readyAt = time.Now()
+	}
 	c.state = StateReady
 	c.listChanged = init.Capabilities.Tools != nil && init.Capabilities.Tools.ListChanged
 	if c.cmd != nil && c.cmd.Process != nil {

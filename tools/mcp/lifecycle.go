@@ -57,11 +57,18 @@ func (c *conn) readyClient(ctx context.Context) (*client.Client, error) {
 	case StateDisabled:
 		return nil, errors.New("it is disabled")
 	case StateExited:
-		return c.restart(ctx)
+		var err error
+		if cl, err = c.restart(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if cl == nil {
 		return nil, errors.New("it is not running")
 	}
+	c.mu.Lock()
+	gate := c.roots
+	c.mu.Unlock()
+	gate.wait(ctx)
 	return cl, nil
 }
 

@@ -9,6 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -93,14 +96,74 @@ func (s Server) announcedRoots(workspace string) []string {
 }
 
 // rootsHandler answers roots requests with the directories announced, in
-// the order configured.
-type rootsHandler struct{ dirs []string }
+// the order configured, and tells asked of each request.
+type rootsHandler struct {
+	dirs  []string
+	asked func()
+}
 
 func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
+	if h.asked != nil {
+		defer h.asked()
+	}
 	roots := make([]mcp.Root, len(h.dirs))
 	for i, d := range h.dirs {
 		u := url.URL{Scheme: "file", Path: d}
 		roots[i] = mcp.Root{URI: u.String(), Name: filepath.Base(d)}
 	}
 	return &mcp.ListRootsResult{Roots: roots}, nil
+}
+
+// rootsWindow is how long after initialisation a server that announced no
+// tool call yet may take to ask for its roots, and rootsSettle how long it
+// gets to apply the answer. A server asks after initialisation, on its
+// own time, and applies the roots while it takes calls: without the
+// wait, a first call made at once would find its directories not set yet.
+const (
+	rootsWindow = time.Second
+	rootsSettle = 250 * time.Millisecond
+)
+
+// rootsGate holds a server's first call until it has asked for its roots
+// and applied them, or rootsWindow has passed without it asking.
+type rootsGate struct {
+	asked   chan struct{}
+	once    sync.Once
+	readyAt time.Time
+	passed  atomic.Bool
+}
+
+func newRootsGate() *rootsGate { return &rootsGate{asked: make(chan struct{})} }
+
+func (g *rootsGate) ask() {
+	g.once.Do(func() { close(g.asked) })
+}
+
+// wait returns when a first call may go.
+func (g *rootsGate) wait(ctx context.Context) {
+	if g == nil || g.passed.Load() {
+		return
+	}
+	defer g.passed.Store(true)
+	left := time.Until(g.readyAt.Add(rootsWindow))
+	if left <= 0 {
+		select {
+		case <-g.asked:
+		default:
+			return
+		}
+	}
+	timer := time.NewTimer(max(left, 0))
+	defer timer.Stop()
+	select {
+	case <-g.asked:
+		settle := time.NewTimer(rootsSettle)
+		defer settle.Stop()
+		select {
+		case <-settle.C:
+		case <-ctx.Done():
+		}
+	case <-timer.C:
+	case <-ctx.Done():
+	}
 }
