@@ -114,13 +114,13 @@ func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.Lis
 	return &mcp.ListRootsResult{Roots: roots}, nil
 }
 
-// rootsWindow is how long after initialisation a server that announced no
-// tool call yet may take to ask for its roots, and rootsSettle how long it
+// rootsWindow is how long after initialisation a server is given to ask
+// for its roots before its first call goes, and rootsSettle how long it
 // gets to apply the answer. A server asks after initialisation, on its
 // own time, and applies the roots while it takes calls: without the
 // wait, a first call made at once would find its directories not set yet.
 const (
-	rootsWindow = time.Second
+	rootsWindow = 300 * time.Millisecond
 	rootsSettle = 250 * time.Millisecond
 )
 
