@@ -122,7 +122,7 @@ func TestMCPToolsCommand(t *testing.T) {
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	o := sb.run(cli{args: []string{"tools"}})
 	o.want(t, 0)
-	for _, w := range []string{"mcp__calc__get-sum", "mcp:calc", "calc: ready, 4 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {
+	for _, w := range []string{"mcp__calc__get-sum", "mcp:calc", "calc: ready, 5 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {
 		if !strings.Contains(o.stdout, w) {
 			t.Errorf("llmrt tools: stdout lacks %q:\n%s", w, o.stdout)
 		}

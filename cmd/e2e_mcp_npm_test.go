@@ -78,17 +78,17 @@ func TestMCPListChangedBeforeTheNextCall(t *testing.T) {
 	defer web.Close()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q}`, web.URL+"/mcp"))
-	srv := fake(t, fakellm.OpenAI, toolCall("web_grow", `{}`), toolCall("web_grown", `{}`), finalAnswer("ok"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__web__grow", `{}`), toolCall("mcp__web__grown", `{}`), finalAnswer("ok"))
 	openaiRun(sb, srv, "--permission", "auto", "-p", "grow").want(t, 0)
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("got %d model calls, want 3", len(reqs))
 	}
-	if names := strings.Join(toolNames(t, reqs[0]), ","); strings.Contains(names, "web_grown") {
-		t.Errorf("first call: web_grown offered before it existed: %s", names)
+	if names := strings.Join(toolNames(t, reqs[0]), ","); strings.Contains(names, "mcp__web__grown") {
+		t.Errorf("first call: mcp__web__grown offered before it existed: %s", names)
 	}
-	if names := strings.Join(toolNames(t, reqs[1]), ","); !strings.Contains(names, "web_grown") {
-		t.Errorf("second call: tools %s, want web_grown among them", names)
+	if names := strings.Join(toolNames(t, reqs[1]), ","); !strings.Contains(names, "mcp__web__grown") {
+		t.Errorf("second call: tools %s, want mcp__web__grown among them", names)
 	}
 	if body := string(reqs[2].Body); !strings.Contains(body, "new leaf") {
 		t.Errorf("the new tool should answer: %.2000s", body)

@@ -67,7 +67,7 @@ func TestTerminalMCPElicitation(t *testing.T) {
 	tm := startTermSized(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "who")
 	scr := tm.waitFor("MCP server calc asks: Who is at the keyboard?", 20*time.Second)
-	if !strings.Contains(scr, "llmrt: mcp: starting calc") || !strings.Contains(scr, "llmrt: mcp: calc ready (4 tools)") {
+	if !strings.Contains(scr, "llmrt: mcp: starting calc") || !strings.Contains(scr, "llmrt: mcp: calc ready (5 tools)") {
 		t.Errorf("a terminal should show the server's start:\n%s", scr)
 	}
 	tm.keys("Down")
@@ -106,7 +106,7 @@ func TestMCPLogsStayOffTheTerminal(t *testing.T) {
 	// wait.
 	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":0.5}`,
 		web.URL+"/mcp", old.URL+"/sse", web.URL+"/mcp"))
-	srv := fake(t, fakellm.OpenAI, toolCall("web_ping", `{}`), toolCall("old_ping", `{}`), finalAnswer("pong"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__web__ping", `{}`), toolCall("mcp__old__ping", `{}`), finalAnswer("pong"))
 	o := openaiRun(sb, srv, "--permission", "auto", "--verbose", "-p", "ping")
 	o.want(t, 0)
 	if reqs := srv.Requests(); len(reqs) != 3 || !contains(string(reqs[1].Body), "pong") || !contains(string(reqs[2].Body), "pong") {

@@ -102,10 +102,15 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	servers, skipped, diags := loadMCPServers(getenv, s.workDir, extra, s.trusted)
 	s.diagnostics = append(s.diagnostics, diags...)
 	s.untrustedServers = skipped
-	var enabled []mcp.Server
+	var enabled, known []mcp.Server
 	for _, sv := range append(servers, skipped...) {
-		if sv.IsEnabled() && !slices.ContainsFunc(skipped, func(k mcp.Server) bool { return k.Name == sv.Name }) {
-			enabled = append(enabled, sv)
+		if !slices.ContainsFunc(skipped, func(k mcp.Server) bool { return k.Name == sv.Name }) {
+			// A disabled server is known to the source, which the chat can
+			// enable.
+			known = append(known, sv)
+			if sv.IsEnabled() {
+				enabled = append(enabled, sv)
+			}
 		}
 		// The server keeps its environment and headers; their secrets are
 		// redacted from what llmrt writes, a skipped server's too.
@@ -115,7 +120,7 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 		}
 	}
 	if len(enabled) > 0 {
-		s.mcp = mcp.New(enabled, s.workDir)
+		s.mcp = mcp.New(known, s.workDir)
 		s.mcp.Sandbox = s.sandbox
 	}
 	s.upgradeMCPRules(append(servers, skipped...))
@@ -178,10 +183,16 @@ func showMCPStart(tell func(warning bool, msg string), src *mcp.Source) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch st.State {
-		case "starting":
+		case mcp.StateStarting:
 			tell(false, "mcp: starting "+st.Name)
-		case "ready":
+		case mcp.StateReady:
 			tell(false, fmt.Sprintf("mcp: %s ready (%d tools)", st.Name, len(st.Tools)))
+		case mcp.StateRestarting:
+			// Said once per restart; the call that saw the exit has the
+			// stderr tail.
+			why, _, _ := strings.Cut(st.Err, "; stderr:")
+			why = strings.TrimPrefix(why, "the server ")
+			tell(false, fmt.Sprintf("mcp: restarting %s (%d of %d): %s", st.Name, st.Restarts, mcp.MaxRestarts, oneLine(ui.Sanitize(why), 120)))
 		}
 		// A server that failed is reported once, as a diagnostic with the
 		// tail of its stderr, when the run starts.
