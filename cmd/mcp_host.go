@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -129,7 +130,8 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 // upgradeMCPRules rewrites permission rules that name MCP tools the old
 // way (<server>_<tool>) to the mcp__<server>__<tool> names tools now have,
 // with one warning per rule, so that a saved rule keeps its meaning. A
-// rule naming a built-in is left alone.
+// rule naming a built-in is left alone, and a pattern that also matches
+// one (read_* with a server "read") is kept besides its new form.
 func (s *settings) upgradeMCPRules(servers []mcp.Server) {
 	if len(servers) == 0 {
 		return
@@ -145,6 +147,9 @@ func (s *settings) upgradeMCPRules(servers []mcp.Server) {
 		if !ok || slices.Contains(builtIns, r.Tool) {
 			out = append(out, r)
 			continue
+		}
+		if slices.ContainsFunc(builtIns, func(b string) bool { m, _ := path.Match(r.Tool, b); return m }) {
+			out = append(out, r)
 		}
 		var now []string
 		for _, p := range pats {
