@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 )
 
@@ -18,6 +19,9 @@ func (s *Source) Reconnect(ctx context.Context, name string) error {
 	}
 	c.reviveMu.Lock()
 	defer c.reviveMu.Unlock()
+	if s.closed.Load() {
+		return errors.New("the MCP servers are closed")
+	}
 	c.mu.Lock()
 	c.restarts = 0
 	c.mu.Unlock()

@@ -87,8 +87,9 @@ func (c *conn) afterFailure(ctx context.Context, cl *client.Client, err error) (
 	}
 	kind, _ := c.cfg.Transport()
 	switch {
-	case kind == TransportStdio && pid > 0 && errors.Is(err, transport.ErrTransportClosed):
-		// The process ends as its output does; give it a moment to.
+	case kind == TransportStdio && pid > 0 && (errors.Is(err, transport.ErrTransportClosed) || !processRunning(pid)):
+		// The process ends as its output does (or a write to it failed
+		// as it ended); give it a moment to.
 		deadline := time.Now().Add(2 * time.Second)
 		for processRunning(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
@@ -155,6 +156,9 @@ func (c *conn) restart(ctx context.Context) (*client.Client, error) {
 	c.mu.Lock()
 	n, last, since := c.restarts, c.err, time.Since(c.exitedAt)
 	c.mu.Unlock()
+	if c.src != nil && c.src.closed.Load() {
+		return nil, errors.New("llmrt is stopping its MCP servers")
+	}
 	if n >= MaxRestarts {
 		return nil, fmt.Errorf("%s; not restarted again after %d restarts this session (reconnect it with /mcp in the chat, or start llmrt again)", last, n)
 	}

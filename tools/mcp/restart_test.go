@@ -237,3 +237,16 @@ func TestEnableDisable(t *testing.T) {
 		t.Errorf("Enable(nope): got %v, want an error naming it", err)
 	}
 }
+
+// TestNoRestartAfterClose: a call that comes after Close starts nothing.
+func TestNoRestartAfterClose(t *testing.T) {
+	src, log := startStdio(t)
+	pid, _ := strconv.Atoi(call(t, src, "mcp__t__pid").Content)
+	src.Close()
+	if res := call(t, src, "mcp__t__pid"); !res.IsError {
+		t.Fatalf("call after Close: got %+v, want an error", res)
+	}
+	if n := log.count(StateRestarting); n != 0 || processLive(pid) {
+		t.Errorf("after Close: %d restarts, first server alive %v; want none", n, processLive(pid))
+	}
+}

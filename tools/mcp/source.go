@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -59,6 +60,9 @@ type Source struct {
 	lastMu   sync.Mutex
 	last     []tools.Tool
 	lastGens []uint64
+
+	// closed is set by Close: no server is started again after it.
+	closed atomic.Bool
 }
 
 // New returns a source for the servers in list. A server its config
@@ -214,13 +218,18 @@ func (s *Source) Diagnostics() []tools.Diagnostic {
 // Close ends every server: the client, then a stdio server's whole process
 // group.
 func (s *Source) Close() error {
+	s.closed.Store(true)
 	var wg sync.WaitGroup
 	for _, c := range s.servers {
-		if c.status().State == StateDisabled {
-			continue
-		}
 		wg.Add(1)
-		go func(c *conn) { defer wg.Done(); c.close() }(c)
+		go func(c *conn) {
+			defer wg.Done()
+			// A restart under way finishes first, so that its process is
+			// not left behind.
+			c.reviveMu.Lock()
+			defer c.reviveMu.Unlock()
+			c.close()
+		}(c)
 	}
 	wg.Wait()
 	return nil
