@@ -65,6 +65,10 @@ func TestE2EMCPConfigErrorsReported(t *testing.T) {
 	if o := sb.run(cli{args: []string{"tools", "--strict"}}); o.code != 2 || !strings.Contains(o.stderr, "DOCS_TOKEN_E2E") {
 		t.Errorf("unset variable under --strict: exit %d, stderr %q; want 2 naming it", o.code, o.stderr)
 	}
+	// Rewriting the file would drop its comments: llmrt says so instead.
+	if o := sb.run(cli{args: []string{"mcp", "remove", "docs"}}); o.code != 1 || !strings.Contains(o.stderr, "comments") {
+		t.Errorf("mcp remove from a JSONC file: exit %d, stderr %q; want 1 saying it has comments", o.code, o.stderr)
+	}
 }
 
 // TestE2EMCPListJSONHealth: `llmrt mcp list --json` starts each enabled

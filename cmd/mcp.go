@@ -146,6 +146,10 @@ func editMCPFile(path string, private bool, edit func(servers map[string]json.Ra
 	}
 	if len(data) > 0 {
 		if err := json.Unmarshal(data, &top); err != nil {
+			if json.Unmarshal(mcp.StripJSONC(data), &top) == nil {
+				// Rewriting it would drop the comments.
+				return fmt.Errorf("%s has comments or trailing commas, which llmrt would lose rewriting it; edit it by hand", path)
+			}
 			return fmt.Errorf("%s: not valid JSON (%v); fix or remove it", path, err)
 		}
 	}

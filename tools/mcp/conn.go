@@ -77,7 +77,7 @@ func (c *conn) fail(err error) {
 		}
 	}
 	c.mu.Lock()
-	c.state, c.err = StateFailed, msg
+	c.state, c.err = StateFailed, c.redact(msg)
 	c.mu.Unlock()
 }
 

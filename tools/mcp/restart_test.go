@@ -250,3 +250,18 @@ func TestNoRestartAfterClose(t *testing.T) {
 		t.Errorf("after Close: %d restarts, first server alive %v; want none", n, processLive(pid))
 	}
 }
+
+// TestStartFailureRedacted: a server that fails to start is reported
+// with its stderr tail, the values of its env taken out.
+func TestStartFailureRedacted(t *testing.T) {
+	src := New([]Server{{Name: "bad", Command: "sh", Args: []string{"-c", `echo "cannot log in with $API_TOKEN" >&2; exit 4`},
+		Env: map[string]string{"API_TOKEN": "tok-start-5ecret"}}}, t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_ = src.Start(ctx)
+	defer src.Close()
+	d := src.Diagnostics()
+	if len(d) != 1 || !strings.Contains(d[0].Message, "cannot log in with") || strings.Contains(d[0].Message, "tok-start-5ecret") {
+		t.Errorf("diagnostics: got %+v, want the stderr tail with the token taken out", d)
+	}
+}
