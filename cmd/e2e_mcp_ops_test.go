@@ -139,13 +139,13 @@ func TestE2EMCPHiddenToolsAndOldRuleNames(t *testing.T) {
 // TestE2EMCPServerComesBack: through llmrt run, a server that crashes in
 // a call gives the model its exit status and stderr tail (its token
 // redacted), and the next call is answered by the server started again,
-// said once on stderr.
+// said once on stderr (a warning, shown without a terminal too).
 func TestE2EMCPServerComesBack(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q,"env":{"MCPTEST_TOKEN":"tok-e2e-5ecret"}}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__crash", `{}`), toolCall("mcp__calc__get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
-	o := openaiRun(sb, srv, "--permission", "auto", "--verbose", "-p", "add")
+	o := openaiRun(sb, srv, "--permission", "auto", "-p", "add")
 	o.want(t, 0)
 	reqs := srv.Requests()
 	if len(reqs) != 3 {

@@ -180,24 +180,25 @@ func commandsLine(s *settings) string {
 	return pol.Describe()
 }
 
-// showMCPStart reports each server's start and readiness through tell
-// (stderr on a terminal, or the chat's screen).
-func showMCPStart(tell func(warning bool, msg string), src *mcp.Source) {
+// showMCPStart reports through tell (stderr, or the chat's screen) each
+// restart of a server, as a warning, and with progress each server's
+// start and readiness.
+func showMCPStart(tell func(warning bool, msg string), src *mcp.Source, progress bool) {
 	var mu sync.Mutex
 	src.OnStatus = func(st mcp.Status) {
 		mu.Lock()
 		defer mu.Unlock()
-		switch st.State {
-		case mcp.StateStarting:
+		switch {
+		case st.State == mcp.StateStarting && progress:
 			tell(false, "mcp: starting "+st.Name)
-		case mcp.StateReady:
+		case st.State == mcp.StateReady && progress:
 			tell(false, fmt.Sprintf("mcp: %s ready (%d tools)", st.Name, len(st.Tools)))
-		case mcp.StateRestarting:
+		case st.State == mcp.StateRestarting:
 			// Said once per restart; the call that saw the exit has the
 			// stderr tail.
 			why, _, _ := strings.Cut(st.Err, "; stderr:")
 			why = strings.TrimPrefix(why, "the server ")
-			tell(false, fmt.Sprintf("mcp: restarting %s (%d of %d): %s", st.Name, st.Restarts, mcp.MaxRestarts, oneLine(ui.Sanitize(why), 120)))
+			tell(true, fmt.Sprintf("mcp: restarting %s (%d of %d): %s", st.Name, st.Restarts, mcp.MaxRestarts, oneLine(ui.Sanitize(why), 120)))
 		}
 		// A server that failed is reported once, as a diagnostic with the
 		// tail of its stderr, when the run starts.
