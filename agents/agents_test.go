@@ -42,7 +42,7 @@ func TestClaudeCodeFile(t *testing.T) {
 	if !ok {
 		t.Fatalf("reviewer not loaded: %+v", diags)
 	}
-	if want := []string{"read_file", "search_files", "shell_cmd", "github_get_issue", "edit_file"}; !slices.Equal(a.Tools, want) {
+	if want := []string{"read_file", "search_files", "shell_cmd", "mcp__github__get_issue", "edit_file"}; !slices.Equal(a.Tools, want) {
 		t.Errorf("tools %q, want %q", a.Tools, want)
 	}
 	if a.Instructions != "You review code.\n\nBe strict." || a.Description != "Reviews code after a change" {

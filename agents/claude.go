@@ -8,8 +8,9 @@ import (
 )
 
 // MapTools turns Claude Code's tool names into llmrt's, in order and
-// without repeats. MCP tools (mcp__server__tool) become the names llmrt
-// gives them (server_tool; mcp__server, a whole server, server_*). Names without an equivalent (TodoWrite,
+// without repeats. MCP tools (mcp__server__tool) keep the names, which
+// llmrt gives them too (mcp__server, a whole server, becomes
+// mcp__server__*). Names without an equivalent (TodoWrite,
 // WebSearch, NotebookEdit, ...) are returned as dropped. A list that
 // named tools but keeps none is empty, not nil: the agent gets no tools
 // beyond the control ones, not all of them.

@@ -164,7 +164,7 @@ func TestHooksFireForMCPTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
-	srv := fake(t, fakellm.OpenAI, toolCall("calc_get-sum", `{"a":2,"b":3}`), finalAnswer("done"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__get-sum", `{"a":2,"b":3}`), finalAnswer("done"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "add")
 	o.want(t, 0)
 	if body := string(srv.Requests()[1].Body); !strings.Contains(body, "calc is off limits") || strings.Contains(body, "The sum of 2 and 3") {

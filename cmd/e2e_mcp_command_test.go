@@ -122,7 +122,7 @@ func TestMCPToolsCommand(t *testing.T) {
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	o := sb.run(cli{args: []string{"tools"}})
 	o.want(t, 0)
-	for _, w := range []string{"calc_get-sum", "mcp:calc", "calc: ready, 4 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {
+	for _, w := range []string{"mcp__calc__get-sum", "mcp:calc", "calc: ready, 5 tools", "ghost: failed: start /nonexistent/ghost-mcp"} {
 		if !strings.Contains(o.stdout, w) {
 			t.Errorf("llmrt tools: stdout lacks %q:\n%s", w, o.stdout)
 		}
@@ -133,10 +133,10 @@ func TestMCPToolsCommand(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{[]string{"tools", "call", "calc_get-sum", "--args", `{"a":2,"b":3}`}, 0, "The sum of 2 and 3 is 5.", ""},
-		{[]string{"tools", "call", "calc_get-sum", "--permission", "read", "--args", `{"a":2,"b":3}`}, 0, "The sum of 2 and 3 is 5.", ""},
-		{[]string{"tools", "call", "calc_fail", "--permission", "auto", "--args", `{}`}, 1, "", "the widget is jammed"},
-		{[]string{"tools", "call", "calc_fail", "--permission", "read", "--args", `{}`}, 1, "", "read-only"},
+		{[]string{"tools", "call", "mcp__calc__get-sum", "--args", `{"a":2,"b":3}`}, 0, "The sum of 2 and 3 is 5.", ""},
+		{[]string{"tools", "call", "mcp__calc__get-sum", "--permission", "read", "--args", `{"a":2,"b":3}`}, 0, "The sum of 2 and 3 is 5.", ""},
+		{[]string{"tools", "call", "mcp__calc__fail", "--permission", "auto", "--args", `{}`}, 1, "", "the widget is jammed"},
+		{[]string{"tools", "call", "mcp__calc__fail", "--permission", "read", "--args", `{}`}, 1, "", "read-only"},
 	}
 	for _, tc := range cases {
 		o := sb.run(cli{args: tc.args})

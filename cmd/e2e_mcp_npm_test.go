@@ -35,9 +35,9 @@ func TestMCPReferenceServersReachTheModel(t *testing.T) {
 		`"fs":{"command":%q,"args":[%q,%q],"timeout":60},"ghost":{"command":"/nonexistent/ghost-mcp"}`,
 		node, entry("server-everything"), node, entry("server-filesystem"), sb.work))
 	srv := fake(t, fakellm.OpenAI,
-		toolCall("everything_get-sum", `{"a":2,"b":3}`),
-		toolCall("everything_get-tiny-image", `{}`),
-		toolCall("fs_read_text_file", `{"path":"/etc/passwd"}`),
+		toolCall("mcp__everything__get-sum", `{"a":2,"b":3}`),
+		toolCall("mcp__everything__get-tiny-image", `{}`),
+		toolCall("mcp__fs__read_text_file", `{"path":"/etc/passwd"}`),
 		finalAnswer("five"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "add 2 and 3")
 	o.want(t, 0)
@@ -54,7 +54,7 @@ func TestMCPReferenceServersReachTheModel(t *testing.T) {
 		t.Errorf("stderr should warn about the ghost server and its command:\n%s", o.stderr)
 	}
 
-	srv = fake(t, fakellm.OpenAI, toolCall("everything_trigger-long-running-operation", `{"duration":0.3,"steps":3}`), finalAnswer("done"))
+	srv = fake(t, fakellm.OpenAI, toolCall("mcp__everything__trigger-long-running-operation", `{"duration":0.3,"steps":3}`), finalAnswer("done"))
 	o = openaiRun(sb, srv, "--permission", "auto", "--output", "stream-json", "-p", "wait")
 	o.want(t, 0)
 	if n := strings.Count(o.stdout, `"type":"tool_progress"`); n == 0 || !strings.Contains(o.stdout, `"total":3`) {
@@ -78,17 +78,17 @@ func TestMCPListChangedBeforeTheNextCall(t *testing.T) {
 	defer web.Close()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q}`, web.URL+"/mcp"))
-	srv := fake(t, fakellm.OpenAI, toolCall("web_grow", `{}`), toolCall("web_grown", `{}`), finalAnswer("ok"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__web__grow", `{}`), toolCall("mcp__web__grown", `{}`), finalAnswer("ok"))
 	openaiRun(sb, srv, "--permission", "auto", "-p", "grow").want(t, 0)
 	reqs := srv.Requests()
 	if len(reqs) != 3 {
 		t.Fatalf("got %d model calls, want 3", len(reqs))
 	}
-	if names := strings.Join(toolNames(t, reqs[0]), ","); strings.Contains(names, "web_grown") {
-		t.Errorf("first call: web_grown offered before it existed: %s", names)
+	if names := strings.Join(toolNames(t, reqs[0]), ","); strings.Contains(names, "mcp__web__grown") {
+		t.Errorf("first call: mcp__web__grown offered before it existed: %s", names)
 	}
-	if names := strings.Join(toolNames(t, reqs[1]), ","); !strings.Contains(names, "web_grown") {
-		t.Errorf("second call: tools %s, want web_grown among them", names)
+	if names := strings.Join(toolNames(t, reqs[1]), ","); !strings.Contains(names, "mcp__web__grown") {
+		t.Errorf("second call: tools %s, want mcp__web__grown among them", names)
 	}
 	if body := string(reqs[2].Body); !strings.Contains(body, "new leaf") {
 		t.Errorf("the new tool should answer: %.2000s", body)

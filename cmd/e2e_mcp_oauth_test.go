@@ -233,7 +233,7 @@ func TestMCPOAuthLoginThroughTheBinary(t *testing.T) {
 	// The token has expired by the time of the run: it is refreshed, and
 	// the tool answers.
 	as.expireAll()
-	srv = fake(t, fakellm.OpenAI, toolCall("docs_whoami", `{}`), finalAnswer("alice"))
+	srv = fake(t, fakellm.OpenAI, toolCall("mcp__docs__whoami", `{}`), finalAnswer("alice"))
 	o = openaiRun(sb, srv, "--permission", "auto", "-p", "who am i")
 	o.want(t, 0)
 	reqs := srv.Requests()

@@ -22,8 +22,8 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
-		toolCall("calc_get-sum", `{"a":2,"b":3}`),
-		toolCall("calc_fail", `{}`),
+		toolCall("mcp__calc__get-sum", `{"a":2,"b":3}`),
+		toolCall("mcp__calc__fail", `{}`),
 		finalAnswer("done"))
 	openaiRun(sb, srv, "--permission", "read", "-p", "add").want(t, 0)
 	reqs := srv.Requests()
@@ -34,7 +34,7 @@ func TestMCPReadOnlyHintInReadMode(t *testing.T) {
 		t.Errorf("the read-only tool should run in read mode; the model got: %s", body)
 	}
 	if body := string(reqs[2].Body); !strings.Contains(body, "read-only") || strings.Contains(body, "the widget is jammed") {
-		t.Errorf("calc_fail (not marked read-only) should be refused in read mode; the model got: %s", body)
+		t.Errorf("mcp__calc__fail (not marked read-only) should be refused in read mode; the model got: %s", body)
 	}
 }
 
@@ -45,7 +45,7 @@ func TestMCPElicitationWithoutAPersonIsDeclined(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
-	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("ok"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__elicit", `{}`), finalAnswer("ok"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "who")
 	o.want(t, 0)
 	if body := lastRequestText(t, srv); !contains(body, `elicitation result: {\"action\":\"decline\"}`) {
@@ -63,11 +63,11 @@ func TestTerminalMCPElicitation(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q}`, mcpServer))
-	srv := fake(t, fakellm.OpenAI, toolCall("calc_elicit", `{}`), finalAnswer("Hello, Ada."))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__elicit", `{}`), finalAnswer("Hello, Ada."))
 	tm := startTermSized(t, sb, 100, 30, map[string]string{"OPENAI_API_KEY": "k"},
 		"run", "--provider", "openai", "--base-url", srv.URL+"/v1", "--model", "m", "--permission", "auto", "-p", "who")
 	scr := tm.waitFor("MCP server calc asks: Who is at the keyboard?", 20*time.Second)
-	if !strings.Contains(scr, "llmrt: mcp: starting calc") || !strings.Contains(scr, "llmrt: mcp: calc ready (4 tools)") {
+	if !strings.Contains(scr, "llmrt: mcp: starting calc") || !strings.Contains(scr, "llmrt: mcp: calc ready (5 tools)") {
 		t.Errorf("a terminal should show the server's start:\n%s", scr)
 	}
 	tm.keys("Down")
@@ -106,7 +106,7 @@ func TestMCPLogsStayOffTheTerminal(t *testing.T) {
 	// wait.
 	sb.mcpConfig(fmt.Sprintf(`"web":{"url":%q},"old":{"type":"sse","url":%q},"wrong":{"type":"sse","url":%q,"timeout":0.5}`,
 		web.URL+"/mcp", old.URL+"/sse", web.URL+"/mcp"))
-	srv := fake(t, fakellm.OpenAI, toolCall("web_ping", `{}`), toolCall("old_ping", `{}`), finalAnswer("pong"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__web__ping", `{}`), toolCall("mcp__old__ping", `{}`), finalAnswer("pong"))
 	o := openaiRun(sb, srv, "--permission", "auto", "--verbose", "-p", "ping")
 	o.want(t, 0)
 	if reqs := srv.Requests(); len(reqs) != 3 || !contains(string(reqs[1].Body), "pong") || !contains(string(reqs[2].Body), "pong") {

@@ -30,9 +30,9 @@ func TestMCPToolsReachTheModel(t *testing.T) {
 	sb := newSandbox(t)
 	sb.mcpConfig(fmt.Sprintf(`"calc":{"command":%q},"ghost":{"command":"/nonexistent/ghost-mcp"}`, mcpServer))
 	srv := fake(t, fakellm.OpenAI,
-		toolCall("calc_get-sum", `{"a":2,"b":3}`),
-		toolCall("calc_fail", `{}`),
-		toolCall("calc_image", `{}`),
+		toolCall("mcp__calc__get-sum", `{"a":2,"b":3}`),
+		toolCall("mcp__calc__fail", `{}`),
+		toolCall("mcp__calc__image", `{}`),
 		finalAnswer("five"))
 	o := openaiRun(sb, srv, "--permission", "auto", "-p", "add 2 and 3")
 	o.want(t, 0)
@@ -40,7 +40,7 @@ func TestMCPToolsReachTheModel(t *testing.T) {
 	if len(reqs) != 4 {
 		t.Fatalf("want 4 model calls, got %d\nstderr: %s", len(reqs), o.stderr)
 	}
-	if !strings.Contains(string(reqs[0].Body), "calc_get-sum") {
+	if !strings.Contains(string(reqs[0].Body), "mcp__calc__get-sum") {
 		t.Errorf("the MCP tool is not offered: %s", reqs[0].Body)
 	}
 	if !strings.Contains(string(reqs[1].Body), "The sum of 2 and 3 is 5.") {

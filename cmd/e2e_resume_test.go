@@ -185,7 +185,7 @@ func TestResumeKeepsToolSources(t *testing.T) {
 		t.Fatalf("got %d requests, want 2\n%s", len(reqs), o.stderr)
 	}
 	for i, r := range reqs {
-		if names := strings.Join(toolNames(t, r), " "); !contains(names, "calc_get-sum") || !contains(systemPrompt(t, r), "greet-people") {
+		if names := strings.Join(toolNames(t, r), " "); !contains(names, "mcp__calc__get-sum") || !contains(systemPrompt(t, r), "greet-people") {
 			t.Errorf("request %d should offer the MCP tool and the skill: tools %s", i+1, names)
 		}
 	}

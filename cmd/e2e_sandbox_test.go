@@ -254,7 +254,7 @@ func TestSandboxModes(t *testing.T) {
 		pid := func(name string) string { return filepath.Join(outside, name+".pid") }
 		sb.mcpConfig(fmt.Sprintf(`"boxed":{"command":%q,"sandbox":true,"env":{"MCPTEST_PIDFILE":%q}},"free":{"command":%q,"env":{"MCPTEST_PIDFILE":%q}}`,
 			mcpServer, pid("boxed"), mcpServer, pid("free")))
-		srv := fake(t, fakellm.OpenAI, toolCall("boxed_get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
+		srv := fake(t, fakellm.OpenAI, toolCall("mcp__boxed__get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
 		sandboxRun(t, sb, srv, "--permission", "auto", "-p", "add").want(t, 0)
 		if !strings.Contains(lastRequestText(t, srv), "The sum of 2 and 3 is 5.") {
 			t.Errorf("the confined server should still answer: %s", lastRequestText(t, srv))

@@ -95,8 +95,8 @@ func (h *cmdHost) runtime(hc *http.Client) (*engine.Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.s.mcp != nil && !h.s.quiet && (h.io.ErrTTY || h.s.verbose) {
-		showMCPStart(h.tell, h.s.mcp)
+	if h.s.mcp != nil && !h.s.quiet {
+		showMCPStart(h.tell, h.s.mcp, h.io.ErrTTY || h.s.verbose)
 	}
 	return engine.New(engine.Config{
 		Adapters:       []providers.Provider{p},

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -62,46 +61,6 @@ func mcpScope(f *Factory, dir, origin string) string {
 		return "project"
 	}
 	return origin
-}
-
-func newMCPListCmd(f *Factory) *cobra.Command {
-	return &cobra.Command{
-		Use:   "list",
-		Short: "List the configured MCP servers",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			list, diags, trusted, err := mcpServers(f)
-			if err != nil {
-				return err
-			}
-			dir, _ := workDir("")
-			for _, d := range diags {
-				fmt.Fprintln(f.IO.ErrOut, "llmrt: warning:", d)
-			}
-			if len(list) == 0 {
-				_, err := fmt.Fprintln(f.IO.Out, "No MCP servers configured. Add one with: llmrt mcp add NAME -- COMMAND ARGS...")
-				return err
-			}
-			tw := tabwriter.NewWriter(f.IO.Out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tSCOPE\tTRANSPORT\tTARGET\tSOURCE")
-			for _, s := range list {
-				t, _ := s.Transport()
-				target := s.URL
-				if t == mcp.TransportStdio {
-					target = strings.TrimSpace(s.Command + " " + strings.Join(s.Args, " "))
-				}
-				if !s.IsEnabled() {
-					t += " (disabled)"
-				}
-				scope := mcpScope(f, dir, s.Origin)
-				if scope == "project" && !trusted {
-					scope += " (not trusted)"
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Name, scope, t, oneLine(ui.Sanitize(target), 60), ui.Sanitize(s.Origin))
-			}
-			return tw.Flush()
-		},
-	}
 }
 
 func newMCPGetCmd(f *Factory) *cobra.Command {
@@ -167,7 +126,7 @@ func rawMCPServer(path, name string) (json.RawMessage, error) {
 		MCPServers map[string]json.RawMessage `json:"mcpServers"`
 		Servers    map[string]json.RawMessage `json:"servers"`
 	}
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := json.Unmarshal(mcp.StripJSONC(data), &f); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if raw, ok := f.MCPServers[name]; ok {
@@ -189,6 +148,10 @@ func editMCPFile(path string, private bool, edit func(servers map[string]json.Ra
 	}
 	if len(data) > 0 {
 		if err := json.Unmarshal(data, &top); err != nil {
+			if json.Unmarshal(mcp.StripJSONC(data), &top) == nil {
+				// Rewriting it would drop the comments.
+				return fmt.Errorf("%s has comments or trailing commas, which llmrt would lose rewriting it; edit it by hand", path)
+			}
 			return fmt.Errorf("%s: not valid JSON (%v); fix or remove it", path, err)
 		}
 	}

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/llmrt/llmrt/cmd/config"
+	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/tools/mcp"
 	"github.com/llmrt/llmrt/ui"
@@ -62,6 +65,9 @@ func loadMCPServers(getenv func(string) string, workDir string, extra []string, 
 		case list == nil && f.named:
 			diags = append(diags, fmt.Sprintf("--mcp-config %s: no such file", f.path))
 		}
+		for _, sv := range list {
+			diags = append(diags, sv.Warnings...)
+		}
 		if f.project && !trusted {
 			untrusted = append(untrusted, list)
 			continue
@@ -97,10 +103,15 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 	servers, skipped, diags := loadMCPServers(getenv, s.workDir, extra, s.trusted)
 	s.diagnostics = append(s.diagnostics, diags...)
 	s.untrustedServers = skipped
-	var enabled []mcp.Server
+	var enabled, known []mcp.Server
 	for _, sv := range append(servers, skipped...) {
-		if sv.IsEnabled() && !slices.ContainsFunc(skipped, func(k mcp.Server) bool { return k.Name == sv.Name }) {
-			enabled = append(enabled, sv)
+		if !slices.ContainsFunc(skipped, func(k mcp.Server) bool { return k.Name == sv.Name }) {
+			// A disabled server is known to the source, which the chat can
+			// enable.
+			known = append(known, sv)
+			if sv.IsEnabled() {
+				enabled = append(enabled, sv)
+			}
 		}
 		// The server keeps its environment and headers; their secrets are
 		// redacted from what llmrt writes, a skipped server's too.
@@ -111,9 +122,47 @@ func (s *settings) loadMCP(getenv func(string) string, extra []string) {
 		}
 	}
 	if len(enabled) > 0 {
-		s.mcp = mcp.New(enabled, s.workDir)
+		s.mcp = mcp.New(known, s.workDir)
 		s.mcp.Sandbox = s.sandbox
 	}
+	s.upgradeMCPRules(append(servers, skipped...))
+}
+
+// upgradeMCPRules rewrites permission rules that name MCP tools the old
+// way (<server>_<tool>) to the mcp__<server>__<tool> names tools now have,
+// with one warning per rule, so that a saved rule keeps its meaning. A
+// rule naming a built-in is left alone, and a pattern that also matches
+// one (read_* with a server "read") is kept besides its new form.
+func (s *settings) upgradeMCPRules(servers []mcp.Server) {
+	if len(servers) == 0 {
+		return
+	}
+	names := make([]string, len(servers))
+	for i, sv := range servers {
+		names[i] = sv.Name
+	}
+	builtIns := engine.AllBuiltIns()
+	var out []engine.Rule
+	for _, r := range s.permission.Rules {
+		pats, ok := mcp.LegacyPattern(r.Tool, names)
+		if !ok || slices.Contains(builtIns, r.Tool) {
+			out = append(out, r)
+			continue
+		}
+		if slices.ContainsFunc(builtIns, func(b string) bool { m, _ := path.Match(r.Tool, b); return m }) {
+			out = append(out, r)
+		}
+		var now []string
+		for _, p := range pats {
+			nr := r
+			nr.Tool = p
+			out = append(out, nr)
+			now = append(now, nr.String())
+		}
+		s.diagnostics = append(s.diagnostics, fmt.Sprintf("rule %s %s names an MCP tool the old way; it is read as %s (write that in your config)",
+			r.Action, r, strings.Join(now, ", ")))
+	}
+	s.permission.Rules = out
 }
 
 // String says how a server stands, for listings: "ready, 3 tools" or
@@ -132,18 +181,25 @@ func commandsLine(s *settings) string {
 	return pol.Describe()
 }
 
-// showMCPStart reports each server's start and readiness through tell
-// (stderr on a terminal, or the chat's screen).
-func showMCPStart(tell func(warning bool, msg string), src *mcp.Source) {
+// showMCPStart reports through tell (stderr, or the chat's screen) each
+// restart of a server, as a warning, and with progress each server's
+// start and readiness.
+func showMCPStart(tell func(warning bool, msg string), src *mcp.Source, progress bool) {
 	var mu sync.Mutex
 	src.OnStatus = func(st mcp.Status) {
 		mu.Lock()
 		defer mu.Unlock()
-		switch st.State {
-		case "starting":
+		switch {
+		case st.State == mcp.StateStarting && progress:
 			tell(false, "mcp: starting "+st.Name)
-		case "ready":
+		case st.State == mcp.StateReady && progress:
 			tell(false, fmt.Sprintf("mcp: %s ready (%d tools)", st.Name, len(st.Tools)))
+		case st.State == mcp.StateRestarting:
+			// Said once per restart; the call that saw the exit has the
+			// stderr tail.
+			why, _, _ := strings.Cut(st.Err, "; stderr:")
+			why = strings.TrimPrefix(why, "the server ")
+			tell(true, fmt.Sprintf("mcp: restarting %s (%d of %d): %s", st.Name, st.Restarts, mcp.MaxRestarts, oneLine(ui.Sanitize(why), 120)))
 		}
 		// A server that failed is reported once, as a diagnostic with the
 		// tail of its stderr, when the run starts.

@@ -71,6 +71,12 @@ func runTools(ctx context.Context, opts *toolsOptions) error {
 	if err != nil {
 		return err
 	}
+	// What is wrong with the config (a broken .mcp.json, a missing
+	// --mcp-config, a server that failed) goes to stderr, or fails the
+	// command under --strict: this is the command for finding it.
+	if err := newHost(opts.f.IO, s, nil, opts.f.secrets).checkStrict(ctx, rt, false); err != nil {
+		return err
+	}
 	out := opts.f.IO.Out
 	servers := mcpStatuses(s)
 	if opts.json {

@@ -38,7 +38,7 @@ const (
 
 // Rule matches tool calls by tool name and argument globs:
 // `shell_cmd(command=go test *)`, `write_file(path=src/**)`,
-// `mcp_github_*`. policy.Rule says how a command pattern holds against a
+// `mcp__github__*`. policy.Rule says how a command pattern holds against a
 // shell line.
 type Rule = policy.Rule
 

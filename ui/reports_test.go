@@ -25,7 +25,7 @@ func sampleReports() map[string]Report {
 		{"read_file", "read", "builtin", "Read a text file from the workspace. Long files are read in pages."},
 		{"write_file", "write", "builtin", "Create or replace a file in the workspace with the given content."},
 		{"shell_cmd", "external_action", "builtin", "Run a shell command in the workspace. It runs in the sandbox."},
-		{"calc_get-sum", "external_action", "mcp:calc", "Add two numbers."},
+		{"mcp__calc__get-sum", "external_action", "mcp:calc", "Add two numbers."},
 		{"ask_user_input", "interaction", "builtin", "Ask the person one or more questions with options."},
 		{"final_answer", "none", "control", "Finish the run with the answer."},
 	} {

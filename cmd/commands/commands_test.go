@@ -131,7 +131,7 @@ func TestAllowRules(t *testing.T) {
 		"allow shell_cmd(command=git status *)", "allow shell_cmd(command=ls)", "allow read_file", "allow edit_file(path=src/**)",
 		"allow write_file(path=docs/*.md)", "allow edit_file", "allow search_files", "allow list_files",
 		"allow web_fetch(url=https://example.com/*)", "allow web_fetch(url=http://example.com/*)", "allow spawn_agent",
-		"allow github_get_issue", "allow shell_cmd",
+		"allow mcp__github__get_issue", "allow shell_cmd",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("rules:\n got %q\nwant %q", got, want)

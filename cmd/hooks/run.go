@@ -160,7 +160,7 @@ func (r *Runner) fire(ctx context.Context, event string, name func(Set) string, 
 		n := name(s)
 		var in []byte
 		for _, m := range s.Events[event] {
-			if !m.matches(n) {
+			if !m.matches(n) && !r.matchesOldName(s, m, n) {
 				continue
 			}
 			if in == nil {
@@ -193,6 +193,25 @@ func (r *Runner) fire(ctx context.Context, event string, name func(Set) string, 
 		r.read(event, res, plainContext, jobs[i].set.Claude, &a)
 	}
 	return a
+}
+
+// matchesOldName reports whether a matcher of llmrt's own config names
+// the MCP tool mcp__<server>__<tool> by the name it had before,
+// <server>_<tool>; it warns once per matcher that it does.
+func (r *Runner) matchesOldName(s Set, m Matcher, name string) bool {
+	rest, ok := strings.CutPrefix(name, "mcp__")
+	if s.Claude || !ok {
+		return false
+	}
+	server, tool, ok := strings.Cut(rest, "__")
+	if !ok || !m.matches(server+"_"+tool) {
+		return false
+	}
+	key := s.Source + "\x00" + m.Pattern
+	if _, seen := r.oldNames.LoadOrStore(key, true); !seen {
+		r.warn(fmt.Sprintf("hooks: %s: matcher %q names the MCP tool %s the old way; write %s", s.Source, m.Pattern, name, name))
+	}
+	return true
 }
 
 func (r *Runner) warn(msg string) {

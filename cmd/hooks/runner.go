@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/llmrt/llmrt/engine"
 )
@@ -30,6 +31,9 @@ type Runner struct {
 	// sums are the contents, as trusted, of the project files a project
 	// hook's command names (its scripts).
 	sums map[string]string
+	// oldNames holds the matchers already warned about for naming an MCP
+	// tool the old way.
+	oldNames sync.Map
 }
 
 var _ engine.Hooks = (*Runner)(nil)

@@ -48,7 +48,7 @@ const (
 )
 
 // Rule matches tool calls by tool name and argument globs:
-// `shell_cmd(command=go test *)`, `write_file(path=src/**)`, `mcp_github_*`.
+// `shell_cmd(command=go test *)`, `write_file(path=src/**)`, `mcp__github__*`.
 //
 // A command pattern is matched against each command a shell line runs
 // (after ;, && and ||, in pipes, subshells, $(...), functions, loops and

@@ -37,9 +37,9 @@ var llmrtTools = map[string]bool{
 func LlmrtTool(name string) bool { return llmrtTools[name] }
 
 // MCPTool turns Claude Code's name of an MCP tool, mcp__server__tool,
-// into llmrt's (server_tool), and mcp__server, a whole server, into a
-// rule pattern for all its tools (server_*). ok is false for a name not
-// of either form.
+// into llmrt's (the same name, sanitised as llmrt exposes it), and
+// mcp__server, a whole server, into a rule pattern for all its tools
+// (mcp__server__*). ok is false for a name not of either form.
 func MCPTool(name string) (string, bool) {
 	rest, ok := strings.CutPrefix(name, "mcp__")
 	if !ok || rest == "" || strings.ContainsAny(rest, "*?()=, ") {

@@ -49,8 +49,8 @@ func TestAllowRules(t *testing.T) {
 		{"WebFetch", []string{"web_fetch"}, ""},
 		{"WebFetch(domain:go.dev)", []string{"web_fetch(url=https://go.dev/*)", "web_fetch(url=http://go.dev/*)"}, ""},
 		{"Task", []string{"spawn_agent"}, ""},
-		{"mcp__github__create_issue", []string{"github_create_issue"}, ""},
-		{"mcp__github", []string{"github_*"}, ""},
+		{"mcp__github__create_issue", []string{"mcp__github__create_issue"}, ""},
+		{"mcp__github", []string{"mcp__github__*"}, ""},
 		{"shell_cmd", []string{"shell_cmd"}, ""},
 		{"NotebookEdit", nil, "no tool"},
 		{"Bash(git status", nil, "parenthesis"},
@@ -103,13 +103,13 @@ func TestBashPrefixRuleAllowsNoMore(t *testing.T) {
 }
 
 // TestMCPNames: Claude Code's mcp__server__tool is the name llmrt gives
-// the server's tool (server_tool, sanitised as the MCP client does), a
+// the server's tool (the same name, sanitised as the MCP client does), a
 // whole server is a pattern for its tools, and back again.
 func TestMCPNames(t *testing.T) {
 	for in, want := range map[string]string{
-		"mcp__github__create_issue": "github_create_issue",
-		"mcp__my.server__do":        "my_server_do",
-		"mcp__github":               "github_*",
+		"mcp__github__create_issue": "mcp__github__create_issue",
+		"mcp__my.server__do":        "mcp__my_server__do",
+		"mcp__github":               "mcp__github__*",
 	} {
 		if got, ok := MCPTool(in); !ok || got != want {
 			t.Errorf("MCPTool(%q) = %q, %v; want %q", in, got, ok, want)
@@ -120,7 +120,7 @@ func TestMCPNames(t *testing.T) {
 			t.Errorf("MCPTool(%q) = %q, want not ok", bad, got)
 		}
 	}
-	if got := MCPName("calc", "calc_get-sum"); got != "mcp__calc__get-sum" {
+	if got := MCPName("calc", "mcp__calc__get-sum"); got != "mcp__calc__get-sum" {
 		t.Errorf("MCPName = %q", got)
 	}
 }

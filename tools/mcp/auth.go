@@ -122,10 +122,12 @@ func (s *Source) Login(ctx context.Context, name string, open func(ctx context.C
 	ready := c.state == "ready"
 	c.mu.Unlock()
 	if !ready {
-		c.close()
-		c.start(ctx)
-		if st := c.status(); st.State != "ready" {
-			return fmt.Errorf("logged in, but mcp server %q still fails: %s", name, st.Err)
+		c.reviveMu.Lock()
+		err := c.reconnect(ctx)
+		c.reviveMu.Unlock()
+		c.gen.Add(1)
+		if err != nil {
+			return fmt.Errorf("logged in, but mcp server %q still fails: %w", name, err)
 		}
 	}
 	return nil

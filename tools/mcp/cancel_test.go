@@ -59,7 +59,7 @@ func TestCallTimeoutSendsCancelled(t *testing.T) {
 			mark := filepath.Join(t.TempDir(), "cancelled")
 			args, _ := json.Marshal(map[string]string{"mark": mark})
 			start := time.Now()
-			res, err := byName(t, list, "t_hang").Execute(ctx, args)
+			res, err := byName(t, list, "mcp__t__hang").Execute(ctx, args)
 			if err != nil || !res.IsError || !strings.Contains(res.Content, "tool_timeout") {
 				t.Fatalf("got %+v, %v; want an error result naming tool_timeout", res, err)
 			}

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/llmrt/llmrt/tools/mcp/oauth"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Server is one configured MCP server.
@@ -40,8 +42,19 @@ type Server struct {
 	// oauth.Config); without it, a server that asks is authorized with a
 	// dynamically registered client.
 	OAuth *oauth.Config `json:"oauth,omitempty"`
+	// Roots are the directories announced to the server as its roots; nil
+	// leaves the choice to llmrt (see announcedRoots).
+	Roots *Roots `json:"roots,omitempty"`
+	// EnabledTools, when set, are the only tools of the server offered;
+	// DisabledTools are never offered. Both name the server's own tool
+	// names; a hidden tool is not in the model's list at all.
+	EnabledTools  []string `json:"enabled_tools,omitempty"`
+	DisabledTools []string `json:"disabled_tools,omitempty"`
 	// Origin is the file the server was read from.
 	Origin string `json:"-"`
+	// Warnings are what reading the config found wrong without stopping
+	// the server: a ${VAR} that is not set.
+	Warnings []string `json:"-"`
 }
 
 // Transport kinds.
@@ -93,6 +106,21 @@ func (s Server) CallTimeout() time.Duration {
 	return DefaultToolTimeout
 }
 
+// offered keeps the tools enabled_tools and disabled_tools let the model
+// see.
+func (s Server) offered(all []mcp.Tool) []mcp.Tool {
+	if s.EnabledTools == nil && len(s.DisabledTools) == 0 {
+		return all
+	}
+	out := make([]mcp.Tool, 0, len(all))
+	for _, t := range all {
+		if (s.EnabledTools == nil || slices.Contains(s.EnabledTools, t.Name)) && !slices.Contains(s.DisabledTools, t.Name) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // IsEnabled reports whether the server should be started.
 func (s Server) IsEnabled() bool { return s.Enabled == nil || *s.Enabled }
 
@@ -127,7 +155,7 @@ type file struct {
 // file in errors.
 func Parse(data []byte, origin string) ([]Server, error) {
 	var f file
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := json.Unmarshal(StripJSONC(data), &f); err != nil {
 		return nil, fmt.Errorf("%s: not a valid MCP config: %v", origin, err)
 	}
 	raw := map[string]json.RawMessage{}
@@ -149,14 +177,18 @@ func Parse(data []byte, origin string) ([]Server, error) {
 			Transport string `json:"transport"`
 		}
 		if err := json.Unmarshal(raw[name], &s); err != nil {
-			return nil, fmt.Errorf("%s: mcp server %q: %v", origin, name, err)
+			return nil, fmt.Errorf("%s: mcp server %q: %w", origin, name, err)
 		}
 		_ = json.Unmarshal(raw[name], &alias)
 		if s.Type == "" {
 			s.Type = alias.Transport
 		}
 		s.Name, s.Origin = name, origin
-		out = append(out, s.expand(os.LookupEnv))
+		s = s.expand(os.LookupEnv)
+		if s.Roots != nil {
+			s.Roots.Paths = expandHome(s.Roots.Paths)
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }
@@ -194,42 +226,78 @@ var varRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?\}`)
 // Expand replaces ${VAR} and ${VAR:-default} in s. An unset ${VAR} becomes
 // empty; ${VAR:-default} uses default when VAR is unset or empty.
 func Expand(s string, lookup func(string) (string, bool)) string {
+	v, _ := expandVars(s, lookup)
+	return v
+}
+
+// expandVars is Expand that also returns the variables s names, unset and
+// without a default.
+func expandVars(s string, lookup func(string) (string, bool)) (string, []string) {
 	if !strings.Contains(s, "${") {
-		return s
+		return s, nil
 	}
-	return varRE.ReplaceAllStringFunc(s, func(m string) string {
+	var unset []string
+	out := varRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := varRE.FindStringSubmatch(m)
 		v, ok := lookup(sub[1])
 		if sub[2] != "" && (!ok || v == "") {
 			return sub[3]
 		}
+		if !ok {
+			unset = append(unset, sub[1])
+		}
 		return v
 	})
+	return out, unset
 }
 
 func (s Server) expand(lookup func(string) (string, bool)) Server {
-	s.Command = Expand(s.Command, lookup)
-	s.URL = Expand(s.URL, lookup)
+	warn := func(where string, unset []string) {
+		for _, name := range unset {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("mcp server %q (%s): %s names ${%s}, which is not set; set it, or write ${%s:-default}",
+				s.Name, s.Origin, where, name, name))
+		}
+	}
+	var unset []string
+	s.Command, unset = expandVars(s.Command, lookup)
+	warn("command", unset)
+	s.URL, unset = expandVars(s.URL, lookup)
+	warn("url", unset)
 	if s.Args != nil {
 		args := make([]string, len(s.Args))
 		for i, a := range s.Args {
-			args[i] = Expand(a, lookup)
+			args[i], unset = expandVars(a, lookup)
+			warn("an argument", unset)
 		}
 		s.Args = args
 	}
-	s.Env = expandMap(s.Env, lookup)
-	s.Headers = expandMap(s.Headers, lookup)
+	s.Env = s.expandMap("env", s.Env, lookup, warn, false)
+	s.Headers = s.expandMap("header", s.Headers, lookup, warn, true)
 	s.OAuth = s.OAuth.Map(func(v string) string { return Expand(v, lookup) })
 	return s
 }
 
-func expandMap(m map[string]string, lookup func(string) (string, bool)) map[string]string {
+// expandMap expands the values of an env or headers block. With drop, an
+// entry that names an unset variable is left out: a header such as
+// "Authorization: Bearer ${TOKEN}" is not sent with no token in it.
+func (s Server) expandMap(kind string, m map[string]string, lookup func(string) (string, bool), warn func(string, []string), drop bool) map[string]string {
 	if m == nil {
 		return nil
 	}
 	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = Expand(v, lookup)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v, unset := expandVars(m[k], lookup)
+		if len(unset) > 0 && drop {
+			warn(kind+" "+k+" (left out)", unset)
+			continue
+		}
+		warn(kind+" "+k, unset)
+		out[k] = v
 	}
 	return out
 }

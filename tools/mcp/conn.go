@@ -6,14 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -52,6 +51,14 @@ type conn struct {
 	progMu   sync.Mutex
 	progress map[string]*progressSink
 	nextTok  atomic.Uint64
+
+	// reviveMu makes one call at a time restart the server or note its
+	// exit (lifecycle.go); the fields below are guarded by mu.
+	reviveMu sync.Mutex
+	pid      int // a stdio server's process, 0 when none runs
+	roots    *rootsGate
+	restarts int
+	exitedAt time.Time
 }
 
 func (c *conn) status() Status {
@@ -59,9 +66,11 @@ func (c *conn) status() Status {
 	defer c.mu.Unlock()
 	st := c.state
 	if st == "" {
-		st = "starting"
+		st = StateStarting
 	}
-	return Status{Name: c.cfg.Name, State: st, Err: c.err, Tools: append([]string(nil), c.names...)}
+	kind, _ := c.cfg.Transport()
+	return Status{Name: c.cfg.Name, State: st, Err: c.err, Tools: append([]string(nil), c.names...),
+		Transport: kind, Origin: c.cfg.Origin, Restarts: c.restarts}
 }
 
 func (c *conn) fail(err error) {
@@ -72,7 +81,7 @@ func (c *conn) fail(err error) {
 		}
 	}
 	c.mu.Lock()
-	c.state, c.err = "failed", msg
+	c.state, c.err = StateFailed, c.redact(msg)
 	c.mu.Unlock()
 }
 
@@ -86,7 +95,7 @@ func (c *conn) start(ctx context.Context) {
 	// is bounded separately.
 	life, cancel := context.WithCancel(context.Background())
 	c.mu.Lock()
-	c.cancel = cancel
+	c.cancel, c.roots = cancel, nil
 	c.mu.Unlock()
 	opts := []client.ClientOption{client.WithProtocolVersion(protocolVersion)}
 	var tr transport.Interface
@@ -134,7 +143,15 @@ func (c *conn) start(ctx context.Context) {
 	if kind != TransportSSE {
 		// mcp-go's SSE transport cannot answer server requests, so over
 		// SSE none of the capabilities that bring them is declared.
-		opts = append(opts, client.WithRootsHandler(rootsHandler{dir: c.dir}), client.WithElicitationHandler(elicitor{c}))
+		opts = append(opts, client.WithElicitationHandler(elicitor{c}))
+		if roots := c.cfg.announcedRoots(c.dir); roots != nil {
+			// A server told of no roots is not told it could ask for them.
+			gate := newRootsGate()
+			c.mu.Lock()
+			c.roots = gate
+			c.mu.Unlock()
+			opts = append(opts, client.WithRootsHandler(rootsHandler{dirs: roots, asked: gate.ask}))
+		}
 	}
 	cl := client.NewClient(tr, opts...)
 	cl.OnNotification(c.notify)
@@ -179,8 +196,14 @@ func (c *conn) start(ctx context.Context) {
 		return
 	}
 	c.mu.Lock()
-	c.state = "ready"
+	if c.roots != nil {
+		c.roots.readyAt = time.Now()
+	}
+	c.state = StateReady
 	c.listChanged = init.Capabilities.Tools != nil && init.Capabilities.Tools.ListChanged
+	if c.cmd != nil && c.cmd.Process != nil {
+		c.pid = c.cmd.Process.Pid
+	}
 	c.mu.Unlock()
 }
 
@@ -205,6 +228,11 @@ func (c *conn) command(_ context.Context, command string, env []string, args []s
 		cmd.Dir = c.dir
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Given here, stderr is copied by exec, so that once the process is
+	// waited for its tail is complete; a child holding it open cannot
+	// hold up the wait for long.
+	cmd.Stderr = c.stderr
+	cmd.WaitDelay = time.Second
 	c.mu.Lock()
 	c.cmd = cmd
 	c.mu.Unlock()
@@ -234,6 +262,7 @@ func (c *conn) list(ctx context.Context) error {
 		}
 		cursor = res.NextCursor
 	}
+	all = c.cfg.offered(all)
 	raw := make([]string, len(all))
 	for i, t := range all {
 		raw[i] = t.Name
@@ -260,9 +289,14 @@ func (c *conn) list(ctx context.Context) error {
 
 func (c *conn) currentTools(ctx context.Context) ([]tools.Tool, error) {
 	c.mu.Lock()
-	ready, stale := c.state == "ready", c.stale
+	// An exited server's tools stay offered: the next call starts it.
+	ready, stale := c.state == StateReady, c.stale
 	ts := c.tools
+	exited := c.state == StateExited
 	c.mu.Unlock()
+	if exited {
+		return ts, nil
+	}
 	if !ready {
 		return nil, nil
 	}
@@ -294,24 +328,23 @@ func (c *conn) close() {
 		// children behind.
 		_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	}
-	if cl != nil {
-		// Close reaps the direct child, killing it if it ignores SIGTERM.
-		_ = cl.Close()
-	}
-	if cancel != nil {
-		cancel()
-	}
+	closed := make(chan struct{})
+	go func() {
+		// Close reaps the direct child. It would wait 5 s for one that
+		// ignores SIGTERM; stopGroup kills the group sooner, which ends
+		// that wait.
+		defer close(closed)
+		if cl != nil {
+			_ = cl.Close()
+		}
+	}()
 	if pgid > 0 {
 		stopGroup(pgid)
 	}
-}
-
-// rootsHandler answers roots requests with the working directory.
-type rootsHandler struct{ dir string }
-
-func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	u := url.URL{Scheme: "file", Path: h.dir}
-	return &mcp.ListRootsResult{Roots: []mcp.Root{{URI: u.String(), Name: filepath.Base(h.dir)}}}, nil
+	<-closed
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // startSandboxed starts a stdio server confined by the source's sandbox

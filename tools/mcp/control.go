@@ -2,14 +2,67 @@ package mcp
 
 import (
 	"context"
-	"fmt"
+	"errors"
 )
 
-// The controls the chat's /mcp panel uses besides Login (auth.go):
-// reconnect, enable and disable a server for the session.
+// What a host (the chat's /mcp) does to one server, by name. Each tells
+// OnStatus the outcome; the tool list changes on the next Tools call.
 
-// StateDisabled is the state of a server disabled for the session.
-const StateDisabled = "disabled"
+// Reconnect ends the server's connection (and process) and starts it
+// again, its restart count set back to zero. It returns why the server
+// did not come back; the server then stands failed.
+func (s *Source) Reconnect(ctx context.Context, name string) error {
+	c, err := s.server(name)
+	if err != nil {
+		return err
+	}
+	c.reviveMu.Lock()
+	defer c.reviveMu.Unlock()
+	if s.closed.Load() {
+		return errors.New("the MCP servers are closed")
+	}
+	c.mu.Lock()
+	c.restarts = 0
+	c.mu.Unlock()
+	err = c.reconnect(ctx)
+	c.gen.Add(1)
+	return err
+}
+
+// Enable starts a disabled server (or one that stands failed) and offers
+// its tools again.
+func (s *Source) Enable(ctx context.Context, name string) error {
+	return s.Reconnect(ctx, name)
+}
+
+// Disable stops a server and takes its tools from the list offered to the
+// model until Enable.
+func (s *Source) Disable(name string) error {
+	c, err := s.server(name)
+	if err != nil {
+		return err
+	}
+	c.reviveMu.Lock()
+	defer c.reviveMu.Unlock()
+	c.close()
+	c.mu.Lock()
+	c.state, c.err, c.pid = StateDisabled, "", 0
+	c.mu.Unlock()
+	c.gen.Add(1)
+	if s.OnStatus != nil {
+		s.OnStatus(c.status())
+	}
+	return nil
+}
+
+// SetEnabled enables or disables the server for the rest of the session
+// (the chat's /mcp enable|disable); the config files are not changed.
+func (s *Source) SetEnabled(ctx context.Context, name string, on bool) error {
+	if on {
+		return s.Enable(ctx, name)
+	}
+	return s.Disable(name)
+}
 
 // Config returns the configuration of the server called name.
 func (s *Source) Config(name string) (Server, bool) {
@@ -18,47 +71,4 @@ func (s *Source) Config(name string) (Server, bool) {
 		return Server{}, false
 	}
 	return c.cfg, true
-}
-
-// Reconnect ends the server's connection (and process) and starts it
-// again, within its start-up timeout; the outcome is its status. A
-// disabled server is enabled by it.
-func (s *Source) Reconnect(ctx context.Context, name string) error {
-	c, err := s.server(name)
-	if err != nil {
-		return err
-	}
-	c.close()
-	c.mu.Lock()
-	c.state, c.err = "starting", ""
-	c.mu.Unlock()
-	c.start(ctx)
-	c.gen.Add(1) // the tool list is a new one, whatever it holds
-	if st := c.status(); st.State != "ready" {
-		return fmt.Errorf("mcp server %s: %s", name, st.Err)
-	}
-	return nil
-}
-
-// SetEnabled enables or disables the server for the rest of the session:
-// a disabled one is stopped and its tools, resources and prompts are no
-// longer offered; enabling it starts it again. The config files are not
-// changed.
-func (s *Source) SetEnabled(ctx context.Context, name string, on bool) error {
-	c, err := s.server(name)
-	if err != nil {
-		return err
-	}
-	if on {
-		if c.status().State == "ready" {
-			return nil
-		}
-		return s.Reconnect(ctx, name)
-	}
-	c.close()
-	c.mu.Lock()
-	c.state, c.err = StateDisabled, ""
-	c.mu.Unlock()
-	c.gen.Add(1)
-	return nil
 }

@@ -2,13 +2,17 @@
 // their tools to the engine as a tool source.
 //
 // It owns the server configuration (the mcpServers and servers file shapes,
-// ${VAR} expansion, merging by name), the clients (mark3labs/mcp-go over
-// stdio, streamable HTTP and SSE) and their lifecycle: a Source starts every
-// server concurrently, reports the ones that fail as diagnostics, exposes
-// the others' tools as <server>_<tool>, and Close ends them all, a stdio
-// server with its whole process group. Server requests (roots, elicitation)
-// and notifications (progress, tools/list_changed) are answered here too.
-// Servers' resources are offered through two read tools
+// JSON with comments, ${VAR} expansion, merging by name, roots and the
+// tools offered), the clients (mark3labs/mcp-go over stdio, streamable HTTP
+// and SSE, with OAuth from package oauth) and their lifecycle: a Source
+// starts every server concurrently, reports the ones that fail as
+// diagnostics, exposes the others' tools as mcp__<server>__<tool>, starts
+// again a stdio server that exited and initialises again an HTTP session
+// the server lost (a bounded number of times), lets a host reconnect,
+// enable, disable and log in to a server, and Close ends them all, a stdio
+// server with its whole process group. Server requests (roots,
+// elicitation) and notifications (progress, tools/list_changed) are
+// answered here too. Servers' resources are offered through two read tools
 // (list_mcp_resources, read_mcp_resource) and read for @server:uri
 // mentions; their prompts are listed and expanded for the host's
 // /mcp__server__prompt commands. Nothing here writes to the terminal.

@@ -28,6 +28,7 @@ func TestMain(m *testing.M) {
 			time.Sleep(d) // a server slow to start, as one behind npx is
 		}
 		s := testServer(2)
+		addCrashTools(s)
 		_ = server.ServeStdio(s)
 		if os.Getenv("LLMRT_MCP_TEST_IGNORE_TERM") == "1" {
 			time.Sleep(time.Hour) // outlive stdin's end too
@@ -122,7 +123,7 @@ func TestHTTPToolsPaginationSchemaAndCalls(t *testing.T) {
 	if len(ts) != 9 { // 9 tools in pages of 2
 		t.Fatalf("got %d tools, want 9 across pages", len(ts))
 	}
-	sum := byName(t, ts, "t_get-sum")
+	sum := byName(t, ts, "mcp__t__get-sum")
 	var schema struct {
 		Properties map[string]map[string]any `json:"properties"`
 		Required   []string                  `json:"required"`
@@ -140,15 +141,15 @@ func TestHTTPToolsPaginationSchemaAndCalls(t *testing.T) {
 	if err != nil || res.IsError || !strings.Contains(res.Content, "is 5") {
 		t.Fatalf("get-sum: %+v %v", res, err)
 	}
-	res, _ = byName(t, ts, "t_fail").Execute(context.Background(), nil)
+	res, _ = byName(t, ts, "mcp__t__fail").Execute(context.Background(), nil)
 	if !res.IsError || !strings.Contains(res.Content, "it broke on purpose") {
 		t.Fatalf("isError result: %+v", res)
 	}
-	res, _ = byName(t, ts, "t_image").Execute(context.Background(), nil)
+	res, _ = byName(t, ts, "mcp__t__image").Execute(context.Background(), nil)
 	if len(res.Parts) != 1 || res.Parts[0].MediaType != "image/png" {
 		t.Fatalf("image result: %+v", res)
 	}
-	odd := byName(t, ts, "t_odd_name_with_chars")
+	odd := byName(t, ts, "mcp__t__odd_name_with_chars")
 	if odd.Kind != tools.KindRead {
 		t.Fatalf("read-only hint: kind %s", odd.Kind)
 	}
@@ -168,7 +169,7 @@ func TestProgressBecomesToolProgress(t *testing.T) {
 		got = append(got, p)
 		mu.Unlock()
 	})
-	res, err := byName(t, ts, "t_slow").Execute(ctx, nil)
+	res, err := byName(t, ts, "mcp__t__slow").Execute(ctx, nil)
 	if err != nil || res.Content != "done" {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -221,7 +222,7 @@ func TestListChangedRefreshes(t *testing.T) {
 	for time.Now().Before(deadline) {
 		after, _ := src.Tools(context.Background())
 		if len(after) == len(before)+1 {
-			byName(t, after, "t_added")
+			byName(t, after, "mcp__t__added")
 			return
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -273,7 +274,7 @@ func TestFailingServerLeavesOthers(t *testing.T) {
 		t.Fatalf("diagnostics: %+v", d)
 	}
 	ts, _ := src.Tools(context.Background())
-	res, err := byName(t, ts, "good_get-sum").Execute(context.Background(), json.RawMessage(`{"a":2,"b":3}`))
+	res, err := byName(t, ts, "mcp__good__get-sum").Execute(context.Background(), json.RawMessage(`{"a":2,"b":3}`))
 	if err != nil || !strings.Contains(res.Content, "is 5") {
 		t.Fatalf("%+v %v", res, err)
 	}
@@ -296,7 +297,7 @@ func TestSandboxedStdioServer(t *testing.T) {
 		t.Fatalf("diagnostics: %+v", d)
 	}
 	ts, _ := src.Tools(ctx)
-	res, err := byName(t, ts, "boxed_get-sum").Execute(ctx, json.RawMessage(`{"a":2,"b":3}`))
+	res, err := byName(t, ts, "mcp__boxed__get-sum").Execute(ctx, json.RawMessage(`{"a":2,"b":3}`))
 	if err != nil || !strings.Contains(res.Content, "is 5") {
 		t.Fatalf("%+v %v", res, err)
 	}

@@ -22,11 +22,13 @@ func sanitize(s string) string {
 	return b.String()
 }
 
-// toolName returns the exposed name of a server's tool: <server>_<tool>,
-// sanitised and cut to 64 characters; a cut name ends with a short hash of
-// the full name so that long names stay distinct.
+// toolName returns the exposed name of a server's tool, Claude Code's
+// mcp__<server>__<tool>, sanitised and cut to 64 characters; a cut name
+// ends with a short hash of the full name so that long names stay
+// distinct. The mcp__ prefix keeps the names apart from built-ins, and the
+// double underscore apart between servers (x with b_c, x_b with c).
 func toolName(server, tool string) string {
-	n := sanitize(server) + "_" + sanitize(tool)
+	n := ServerPrefix(server) + sanitize(tool)
 	if len(n) <= maxToolName {
 		return n
 	}
@@ -39,8 +41,32 @@ func toolName(server, tool string) string {
 func ExposedName(server, tool string) string { return toolName(server, tool) }
 
 // ServerPrefix is what every exposed name of a server's tools starts
-// with.
-func ServerPrefix(server string) string { return sanitize(server) + "_" }
+// with: mcp__<server>__.
+func ServerPrefix(server string) string { return "mcp__" + sanitize(server) + "__" }
+
+// LegacyName is the name releases before mcp__ naming gave a server's
+// tool, <server>_<tool>, which saved rules and hook matchers may still
+// hold.
+func LegacyName(server, tool string) string { return sanitize(server) + "_" + sanitize(tool) }
+
+// LegacyPattern turns a rule's tool pattern written with the old names
+// (github_create_issue, github_*) into the current names for the servers
+// given, one pattern per server whose old prefix it starts with (servers
+// "x" and "x_b" both claim x_b_c). ok is false for a pattern that names
+// no server's tools the old way, an mcp__ pattern among them.
+func LegacyPattern(pattern string, servers []string) (out []string, ok bool) {
+	if strings.HasPrefix(pattern, "mcp__") {
+		return nil, false
+	}
+	for _, sv := range servers {
+		rest, found := strings.CutPrefix(pattern, sanitize(sv)+"_")
+		if !found || rest == "" {
+			continue
+		}
+		out = append(out, ServerPrefix(sv)+rest)
+	}
+	return out, len(out) > 0
+}
 
 func shortHash(s string) string {
 	h := sha256.Sum256([]byte(s))

@@ -128,23 +128,23 @@ func TestEverythingServer(t *testing.T) {
 				}
 				return res
 			}
-			if res := call("everything_get-sum", `{"a":2,"b":3}`); res.IsError || !strings.Contains(res.Content, "5") {
+			if res := call("mcp__everything__get-sum", `{"a":2,"b":3}`); res.IsError || !strings.Contains(res.Content, "5") {
 				t.Errorf("get-sum {a:2, b:3}: got %+v, want the sum 5", res)
 			}
-			if res := call("everything_get-tiny-image", `{}`); len(res.Parts) == 0 || res.Parts[0].MediaType != "image/png" {
+			if res := call("mcp__everything__get-tiny-image", `{}`); len(res.Parts) == 0 || res.Parts[0].MediaType != "image/png" {
 				t.Errorf("get-tiny-image: got %+v, want a PNG part", res)
 			}
-			if res := call("everything_get-roots-list", `{}`); !strings.Contains(res.Content, ws) {
+			if res := call("mcp__everything__get-roots-list", `{}`); !strings.Contains(res.Content, ws) {
 				t.Errorf("get-roots-list: got %q, want the working directory %s", res.Content, ws)
 			}
-			res := call("everything_trigger-elicitation-request", `{}`)
+			res := call("mcp__everything__trigger-elicitation-request", `{}`)
 			if !strings.Contains(res.Content, "- Name: Ada Lovelace\n") || !strings.Contains(res.Content, "- Favorite Integer: 42\n") || len(asked) != 1 {
 				t.Errorf("elicitation: got %q after %d forms, want the typed name and the default integer after one", res.Content, len(asked))
 			}
 			var mu sync.Mutex
 			var steps []tools.Progress
 			pctx := tools.WithProgress(ctx, func(p tools.Progress) { mu.Lock(); steps = append(steps, p); mu.Unlock() })
-			if _, err := byName(t, list, "everything_trigger-long-running-operation").Execute(pctx, json.RawMessage(`{"duration":0.3,"steps":3}`)); err != nil {
+			if _, err := byName(t, list, "mcp__everything__trigger-long-running-operation").Execute(pctx, json.RawMessage(`{"duration":0.3,"steps":3}`)); err != nil {
 				t.Fatal(err)
 			}
 			deadline := time.Now().Add(10 * time.Second)
@@ -184,7 +184,7 @@ func TestFilesystemServerOverStdio(t *testing.T) {
 		t.Fatalf("diagnostics: %+v", d)
 	}
 	list, _ := src.Tools(ctx)
-	read := byName(t, list, "fs_read_text_file")
+	read := byName(t, list, "mcp__fs__read_text_file")
 	res, err := read.Execute(ctx, json.RawMessage(`{"path":"`+filepath.Join(ws, "note.txt")+`"}`))
 	if err != nil || !strings.Contains(res.Content, "hello from the workspace") {
 		t.Fatalf("read_text_file: got %+v, %v; want the file's text", res, err)

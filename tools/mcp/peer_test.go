@@ -124,7 +124,7 @@ func TestElicitationReachesThePerson(t *testing.T) {
 				} else {
 					src.SetAsk(nil)
 				}
-				res := callText(t, src, "t_elicit")
+				res := callText(t, src, "mcp__t__elicit")
 				if !strings.Contains(res.Content, tc.want) {
 					t.Fatalf("got %s, want it to contain %s", res.Content, tc.want)
 				}
@@ -141,7 +141,7 @@ func TestElicitationReachesThePerson(t *testing.T) {
 func TestRootsAnswerTheWorkingDirectory(t *testing.T) {
 	dir := t.TempDir()
 	for transport, src := range peerSources(t, dir) {
-		res := callText(t, src, "t_roots")
+		res := callText(t, src, "mcp__t__roots")
 		if want := fmt.Sprintf(`"uri":"file://%s"`, dir); res.IsError || !strings.Contains(res.Content, want) {
 			t.Errorf("%s: roots = %s, want %s", transport, res.Content, want)
 		}
@@ -171,7 +171,7 @@ func TestDeclaredCapabilities(t *testing.T) {
 		"sse":             nil,
 	} {
 		var caps map[string]any
-		res := callText(t, srcs[transport], "t_client-caps")
+		res := callText(t, srcs[transport], "mcp__t__client-caps")
 		if err := json.Unmarshal([]byte(res.Content), &caps); err != nil {
 			t.Fatalf("%s: %s: %v", transport, res.Content, err)
 		}

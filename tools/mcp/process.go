@@ -12,8 +12,10 @@ import (
 	"time"
 )
 
-// killGrace is how long a server's process group has after SIGTERM.
-const killGrace = 2 * time.Second
+// killGrace is how long a server's process group has after SIGTERM:
+// short enough that llmrt exits within 2.5 s of being asked to when a
+// server ignores SIGTERM.
+const killGrace = 1500 * time.Millisecond
 
 // serverEnvNames are the variables of llmrt's environment every stdio
 // server gets, as Codex and the MCP SDKs pass them: what a program needs

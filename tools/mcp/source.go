@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -17,12 +18,26 @@ import (
 // a server from being taken for a newer-protocol one.
 const protocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
 
-// Status is a server's state, as `llmrt tools` shows it.
+// Status is a server's state, as `llmrt tools` and the chat's /mcp show
+// it.
 type Status struct {
-	Name  string
-	State string // "starting", "ready", "failed"
+	Name string
+	// State is one of the State constants: StateStarting, StateReady,
+	// StateFailed, StateExited (started again on the next call),
+	// StateDisabled; StateRestarting only as OnStatus is told of a
+	// restart.
+	State string
+	// Err is the last error: why it failed, or how it exited (exit
+	// status and stderr tail, secrets taken out).
 	Err   string
 	Tools []string
+	// Transport is TransportStdio, TransportHTTP or TransportSSE.
+	Transport string
+	// Origin is the config file the server comes from (its scope).
+	Origin string
+	// Restarts counts the restarts since the session (or the last
+	// Reconnect or Enable) began.
+	Restarts int
 }
 
 // Source is a set of MCP servers offered to the engine as one tool source.
@@ -47,15 +62,21 @@ type Source struct {
 	lastMu   sync.Mutex
 	last     []tools.Tool
 	lastGens []uint64
+
+	// closed is set by Close: no server is started again after it.
+	closed atomic.Bool
 }
 
-// New returns a source for the enabled servers in list.
+// New returns a source for the servers in list. A server its config
+// disables is not started, and is listed as disabled until Enable.
 func New(list []Server, dir string) *Source {
 	s := &Source{Dir: dir}
 	for _, sv := range list {
-		if sv.IsEnabled() {
-			s.servers = append(s.servers, &conn{cfg: sv, dir: dir, src: s})
+		c := &conn{cfg: sv, dir: dir, src: s}
+		if !sv.IsEnabled() {
+			c.state = StateDisabled
 		}
+		s.servers = append(s.servers, c)
 	}
 	return s
 }
@@ -75,7 +96,7 @@ func (s *Source) askFunc() AskFunc {
 	return s.ask
 }
 
-// Len returns the number of enabled servers.
+// Len returns the number of servers, disabled ones included.
 func (s *Source) Len() int { return len(s.servers) }
 
 var quietLog sync.Once
@@ -92,6 +113,9 @@ func (s *Source) Start(ctx context.Context) error {
 	})
 	var wg sync.WaitGroup
 	for _, c := range s.servers {
+		if c.status().State == StateDisabled {
+			continue
+		}
 		wg.Add(1)
 		go func(c *conn) {
 			defer wg.Done()
@@ -131,9 +155,10 @@ func (s *Source) Statuses() []Status {
 }
 
 // Tools returns the tools of every ready server. The slice is the same
-// while no server's list changed. A name two servers give (servers "a"
-// and "a_b" with tools "b_c" and "c") stays with the server first by name;
-// the other's tool gets _2 (then _3...), as within one server.
+// while no server's list changed. A name two servers give (only servers
+// whose names sanitise alike, "a.b" and "a_b", can) stays with the server
+// first by name; the other's tool gets _2 (then _3...), as within one
+// server.
 func (s *Source) Tools(ctx context.Context) ([]tools.Tool, error) {
 	var out []tools.Tool
 	taken := map[string]bool{}
@@ -193,7 +218,7 @@ func (s *Source) Diagnostics() []tools.Diagnostic {
 	var out []tools.Diagnostic
 	for _, c := range s.servers {
 		st := c.status()
-		if st.State == "failed" {
+		if st.State == StateFailed {
 			out = append(out, tools.Diagnostic{Source: "mcp server " + c.cfg.Name, Message: st.Err})
 		}
 	}
@@ -203,10 +228,18 @@ func (s *Source) Diagnostics() []tools.Diagnostic {
 // Close ends every server: the client, then a stdio server's whole process
 // group.
 func (s *Source) Close() error {
+	s.closed.Store(true)
 	var wg sync.WaitGroup
 	for _, c := range s.servers {
 		wg.Add(1)
-		go func(c *conn) { defer wg.Done(); c.close() }(c)
+		go func(c *conn) {
+			defer wg.Done()
+			// A restart under way finishes first, so that its process is
+			// not left behind.
+			c.reviveMu.Lock()
+			defer c.reviveMu.Unlock()
+			c.close()
+		}(c)
 	}
 	wg.Wait()
 	return nil

@@ -63,11 +63,12 @@ func normaliseSchema(s json.RawMessage) json.RawMessage {
 }
 
 func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (tools.Result, error) {
-	c.mu.Lock()
-	cl := c.client
-	c.mu.Unlock()
-	if cl == nil {
-		return tools.Errorf("mcp server %s is not running", c.cfg.Name), nil
+	cl, err := c.readyClient(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return tools.Result{}, ctx.Err()
+		}
+		return tools.Errorf("mcp server %s: %v", c.cfg.Name, err), nil
 	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
@@ -96,6 +97,17 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (too
 	// A call whose context ends is followed by notifications/cancelled:
 	// mcp-go sends it over stdio, the cancelling transport over HTTP.
 	res, err := cl.CallTool(cctx, req)
+	if err != nil && ctx.Err() == nil && cctx.Err() == nil {
+		// A server that ended is reported with how; one that lost the
+		// session is initialised again and asked once more (the call
+		// never reached it).
+		var retry *mcp.CallToolResult
+		next, why := c.afterFailure(cctx, cl, err)
+		if next != nil {
+			retry, why = next.CallTool(cctx, req)
+		}
+		res, err = retry, why
+	}
 	c.mu.Lock()
 	c.stale = c.stale || c.listChanged
 	c.mu.Unlock()

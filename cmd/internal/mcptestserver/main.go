@@ -1,6 +1,7 @@
 // Command mcptestserver is a small stdio MCP server for llmrt's tests:
 // get-sum (marked read-only), fail (an isError result), image, and elicit
-// (asks the person for a name and an age, and returns the answer). With
+// (asks the person for a name and an age, and returns the answer), and
+// crash (says MCPTEST_TOKEN on stderr and exits with status 3). With
 // MCPTEST_IGNORE_TERM=1 it ignores SIGTERM and outlives its stdin, as a
 // badly behaved server would; MCPTEST_PIDFILE receives its pid. With
 // MCPTEST_RESOURCES=1 it also has resources (res://x, and res://big of
@@ -68,6 +69,12 @@ func main() {
 			}
 			b, _ := json.Marshal(res)
 			return mcp.NewToolResultText("elicitation result: " + string(b)), nil
+		})
+	s.AddTool(mcp.NewTool("crash", mcp.WithDescription("Exits with status 3.")),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintf(os.Stderr, "fatal: out of widgets (token %s)\n", os.Getenv("MCPTEST_TOKEN"))
+			os.Exit(3)
+			return nil, nil
 		})
 	_ = server.ServeStdio(s)
 	if stubborn {
