@@ -153,7 +153,7 @@ func TestMCPPanelAndPromptInChat(t *testing.T) {
 			tm.waitFor("Ask anything", 20*time.Second)
 			tm.keys("/mcp", "Enter")
 			scr := tm.waitFor("Do something with a server?", 30*time.Second)
-			for _, want := range []string{"srv · ready · 4 tools · 1 prompt · scope project (.mcp.json)", "Reconnect srv", "Disable srv"} {
+			for _, want := range []string{"srv · ready · 5 tools · 1 prompt · scope project (.mcp.json)", "Reconnect srv", "Disable srv"} {
 				if !strings.Contains(scr, want) {
 					t.Errorf("the panel lacks %q:\n%s", want, scr)
 				}
