@@ -16,6 +16,11 @@ type Accumulator struct {
 	text      strings.Builder
 	reasoning []providers.Reasoning
 	calls     []providers.ToolCall
+	// The texts of reasoning and the arguments of calls grow in builders
+	// beside them, so a long streamed argument costs what its bytes do:
+	// appending to a string copies all of it on every delta.
+	reasoningText []*strings.Builder
+	args          []*strings.Builder
 	callIndex map[int]int // stream index → position in calls
 	usage     providers.Usage
 	stop      providers.StopReason
@@ -59,8 +64,11 @@ func (a *Accumulator) addReasoning(c providers.Chunk) {
 		a.reasoning = append(a.reasoning, providers.Reasoning{Provider: a.Provider})
 		n++
 	}
+	for len(a.reasoningText) < n {
+		a.reasoningText = append(a.reasoningText, &strings.Builder{})
+	}
 	last := &a.reasoning[n-1]
-	last.Text += c.Text
+	a.reasoningText[n-1].WriteString(c.Text)
 	if c.Signature != "" {
 		last.Signature = c.Signature
 	}
@@ -75,6 +83,7 @@ func (a *Accumulator) addToolCall(d providers.ToolCallDelta) {
 		pos = len(a.calls)
 		a.callIndex[d.Index] = pos
 		a.calls = append(a.calls, providers.ToolCall{})
+		a.args = append(a.args, &strings.Builder{})
 	}
 	tc := &a.calls[pos]
 	if d.ID != "" {
@@ -86,7 +95,7 @@ func (a *Accumulator) addToolCall(d providers.ToolCallDelta) {
 	if d.Signature != "" {
 		tc.Signature = d.Signature
 	}
-	tc.Arguments += d.Arguments
+	a.args[pos].WriteString(d.Arguments)
 }
 
 // Emitted reports whether any content (text, reasoning or a tool call) has
@@ -97,7 +106,16 @@ func (a *Accumulator) Emitted() bool { return a.emitted }
 // send none) get a random one, so results can always be paired with their
 // call across the whole conversation.
 func (a *Accumulator) Reply() providers.Reply {
-	msg := providers.Message{Role: providers.RoleAssistant, Reasoning: a.reasoning}
+	msg := providers.Message{Role: providers.RoleAssistant}
+	if len(a.reasoning) > 0 {
+		msg.Reasoning = make([]providers.Reasoning, len(a.reasoning))
+		copy(msg.Reasoning, a.reasoning)
+		for i := range msg.Reasoning {
+			if i < len(a.reasoningText) {
+				msg.Reasoning[i].Text = a.reasoningText[i].String()
+			}
+		}
+	}
 	if a.text.Len() > 0 {
 		msg.Content = []providers.Part{providers.TextPart(a.text.String())}
 	}
@@ -105,6 +123,7 @@ func (a *Accumulator) Reply() providers.Reply {
 		msg.ToolCalls = make([]providers.ToolCall, len(a.calls))
 		copy(msg.ToolCalls, a.calls)
 		for i := range msg.ToolCalls {
+			msg.ToolCalls[i].Arguments = a.args[i].String()
 			if msg.ToolCalls[i].ID == "" {
 				msg.ToolCalls[i].ID = providers.NewCallID()
 			}

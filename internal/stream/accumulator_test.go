@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -76,5 +77,31 @@ func TestAccumulatorRestart(t *testing.T) {
 	}
 	if len(r.Warnings) != 1 || r.Warnings[0] != restart || a.Provider != "openai" {
 		t.Errorf("warnings %+v provider %q: want only the restart warning, provider kept", r.Warnings, a.Provider)
+	}
+}
+
+// TestLongArgumentsCostTheirBytes: a call's arguments streamed in 20,000
+// small pieces allocate about their size, not a copy of the growing text
+// per piece (quadratic: some 2 GB here).
+func TestLongArgumentsCostTheirBytes(t *testing.T) {
+	var a Accumulator
+	piece := strings.Repeat("x", 10)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	a.Add(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{ID: "c1", Name: "final_answer"}})
+	for range 20_000 {
+		a.Add(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Arguments: piece}})
+		a.Add(providers.Chunk{Type: providers.ChunkReasoning, Text: piece})
+	}
+	r := a.Reply()
+	runtime.ReadMemStats(&after)
+	if got := len(r.Message.ToolCalls[0].Arguments); got != 200_000 {
+		t.Fatalf("arguments: %d bytes, want 200000", got)
+	}
+	if got := len(r.Message.Reasoning[0].Text); got != 200_000 {
+		t.Fatalf("reasoning: %d bytes, want 200000", got)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
+		t.Errorf("streaming 400 KB allocated %d MB, want it linear in the bytes (under 8 MB)", alloc>>20)
 	}
 }
