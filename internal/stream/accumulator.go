@@ -21,11 +21,11 @@ type Accumulator struct {
 	// appending to a string copies all of it on every delta.
 	reasoningText []*strings.Builder
 	args          []*strings.Builder
-	callIndex map[int]int // stream index → position in calls
-	usage     providers.Usage
-	stop      providers.StopReason
-	warnings  []providers.Warning
-	emitted   bool
+	callIndex     map[int]int // stream index → position in calls
+	usage         providers.Usage
+	stop          providers.StopReason
+	warnings      []providers.Warning
+	emitted       bool
 }
 
 // Add folds one chunk into the reply. A providers.WarnStreamRestarted warning drops
