@@ -50,6 +50,9 @@ type chatHost struct {
 func newChatHost(h *cmdHost, sess *session.Session, f *Factory, logs io.Writer) (*chatHost, error) {
 	c := &chatHost{h: h, f: f, notes: &notes{log: logs}}
 	h.tell = c.notes.tell
+	// The screen's /mcp shows each server's state; a start that goes
+	// well is not worth a line of the transcript.
+	h.quietStarts = true
 	conv, err := h.conversation(sess)
 	if err != nil {
 		return nil, err

@@ -45,6 +45,9 @@ type cmdHost struct {
 	// hookStart is the source the SessionStart hooks are told on the
 	// next prompt (startup, resume, clear); "" once told.
 	hookStart string
+	// quietStarts keeps MCP servers' start and readiness unsaid (the
+	// chat); a restart is still said.
+	quietStarts bool
 	// checkpoints snapshots the workspace around every change; nil when
 	// runs are not saved (nothing could be rewound).
 	checkpoints *checkpointer
@@ -96,7 +99,7 @@ func (h *cmdHost) runtime(hc *http.Client) (*engine.Runtime, error) {
 		return nil, err
 	}
 	if h.s.mcp != nil && !h.s.quiet {
-		showMCPStart(h.tell, h.s.mcp, h.io.ErrTTY || h.s.verbose)
+		showMCPStart(h.tell, h.s.mcp, (h.io.ErrTTY || h.s.verbose) && !h.quietStarts)
 	}
 	return engine.New(engine.Config{
 		Adapters:       []providers.Provider{p},
