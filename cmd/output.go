@@ -135,6 +135,13 @@ func (t *textOutput) write(s string) {
 
 func (t *textOutput) done(res engine.Result, _ runInfo) error {
 	defer t.progress.Summary(res)
+	if res.Structured != nil {
+		// A --json-schema answer is data for a program: the value alone
+		// on one line, never rendered as Markdown.
+		t.progress.Gap()
+		_, err := io.WriteString(t.out, string(res.Structured)+"\n")
+		return err
+	}
 	if res.Status == engine.StatusCompleted {
 		// A text-policy answer was never streamed; a streamed answer may
 		// have been superseded (a rejected final_answer): print what the
@@ -182,6 +189,8 @@ type jsonResult struct {
 	Diagnostics []string         `json:"diagnostics"`
 	RunID       string           `json:"run_id,omitempty"`
 	Sandbox     string           `json:"sandbox,omitempty"`
+	// StructuredOutput is the answer of a --json-schema run, as JSON.
+	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
 }
 
 func (j *jsonOutput) event(ev engine.Event) { j.progress.Event(ev) }
@@ -191,6 +200,7 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 		Status: res.Status, Output: res.Output, SessionID: info.sessionID, Pending: info.pending,
 		Error: res.Error, Usage: res.Usage, Iterations: res.Iterations, RunID: res.RunID,
 		Warnings: res.Warnings, Diagnostics: info.diagnostics, Sandbox: info.sandbox,
+		StructuredOutput: res.Structured,
 	}
 	if r.Warnings == nil {
 		r.Warnings = []engine.Warning{}

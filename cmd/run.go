@@ -30,6 +30,7 @@ type runOptions struct {
 	session     sessionFlags
 	answers     []string
 	answersJSON string
+	jsonSchema  string
 }
 
 func newRunCmd(f *Factory, runF func(*runOptions) error) *cobra.Command {
@@ -66,6 +67,7 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	opts.session.register(fs, "run")
 	fs.StringArrayVar(&opts.answers, "answer", nil, "answer a pending question: QUESTION=OPTION[,OPTION...]; repeatable")
 	fs.StringVar(&opts.answersJSON, "answers", "", `answers as JSON: {"answers":{"q":"opt"},"other":{"q":"text"},"skipped":false}`)
+	fs.StringVar(&opts.jsonSchema, "json-schema", "", "make the answer a JSON value valid against this JSON Schema (a file, or inline JSON starting with '{')")
 	completeShared(cmd, f)
 	return cmd
 }
@@ -73,6 +75,10 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 // runRun does the work of `llmrt run`: one turn of a conversation, new
 // or resumed, to one terminal event.
 func runRun(ctx context.Context, opts *runOptions) error {
+	schema, err := answerSchema(opts.jsonSchema)
+	if err != nil {
+		return err
+	}
 	h, sess, err := opts.f.openHost(ctx, opts.options, opts.session, opts.output == "stream-json")
 	if err != nil {
 		return err
@@ -98,6 +104,7 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	// Every input is checked before the conversation is opened, so a bad
 	// answer leaves the session untouched.
 	turn := h.turn(rt, h.forms, h.printNotes(out.event, progress == nil))
+	turn.Request.AnswerSchema = schema
 	typed, err := opts.promptText()
 	if err != nil {
 		return err
