@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
@@ -217,6 +218,10 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 // terminal event also carries the session id, so a paused run can be
 // resumed.
 type streamOutput struct {
+	// mu keeps lines whole: the run's events and the input reader's
+	// error lines (--input-format stream-json) come from different
+	// goroutines.
+	mu  sync.Mutex
 	out io.Writer
 	// redact holds back streamed text that could be the start of a
 	// secret; nil passes events on as they are.
@@ -225,7 +230,22 @@ type streamOutput struct {
 	sessionID func() string
 }
 
-func (s *streamOutput) event(ev engine.Event) { s.redact.events(ev, s.write) }
+func (s *streamOutput) event(ev engine.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.redact.events(ev, s.write)
+}
+
+// line prints v, a line of llmrt's own that is no run's event, as JSON.
+func (s *streamOutput) line(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out.Write(append(b, '\n'))
+}
 
 // write prints one event as a JSON line.
 func (s *streamOutput) write(ev engine.Event) {

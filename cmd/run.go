@@ -31,6 +31,7 @@ type runOptions struct {
 	answers     []string
 	answersJSON string
 	jsonSchema  string
+	inputFormat string
 }
 
 func newRunCmd(f *Factory, runF func(*runOptions) error) *cobra.Command {
@@ -67,6 +68,7 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	opts.session.register(fs, "run")
 	fs.StringArrayVar(&opts.answers, "answer", nil, "answer a pending question: QUESTION=OPTION[,OPTION...]; repeatable")
 	fs.StringVar(&opts.answersJSON, "answers", "", `answers as JSON: {"answers":{"q":"opt"},"other":{"q":"text"},"skipped":false}`)
+	fs.StringVar(&opts.inputFormat, "input-format", inputText, "input format: text, or stream-json (user messages, answers and permission decisions as JSON lines on stdin; needs -o stream-json)")
 	fs.StringVar(&opts.jsonSchema, "json-schema", "", "make the answer a JSON value valid against this JSON Schema (a file, or inline JSON starting with '{')")
 	completeShared(cmd, f)
 	return cmd
@@ -75,6 +77,9 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 // runRun does the work of `llmrt run`: one turn of a conversation, new
 // or resumed, to one terminal event.
 func runRun(ctx context.Context, opts *runOptions) error {
+	if err := opts.checkInputFormat(); err != nil {
+		return err
+	}
 	schema, err := answerSchema(opts.jsonSchema)
 	if err != nil {
 		return err
@@ -105,6 +110,9 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	// answer leaves the session untouched.
 	turn := h.turn(rt, h.forms, h.printNotes(out.event, progress == nil))
 	turn.Request.AnswerSchema = schema
+	if so, ok := out.(*streamOutput); ok && opts.inputFormat == inputStreamJSON {
+		return opts.converse(ctx, h, sess, turn, so)
+	}
 	typed, err := opts.promptText()
 	if err != nil {
 		return err
