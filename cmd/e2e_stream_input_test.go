@@ -245,6 +245,29 @@ func TestStreamInputFromOutside(t *testing.T) {
 			t.Errorf("note.txt: got %q, %v; want the allowed write", b, err)
 		}
 	})
+	t.Run("stdin ends while a permission request waits", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"note.txt","content":"hi"}`), finalAnswer("I could not write it."))
+		s := startStream(t, sb, srv, "--permission", "ask")
+		s.send(userLine("write a note"))
+		s.next("a permission_request", isType("permission_request"))
+		s.stdin.Close()
+		s.rest()
+		if code := s.wait(); code != 0 {
+			t.Fatalf("exit code: got %d, want 0 (the turn finishes without the write)\n%s", code, s.dump())
+		}
+		if s.count("completed") != 1 {
+			t.Errorf("want the turn to complete:\n%s", s.dump())
+		}
+		if _, err := os.Stat(sb.work + "/note.txt"); err == nil {
+			t.Errorf("note.txt was written although nobody allowed it")
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), "the input ended") {
+			t.Errorf("the second request should tell the model the call was denied because the input ended")
+		}
+	})
 	t.Run("a question answered by a line", func(t *testing.T) {
 		t.Parallel()
 		sb := newSandbox(t)
