@@ -91,6 +91,26 @@ func TestJSONSchemaFromOutside(t *testing.T) {
 			t.Errorf("structured_output %s, output %q: want the answer's value in both", got.Structured, got.Output)
 		}
 	})
+	t.Run("in the result of -o stream-json", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, jsonAnswer(`{"city":"Lyon","population":7}`))
+		o := openaiRun(sb, srv, "--json-schema", cityShape, "-o", "stream-json", "-p", "largest city")
+		o.want(t, 0)
+		lines := strings.Split(strings.TrimSpace(o.stdout), "\n")
+		var last struct {
+			Type   string `json:"type"`
+			Result struct {
+				Structured json.RawMessage `json:"structured_output"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+			t.Fatalf("last line: %v\n%s", err, o.stdout)
+		}
+		if last.Type != "completed" || string(last.Result.Structured) != `{"city":"Lyon","population":7}` {
+			t.Errorf("terminal event: got %s, want completed with structured_output", lines[len(lines)-1])
+		}
+	})
 	t.Run("a plain-text answer in a fence", func(t *testing.T) {
 		t.Parallel()
 		sb := newSandbox(t)

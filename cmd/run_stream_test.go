@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -71,6 +72,38 @@ func TestUserMessage(t *testing.T) {
 			t.Errorf("%s: got error %v, want the message", tc.line, err)
 		case tc.err == "" && (msg.Role != providers.RoleUser || msg.Text() != tc.text):
 			t.Errorf("%s: got %s %q, want user %q", tc.line, msg.Role, msg.Text(), tc.text)
+		}
+	}
+}
+
+// TestStreamFlags: --input-format and --json-schema parse apart from
+// behaviour, and what they cannot serve is a usage error naming the fix.
+func TestStreamFlags(t *testing.T) {
+	f, _, _ := testFactory(t, false, false)
+	var got *runOptions
+	cmd := newRunCmd(f, func(o *runOptions) error { got = o; return nil })
+	cmd.SetArgs([]string{"--input-format", "stream-json", "-o", "stream-json", "--json-schema", `{"type":"object"}`})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got.inputFormat != inputStreamJSON || got.jsonSchema != `{"type":"object"}` || got.checkInputFormat() != nil {
+		t.Errorf("parsed: input %q schema %q, check %v", got.inputFormat, got.jsonSchema, got.checkInputFormat())
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--input-format", "yaml"}, "use text or stream-json"},
+		{[]string{"run", "--input-format", "stream-json", "-o", "json"}, "needs -o stream-json"},
+		{[]string{"run", "--input-format", "stream-json", "-o", "stream-json", "hello"}, "reads the prompts from stdin"},
+		{[]string{"run", "--input-format", "stream-json", "-o", "stream-json", "--attach", "a.png"}, "drop --attach"},
+		{[]string{"run", "--input-format", "stream-json", "-o", "stream-json", "--answer", "q=a"}, "drop --answer"},
+		{[]string{"run", "--json-schema", `{"type":12}`, "-p", "x"}, "--json-schema"},
+	}
+	for _, tc := range cases {
+		f, _, errb := testFactory(t, false, false)
+		if code := Execute(context.Background(), f, tc.args); code != exitUsage || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 mentioning %q", tc.args, code, errb.String(), tc.want)
 		}
 	}
 }
