@@ -245,6 +245,33 @@ func TestStreamInputFromOutside(t *testing.T) {
 			t.Errorf("note.txt: got %q, %v; want the allowed write", b, err)
 		}
 	})
+	t.Run("allow_always holds for the later turns", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI,
+			toolCall("write_file", `{"path":"a.txt","content":"a"}`), finalAnswer("Wrote a."),
+			toolCall("write_file", `{"path":"b.txt","content":"b"}`), finalAnswer("Wrote b."))
+		s := startStream(t, sb, srv, "--permission", "ask")
+		s.send(userLine("write a"))
+		req := s.next("a permission_request", isType("permission_request"))
+		s.send(`{"type":"permission","id":"` + req.Call.ID + `","decision":"allow_always","rule":"write_file"}`)
+		s.next("the first turn's end", isType("completed"))
+		s.send(userLine("write b"))
+		s.next("the second turn's end", isType("completed"))
+		s.stdin.Close()
+		s.rest()
+		if code := s.wait(); code != 0 {
+			t.Fatalf("exit code: got %d, want 0\n%s", code, s.dump())
+		}
+		if n := s.count("permission_request"); n != 1 {
+			t.Errorf("permission requests: got %d, want 1 (the rule allowed always covers the second write)\n%s", n, s.dump())
+		}
+		for _, f := range []string{"a.txt", "b.txt"} {
+			if _, err := os.Stat(sb.work + "/" + f); err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+		}
+	})
 	t.Run("stdin ends while a permission request waits", func(t *testing.T) {
 		t.Parallel()
 		sb := newSandbox(t)
