@@ -108,7 +108,8 @@ type Request struct {
 	// anywhere, calls are not retried. MaxAttempts 1 says "no retries".
 	Retry  providers.RetryPolicy
 	Finish FinishPolicy
-	// AnswerSchema, when set, is the JSON Schema of the run's answer: the
+	// AnswerSchema, when set, is the JSON Schema of a loop run's answer
+	// (Complete, Stream; Generate ignores it): the
 	// answer parameter of final_answer takes it (the model sees it in the
 	// tool's definition), and the run completes only with a JSON value
 	// valid against it, in Result.Structured. An answer that fails is
