@@ -109,13 +109,13 @@ type Request struct {
 	Retry  providers.RetryPolicy
 	Finish FinishPolicy
 	// AnswerSchema, when set, is the JSON Schema of a loop run's answer
-	// (Complete, Stream; Generate ignores it): the
-	// answer parameter of final_answer takes it (the model sees it in the
-	// tool's definition), and the run completes only with a JSON value
-	// valid against it, in Result.Structured. An answer that fails is
-	// sent back to the model with the reason; so is a plain-text reply,
-	// read as JSON (a ```json fence stripped) whatever the finish policy.
-	// A schema that does not compile is an invalid_request error.
+	// (Complete, Stream; Generate ignores it): the answer parameter of
+	// final_answer takes it (the model sees it in the tool's definition),
+	// and the run completes only with a JSON value valid against it, in
+	// Result.Structured. An answer that fails is sent back to the model
+	// with the reason; so is a plain-text reply, read as JSON (a ```json
+	// fence stripped) whatever the finish policy. A schema that does not
+	// compile is an invalid_request error.
 	AnswerSchema json.RawMessage
 	// AnswerRetries bounds the answers that fail AnswerSchema: the one
 	// after the last retry fails the run with code invalid_answer
