@@ -317,6 +317,25 @@ func TestStreamInputFromOutside(t *testing.T) {
 			t.Errorf("the second request should hold the answer lang=fr; got %d requests", len(reqs))
 		}
 	})
+	t.Run("stdin ends while a question waits", func(t *testing.T) {
+		t.Parallel()
+		sb := newSandbox(t)
+		srv := fake(t, fakellm.OpenAI, toolCall("ask_user_input", askArgs), finalAnswer("never"))
+		s := startStream(t, sb, srv)
+		s.send(userLine("greet me"))
+		s.next("a question", isType("question"))
+		s.stdin.Close()
+		s.rest()
+		if code := s.wait(); code != 130 {
+			t.Fatalf("exit code: got %d, want 130 (the turn is cancelled)\n%s", code, s.dump())
+		}
+		if s.count("cancelled") != 1 {
+			t.Errorf("want the turn to end cancelled:\n%s", s.dump())
+		}
+		if files := sb.sessions(); len(files) != 1 {
+			t.Errorf("session files: got %d, want the conversation saved", len(files))
+		}
+	})
 	t.Run("needs -o stream-json", func(t *testing.T) {
 		t.Parallel()
 		sb := newSandbox(t)

@@ -134,7 +134,10 @@ func (opts *runOptions) converse(ctx context.Context, h *cmdHost, sess *session.
 			so.line(newInputError(0, "prompt_blocked", blocked.Error()))
 			continue
 		}
-		res, err := conv.Turn(ctx, t)
+		tctx, stop := context.WithCancelCause(ctx)
+		waits.turn(stop)
+		res, err := conv.Turn(tctx, t)
+		stop(nil)
 		if err != nil {
 			return err
 		}
@@ -350,6 +353,26 @@ type replies struct {
 	perms  map[string]waitingPermission
 	asks   map[string]chan<- engine.QuestionReply
 	closed bool
+	// stop cancels the running turn, saying why.
+	stop context.CancelCauseFunc
+}
+
+// unanswered is why a turn whose question nobody can answer ends.
+var unanswered = &engine.CancelError{At: "a question whose answer never came: the input ended"}
+
+// turn sets the cancel function of the turn about to run.
+func (r *replies) turn(stop context.CancelCauseFunc) {
+	r.mu.Lock()
+	r.stop = stop
+	r.mu.Unlock()
+}
+
+// unanswerable cancels the running turn at a question; r.mu is held.
+func (r *replies) unanswerable(reply chan<- engine.QuestionReply) {
+	if r.stop != nil {
+		r.stop(unanswered)
+	}
+	reply <- engine.QuestionReply{Cancel: true}
 }
 
 // noAnswer is the denial of a request made after stdin ended.
@@ -370,7 +393,7 @@ func (r *replies) see(ev engine.Event) {
 		r.perms[ev.Call.ID] = waitingPermission{reply: ev.Permission.Reply, suggested: ev.Permission.Suggested}
 	case ev.Type == engine.EventQuestion && ev.Question != nil && ev.Question.Reply != nil:
 		if r.closed {
-			ev.Question.Reply <- engine.QuestionReply{Cancel: true}
+			r.unanswerable(ev.Question.Reply)
 			return
 		}
 		r.asks[ev.Question.CallID] = ev.Question.Reply
@@ -413,7 +436,7 @@ func (r *replies) close() {
 		delete(r.perms, id)
 	}
 	for id, reply := range r.asks {
-		reply <- engine.QuestionReply{Cancel: true}
+		r.unanswerable(reply)
 		delete(r.asks, id)
 	}
 }
