@@ -51,7 +51,9 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 		Example: `  llmrt run --provider scripted --model examples/hello.json -p "Summarise README.md"
   git diff | llmrt run -p "Write a commit message for this diff"
   llmrt run --output json -p "List the Go packages here" | jq .output
-  llmrt run --resume 20261122-101500-ab12cd --answer lang=go`,
+  llmrt run --resume 20261122-101500-ab12cd --answer lang=go
+  llmrt run --json-schema schema.json -p "Extract the authors of CITATION.cff" | jq .
+  my-program | llmrt run --input-format stream-json -o stream-json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.cmd, opts.args = cmd, args
 			if runF != nil {

@@ -27,7 +27,54 @@ func CheckAnswerSchema(raw json.RawMessage) error {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return fmt.Errorf("the schema is empty")
 	}
-	return compileSchema(raw).err
+	if err := compileSchema(raw).err; err != nil {
+		return err
+	}
+	var doc any
+	_ = json.Unmarshal(raw, &doc) // compiled, so it is JSON
+	return checkTypes(doc, "")
+}
+
+// jsonTypes are the names a schema's "type" may hold.
+var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true, "number": true, "string": true, "integer": true}
+
+// checkTypes finds a "type" naming no JSON type anywhere in a schema,
+// which the validator accepts and no value could then match: a typo the
+// person should hear of before the model is asked. Values that are data
+// (const, enum, default, examples) are not schemas and are skipped.
+func checkTypes(v any, at string) error {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, c := range v {
+			switch k {
+			case "const", "enum", "default", "examples":
+				continue
+			case "type":
+				names, _ := c.([]any)
+				if s, ok := c.(string); ok {
+					names = []any{s}
+				}
+				for _, n := range names {
+					if s, ok := n.(string); ok && !jsonTypes[s] {
+						return fmt.Errorf("at %s/type: %q is not a JSON type (use object, array, string, number, integer, boolean or null)", at, clip(s, 40))
+					}
+				}
+				if _, isMap := c.(map[string]any); !isMap {
+					continue
+				}
+			}
+			if err := checkTypes(c, at+"/"+k); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, c := range v {
+			if err := checkTypes(c, fmt.Sprintf("%s/%d", at, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // answerShape is a run's AnswerSchema, compiled, and the answers that

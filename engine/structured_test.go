@@ -156,6 +156,17 @@ func TestAnswerSchema(t *testing.T) {
 		if err := engine.CheckAnswerSchema(req.AnswerSchema); err == nil {
 			t.Errorf("CheckAnswerSchema(%s): got nil, want an error", req.AnswerSchema)
 		}
+		for _, bad := range []string{`{"type":"nope"}`, `{"type":"object","properties":{"a":{"type":["string","strnig"]}}}`, ``} {
+			if err := engine.CheckAnswerSchema(json.RawMessage(bad)); err == nil {
+				t.Errorf("CheckAnswerSchema(%s): got nil, want an error", bad)
+			}
+		}
+		// A property named type, and data that looks like a schema, are
+		// not type names.
+		odd := `{"type":"object","properties":{"type":{"type":"string"}},"const":{"type":"x"}}`
+		if err := engine.CheckAnswerSchema(json.RawMessage(odd)); err != nil {
+			t.Errorf("CheckAnswerSchema(%s): got %v, want nil", odd, err)
+		}
 		if err := engine.CheckAnswerSchema(json.RawMessage(personSchema)); err != nil {
 			t.Errorf("CheckAnswerSchema(person): got %v, want nil", err)
 		}
