@@ -100,6 +100,28 @@ func TestAnswerSchema(t *testing.T) {
 		}
 		assertReplayable(t, res.Messages, nil)
 	})
+	t.Run("an answer quoted as a string holding JSON is read as that JSON", func(t *testing.T) {
+		quoted, _ := json.Marshal("```json\n{\"name\":\"Ada\",\"age\":36}\n```")
+		h := newHarness(t, structuredAnswer(string(quoted)))
+		req := h.request("who?")
+		req.AnswerSchema = json.RawMessage(personSchema)
+		res := h.complete(req)
+		if res.Status != engine.StatusCompleted || string(res.Structured) != `{"name":"Ada","age":36}` {
+			t.Fatalf("got %s %s (%+v), want completed with the quoted object", res.Status, res.Structured, res.Error)
+		}
+	})
+	t.Run("a final_answer without an answer is sent back", func(t *testing.T) {
+		h := newHarness(t, call("final_answer", `{"evidenceRefs":[]}`), structuredAnswer(`{"name":"Ada","age":36}`))
+		req := h.request("who?")
+		req.AnswerSchema = json.RawMessage(personSchema)
+		if res := h.complete(req); res.Status != engine.StatusCompleted {
+			t.Fatalf("status: got %s (%+v), want completed", res.Status, res.Error)
+		}
+		errs := toolErrors(h.rec.request(1).Messages)
+		if len(errs) != 1 || !strings.Contains(errs[0], `"answer"`) {
+			t.Errorf("tool errors: got %q, want one saying the answer goes in \"answer\"", errs)
+		}
+	})
 	t.Run("plain-text JSON in a fence is accepted", func(t *testing.T) {
 		h := newHarness(t, say("Here it is:\n```json\n{\"name\":\"Ada\",\"age\":36}\n```\n"), answer("never"))
 		req := h.request("who?")
