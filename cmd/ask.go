@@ -102,17 +102,8 @@ func parseAnswerFlags(specs []string, asJSON string) (a tools.Answer, ok bool, e
 		if err := dec.Decode(&raw); err != nil {
 			return a, false, usageErrorf(`--answers: %v (write {"answers":{"question":"option"}})`, err)
 		}
-		for q, v := range raw.Answers {
-			var one string
-			var many []string
-			switch {
-			case json.Unmarshal(v, &one) == nil:
-				a.Selected[q] = []string{one}
-			case json.Unmarshal(v, &many) == nil:
-				a.Selected[q] = many
-			default:
-				return a, false, usageErrorf("--answers: answer for %q must be an option id or a list of them", q)
-			}
+		if err := selectAnswers(a.Selected, raw.Answers); err != nil {
+			return a, false, usageErrorf("--answers: %v", err)
 		}
 		for q, t := range raw.Other {
 			a.Other[q] = t
@@ -133,6 +124,24 @@ func parseAnswerFlags(specs []string, asJSON string) (a tools.Answer, ok bool, e
 		ok = true
 	}
 	return a, ok, nil
+}
+
+// selectAnswers adds the answers of a JSON answer object, each an option
+// id or a list of them, to selected.
+func selectAnswers(selected map[string][]string, answers map[string]json.RawMessage) error {
+	for q, v := range answers {
+		var one string
+		var many []string
+		switch {
+		case json.Unmarshal(v, &one) == nil:
+			selected[q] = []string{one}
+		case json.Unmarshal(v, &many) == nil:
+			selected[q] = many
+		default:
+			return fmt.Errorf("answer for %q must be an option id or a list of them", q)
+		}
+	}
+	return nil
 }
 
 // answerFor picks, from one Answer given for all pending calls, the part

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
@@ -135,6 +136,13 @@ func (t *textOutput) write(s string) {
 
 func (t *textOutput) done(res engine.Result, _ runInfo) error {
 	defer t.progress.Summary(res)
+	if res.Structured != nil {
+		// A --json-schema answer is data for a program: the value alone
+		// on one line, never rendered as Markdown.
+		t.progress.Gap()
+		_, err := io.WriteString(t.out, string(res.Structured)+"\n")
+		return err
+	}
 	if res.Status == engine.StatusCompleted {
 		// A text-policy answer was never streamed; a streamed answer may
 		// have been superseded (a rejected final_answer): print what the
@@ -182,6 +190,8 @@ type jsonResult struct {
 	Diagnostics []string         `json:"diagnostics"`
 	RunID       string           `json:"run_id,omitempty"`
 	Sandbox     string           `json:"sandbox,omitempty"`
+	// StructuredOutput is the answer of a --json-schema run, as JSON.
+	StructuredOutput json.RawMessage `json:"structured_output,omitempty"`
 }
 
 func (j *jsonOutput) event(ev engine.Event) { j.progress.Event(ev) }
@@ -191,6 +201,7 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 		Status: res.Status, Output: res.Output, SessionID: info.sessionID, Pending: info.pending,
 		Error: res.Error, Usage: res.Usage, Iterations: res.Iterations, RunID: res.RunID,
 		Warnings: res.Warnings, Diagnostics: info.diagnostics, Sandbox: info.sandbox,
+		StructuredOutput: res.Structured,
 	}
 	if r.Warnings == nil {
 		r.Warnings = []engine.Warning{}
@@ -207,6 +218,10 @@ func (j *jsonOutput) done(res engine.Result, info runInfo) error {
 // terminal event also carries the session id, so a paused run can be
 // resumed.
 type streamOutput struct {
+	// mu keeps lines whole: the run's events and the input reader's
+	// error lines (--input-format stream-json) come from different
+	// goroutines.
+	mu  sync.Mutex
 	out io.Writer
 	// redact holds back streamed text that could be the start of a
 	// secret; nil passes events on as they are.
@@ -215,7 +230,22 @@ type streamOutput struct {
 	sessionID func() string
 }
 
-func (s *streamOutput) event(ev engine.Event) { s.redact.events(ev, s.write) }
+func (s *streamOutput) event(ev engine.Event) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.redact.events(ev, s.write)
+}
+
+// line prints v, a line of llmrt's own that is no run's event, as JSON.
+func (s *streamOutput) line(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out.Write(append(b, '\n'))
+}
 
 // write prints one event as a JSON line.
 func (s *streamOutput) write(ev engine.Event) {

@@ -30,6 +30,8 @@ type runOptions struct {
 	session     sessionFlags
 	answers     []string
 	answersJSON string
+	jsonSchema  string
+	inputFormat string
 }
 
 func newRunCmd(f *Factory, runF func(*runOptions) error) *cobra.Command {
@@ -49,7 +51,9 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 		Example: `  llmrt run --provider scripted --model examples/hello.json -p "Summarise README.md"
   git diff | llmrt run -p "Write a commit message for this diff"
   llmrt run --output json -p "List the Go packages here" | jq .output
-  llmrt run --resume 20261122-101500-ab12cd --answer lang=go`,
+  llmrt run --resume 20261122-101500-ab12cd --answer lang=go
+  llmrt run --json-schema schema.json -p "Extract the authors of CITATION.cff" | jq .
+  my-program | llmrt run --input-format stream-json -o stream-json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.cmd, opts.args = cmd, args
 			if runF != nil {
@@ -66,6 +70,8 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 	opts.session.register(fs, "run")
 	fs.StringArrayVar(&opts.answers, "answer", nil, "answer a pending question: QUESTION=OPTION[,OPTION...]; repeatable")
 	fs.StringVar(&opts.answersJSON, "answers", "", `answers as JSON: {"answers":{"q":"opt"},"other":{"q":"text"},"skipped":false}`)
+	fs.StringVar(&opts.inputFormat, "input-format", inputText, "input format: text, or stream-json (user messages, answers and permission decisions as JSON lines on stdin; needs -o stream-json)")
+	fs.StringVar(&opts.jsonSchema, "json-schema", "", "make the answer a JSON value valid against this JSON Schema (a file, or inline JSON starting with '{')")
 	completeShared(cmd, f)
 	return cmd
 }
@@ -73,6 +79,13 @@ input (resume with --resume ID --answer QUESTION=OPTION), 4 iteration limit,
 // runRun does the work of `llmrt run`: one turn of a conversation, new
 // or resumed, to one terminal event.
 func runRun(ctx context.Context, opts *runOptions) error {
+	if err := opts.checkInputFormat(); err != nil {
+		return err
+	}
+	schema, err := answerSchema(opts.jsonSchema)
+	if err != nil {
+		return err
+	}
 	h, sess, err := opts.f.openHost(ctx, opts.options, opts.session, opts.output == "stream-json")
 	if err != nil {
 		return err
@@ -98,6 +111,10 @@ func runRun(ctx context.Context, opts *runOptions) error {
 	// Every input is checked before the conversation is opened, so a bad
 	// answer leaves the session untouched.
 	turn := h.turn(rt, h.forms, h.printNotes(out.event, progress == nil))
+	turn.Request.AnswerSchema = schema
+	if so, ok := out.(*streamOutput); ok && opts.inputFormat == inputStreamJSON {
+		return opts.converse(ctx, h, sess, turn, so)
+	}
 	typed, err := opts.promptText()
 	if err != nil {
 		return err

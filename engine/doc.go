@@ -40,6 +40,12 @@
 // (Permission.ReplyViaEvents, Request.AskViaEvents); with neither, a
 // question pauses the run as a host-owned tool call.
 //
+// Request.AnswerSchema asks for structured output: final_answer's answer
+// parameter takes the schema, an answer (or a plain-text reply read as
+// JSON) that fails it goes back to the model with the reason, at most
+// AnswerRetries times before the run fails with code invalid_answer, and
+// a completed Result holds the valid value in Structured.
+//
 // A paused Result says what it waits for (PauseKind). With a checkpoint
 // store (Config.Checkpoints; engine/session keeps paused runs in session
 // files or a SQL database) it also carries a Token, and Resume goes on

@@ -158,6 +158,9 @@ var (
 	// ErrRepeatedToolCalls: the model repeated the same calls after being
 	// told not to.
 	ErrRepeatedToolCalls = errors.New("repeated tool calls")
+	// ErrInvalidAnswer: the model's answers kept failing the request's
+	// AnswerSchema.
+	ErrInvalidAnswer = errors.New("invalid answer")
 )
 
 var codeErrors = map[ErrorCode]error{
@@ -169,6 +172,7 @@ var codeErrors = map[ErrorCode]error{
 	CodeBlocked:           ErrBlocked,
 	CodeEmptyResponse:     ErrEmptyResponse,
 	CodeRepeatedToolCalls: ErrRepeatedToolCalls,
+	CodeInvalidAnswer:     ErrInvalidAnswer,
 	CodeInvalidToken:      ErrInvalidToken,
 	CodeTokenInUse:        ErrTokenInUse,
 }

@@ -115,6 +115,9 @@ func (r *run) textReply(ctx context.Context, reply providers.Reply) (Result, boo
 		r.guard.note = noteTruncated
 		return Result{}, false
 	}
+	if r.shape != nil {
+		return r.structuredText(ctx, text)
+	}
 	if r.req.Finish == FinishText {
 		return r.finish(ctx, text)
 	}
@@ -224,6 +227,9 @@ func (r *run) callsReply(ctx context.Context, calls []ToolCall) (Result, bool) {
 
 // controlCall handles a lone final_answer or blocked call.
 func (r *run) controlCall(ctx context.Context, c ToolCall) (Result, bool) {
+	if c.Name == FinalAnswerTool && r.shape != nil {
+		return r.structuredCall(ctx, c)
+	}
 	t, _ := r.tools.get(c.Name)
 	args, bad := r.rt.validateArgs(t, c.Arguments)
 	if bad != nil {

@@ -63,9 +63,7 @@ func (rt *Runtime) resolveTools(ctx context.Context, req *Request, ws *tools.Wor
 	}
 	ts := rt.assemble(own, skills, rt.pollSources(ctx), withControl, req.only)
 	rt.finishRunCode(ts)
-	if req.Permission.Mode == ModePlan {
-		ts.planning()
-	}
+	ts.shape(req)
 	if len(req.Permission.Rules) > 0 {
 		// A rule that can never apply is a typo the host should hear of.
 		ts.diags = append(ts.diags, CheckRules(req.Permission.Rules, toolInfos(ts.list))...)

@@ -39,6 +39,8 @@ type run struct {
 
 	rollbacks rollbacks  // what the run's tools registered to undo on a pause
 	pause     pauseState // the pause it resumed and the one it ends in
+	// shape is the request's AnswerSchema, compiled; nil without one.
+	shape *answerShape
 }
 
 // newRun prepares a run; errors are misuse (invalid_request).
@@ -67,6 +69,10 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 			return nil, nil, err
 		}
 	}
+	shape, err := rt.newAnswerShape(&req)
+	if err != nil {
+		return nil, nil, err
+	}
 	answered, err := checkHistory(req.Messages)
 	if err != nil {
 		return nil, nil, err
@@ -77,6 +83,7 @@ func (rt *Runtime) newRun(ctx context.Context, req Request, sink func(Event) boo
 		conv:    newTranscript(req.Messages),
 		perm:    permState{rules: append([]Rule(nil), req.Permission.Rules...)},
 		answers: answers{ids: answered},
+		shape:   shape,
 	}
 	r.adoptAnsweredActions()
 	r.diagnose(req.Diagnostics)
@@ -167,7 +174,8 @@ func (r *run) callModel(ctx context.Context, preq *providers.Request) (providers
 				names[d.Index] = d.Name
 			}
 			r.out.emit(Event{Type: EventToolCallDelta, Delta: d.Arguments, Call: &CallInfo{Index: d.Index, ID: d.ID, Name: d.Name}})
-			if names[d.Index] == FinalAnswerTool && d.Arguments != "" {
+			// A structured answer is a JSON value, not text to stream.
+			if names[d.Index] == FinalAnswerTool && d.Arguments != "" && r.shape == nil {
 				if scanners == nil {
 					scanners = make(map[int]*answerScanner)
 				}
@@ -226,6 +234,9 @@ func (r *run) end(status Status, output string, rerr *RunError, pending []ToolCa
 		Diagnostics:  diags,
 		PauseKind:    r.pause.kind,
 		Token:        r.pause.token,
+	}
+	if status == StatusCompleted && r.shape != nil {
+		res.Structured = r.shape.value
 	}
 	t := EventFailed
 	switch status {

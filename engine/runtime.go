@@ -251,6 +251,12 @@ func (rt *Runtime) prepare(req Request, needModel bool) (Request, providers.Prov
 	case req.EmptyRetryLimit < 0:
 		req.EmptyRetryLimit = 0
 	}
+	switch {
+	case req.AnswerRetries == 0:
+		req.AnswerRetries = defaultAnswerRetries
+	case req.AnswerRetries < 0:
+		req.AnswerRetries = 0
+	}
 	if req.ReasoningEffort == "" {
 		req.ReasoningEffort = d.ReasoningEffort
 	}

@@ -100,9 +100,7 @@ func (r *run) refreshTools(ctx context.Context) {
 	}
 	r.tools = r.rt.assemble(r.tools.own, r.tools.skills, st, r.tools.control, r.tools.only)
 	r.rt.finishRunCode(r.tools)
-	if r.req.Permission.Mode == ModePlan {
-		r.tools.planning()
-	}
+	r.tools.shape(&r.req)
 	r.diagnose(r.tools.diags)
 	r.conv.setSystem(r.systemMessage())
 }

@@ -149,6 +149,9 @@ func (r *run) childRequest(a spawnArgs) (Request, *tools.Result) {
 	child.ParentID = r.out.runID
 	child.Diagnostics = nil
 	child.Strict = false // the parent's diagnostics were its to refuse
+	// The parent's answer schema is its host's; a sub-agent answers its
+	// parent in text.
+	child.AnswerSchema = nil
 	child.Permission.Rules = r.perm.inherited()
 	r.onePersonAtATime(&child)
 	var names []string // nil: the parent's tools

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/llmrt/llmrt/providers"
@@ -107,6 +108,19 @@ type Request struct {
 	// anywhere, calls are not retried. MaxAttempts 1 says "no retries".
 	Retry  providers.RetryPolicy
 	Finish FinishPolicy
+	// AnswerSchema, when set, is the JSON Schema of a loop run's answer
+	// (Complete, Stream; Generate ignores it): the answer parameter of
+	// final_answer takes it (the model sees it in the tool's definition),
+	// and the run completes only with a JSON value valid against it, in
+	// Result.Structured. An answer that fails is sent back to the model
+	// with the reason; so is a plain-text reply, read as JSON (a ```json
+	// fence stripped) whatever the finish policy. A schema that does not
+	// compile is an invalid_request error.
+	AnswerSchema json.RawMessage
+	// AnswerRetries bounds the answers that fail AnswerSchema: the one
+	// after the last retry fails the run with code invalid_answer
+	// (default 3; negative means none is retried).
+	AnswerRetries int
 	// MaxResultBytes caps each tool result the model sees (default 32 KiB).
 	MaxResultBytes int
 	// Redact, when set, rewrites the text of every tool result before the
@@ -179,6 +193,9 @@ const (
 	CodeMaxIterations     ErrorCode = "max_iterations"
 	CodeCancelled         ErrorCode = "cancelled"
 	CodeInvalidRequest    ErrorCode = "invalid_request"
+	// CodeInvalidAnswer: every answer the model gave failed the request's
+	// AnswerSchema, up to AnswerRetries times.
+	CodeInvalidAnswer ErrorCode = "invalid_answer"
 )
 
 // RunError describes why a run did not complete. As a Go error it is what
@@ -223,6 +240,10 @@ type Result struct {
 	Iterations   int          `json:"iterations"`
 	Warnings     []Warning    `json:"warnings,omitempty"`
 	Diagnostics  []Diagnostic `json:"diagnostics,omitempty"`
+	// Structured, on a completed run of a request with AnswerSchema, is
+	// the answer as a JSON value valid against it; Output holds the same
+	// value as compact JSON text.
+	Structured json.RawMessage `json:"structured_output,omitempty"`
 	// PauseKind, on a tool_calls run, says what it waits for.
 	PauseKind PauseKind `json:"pause_kind,omitempty"`
 	// Token, on a tool_calls run of a Runtime with Config.Checkpoints,
