@@ -258,3 +258,49 @@ func dirSize(t *testing.T, dir string) int64 {
 	})
 	return n
 }
+
+// TestOutOfWatches: a workspace with more directories than the kernel
+// lets llmrt watch, or one that grows past that, is walked instead, and
+// its checkpoints stay right.
+func TestOutOfWatches(t *testing.T) {
+	if !watching {
+		t.Skip("no directory watching on " + runtime.GOOS)
+	}
+	defer func(n int) { watchLimit = n }(watchLimit)
+	watchLimit = 4
+	root := tree(t, map[string]string{"a/x": "x", "b/y": "y"}) // the root, a and b: 3 watches
+	s := newStore(t, root)
+	defer s.Close()
+	take(t, s, 1)
+	if s.w == nil {
+		t.Fatal("three directories should be watched with room for four")
+	}
+	write(t, root, "c/d/z", "z") // two more directories: over the limit
+	take(t, s, 1)
+	if d := diffManifests(s.last, walked(t, root)); d != "" {
+		t.Fatalf("after running out of watches:\n%s", d)
+	}
+	if s.w != nil || !s.noWatch {
+		t.Fatal("out of watches, the store should stop watching")
+	}
+	write(t, root, "a/x", "changed")
+	walks := s.walks
+	take(t, s, 2)
+	if s.walks != walks+1 {
+		t.Errorf("without a watcher a checkpoint should walk the tree")
+	}
+	if d := diffManifests(s.last, walked(t, root)); d != "" {
+		t.Fatalf("walking:\n%s", d)
+	}
+
+	watchLimit = 2 // fewer than the tree has from the start
+	s2 := newStore(t, root)
+	defer s2.Close()
+	take(t, s2, 1)
+	if s2.w != nil {
+		t.Error("a tree with more directories than watches should not be watched")
+	}
+	if d := diffManifests(s2.last, walked(t, root)); d != "" {
+		t.Fatalf("first checkpoint out of watches:\n%s", d)
+	}
+}

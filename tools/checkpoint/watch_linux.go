@@ -38,6 +38,9 @@ func newWatcher() (*watcher, error) {
 // (fs.inotify.max_user_watches) is an error: the store goes back to
 // walking the whole tree.
 func (w *watcher) add(rel, abs string) error {
+	if watchLimit > 0 && len(w.dir) >= watchLimit {
+		return unix.ENOSPC
+	}
 	wd, err := unix.InotifyAddWatch(w.fd, abs, watchMask)
 	if err != nil {
 		return err
@@ -120,6 +123,10 @@ func (w *watcher) event(wd int, mask uint32, name string, d *dirty) (full bool) 
 	}
 	return false
 }
+
+// watchLimit, when positive, is a smaller fs.inotify.max_user_watches,
+// for tests of a machine that runs out.
+var watchLimit int
 
 // watching reports whether this platform can watch directories.
 const watching = true
