@@ -145,18 +145,9 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		if t.Command {
 			// The screen shows the command as typed; the model gets its
 			// expansion, and the turn runs as the command asks.
-			p, ok, err := c.h.s.expandCommand(t.Prompt)
-			switch {
-			case err != nil:
+			if text, err = c.h.commandTurn(&turn, t.Prompt); err != nil {
 				return err
-			case !ok:
-				return fmt.Errorf("%s: no such command or skill any more", strings.Fields(t.Prompt)[0])
 			}
-			for _, problem := range p.Problems {
-				c.h.warnf("%s", problem)
-			}
-			p.apply(&turn.Request)
-			text = p.Prompt
 		}
 		msg, err := c.userMessage(ctx, text)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/llmrt/llmrt/cmd/commands"
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/ui"
 )
@@ -174,4 +175,22 @@ func commandFiles(dir string) []string {
 // checks trust sees them.
 func projectFolder(getenv func(string) string, dir string) config.Folder {
 	return config.NewFolder(dir, trustFiles(getenv, dir)...)
+}
+
+// commandTurn expands a typed slash command for turn: the turn runs as
+// the command asks, and the text returned is what the model gets. The
+// chat and editors (llmrt acp) share it.
+func (h *cmdHost) commandTurn(turn *host.Turn, typed string) (string, error) {
+	p, ok, err := h.s.expandCommand(typed)
+	switch {
+	case err != nil:
+		return "", err
+	case !ok:
+		return "", fmt.Errorf("%s: no such command or skill any more", strings.Fields(typed)[0])
+	}
+	for _, problem := range p.Problems {
+		h.warnf("%s", problem)
+	}
+	p.apply(&turn.Request)
+	return p.Prompt, nil
 }

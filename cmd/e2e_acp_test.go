@@ -1,0 +1,245 @@
+package cmd_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+)
+
+// permitWith answers permission requests with option and takes file
+// writes, recording both.
+type editor struct {
+	option string
+	writes map[string]string
+	asked  []map[string]any
+}
+
+func (e *editor) answer(method string, params json.RawMessage) (any, error) {
+	var m map[string]any
+	if err := json.Unmarshal(params, &m); err != nil {
+		return nil, err
+	}
+	switch method {
+	case "session/request_permission":
+		e.asked = append(e.asked, m)
+		return map[string]any{"outcome": map[string]any{"outcome": "selected", "optionId": e.option}}, nil
+	case "fs/write_text_file":
+		e.writes[fmt.Sprint(m["path"])] = fmt.Sprint(m["content"])
+		return map[string]any{}, nil
+	}
+	return nil, fmt.Errorf("unexpected request %s", method)
+}
+
+// TestE2EACPPromptWithPermission: over raw JSON-RPC, initialize says what
+// llmrt offers; a prompt's write_file call is announced with its kind,
+// title, location and diff, put to the client with allow once / always /
+// deny, written on disk and through the client's fs, and the answer
+// streams as the agent's message; the session is saved under the id the
+// client was given, and a relative cwd is refused by name.
+func TestE2EACPPromptWithPermission(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("write_file", `{"path":"hello.txt","content":"hi\n"}`),
+		finalAnswer("I wrote hello.txt."))
+	p := startACP(sb, srv, "--permission", "ask")
+	ed := &editor{option: "allow_once", writes: map[string]string{}}
+	p.answer = ed.answer
+
+	init := p.initialize()
+	if init["protocolVersion"] != float64(1) {
+		t.Errorf("protocolVersion: got %v, want 1", init["protocolVersion"])
+	}
+	caps, _ := init["agentCapabilities"].(map[string]any)
+	if caps["loadSession"] != true {
+		t.Errorf("loadSession: got %v, want true", caps["loadSession"])
+	}
+	if b, _ := json.Marshal(init["authMethods"]); !strings.Contains(string(b), "OPENAI_API_KEY") {
+		t.Errorf("authMethods should name OPENAI_API_KEY: %s", b)
+	}
+
+	if _, rerr := p.call("session/new", map[string]any{"cwd": "relative/dir", "mcpServers": []any{}}); rerr == nil || !strings.Contains(string(rerr.Data), "absolute") {
+		t.Errorf("a relative cwd: got %v, want an error naming an absolute path", rerr)
+	}
+	ns := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})
+	id, _ := ns["sessionId"].(string)
+	if id == "" {
+		t.Fatalf("session/new: no sessionId: %v", ns)
+	}
+	if modes, _ := ns["modes"].(map[string]any); modes["currentModeId"] != "ask" {
+		t.Errorf("currentModeId: got %v, want ask", modes["currentModeId"])
+	}
+
+	res := p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{
+		map[string]any{"type": "text", "text": "Write hello.txt"},
+		map[string]any{"type": "resource_link", "name": "README.md", "uri": "file://" + filepath.Join(sb.work, "README.md")},
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///notes.txt", "text": "embedded-note-42"}},
+	}})
+	if res["stopReason"] != "end_turn" {
+		t.Errorf("stopReason: got %v, want end_turn", res["stopReason"])
+	}
+	body := string(srv.Requests()[0].Body)
+	for _, want := range []string{"Write hello.txt", "README.md", "embedded-note-42"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the model should get %q of the prompt: %s", want, body)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(sb.work, "hello.txt")); err != nil || string(b) != "hi\n" {
+		t.Errorf("hello.txt: got %q, %v; want \"hi\\n\"", b, err)
+	}
+	abs := filepath.Join(sb.work, "hello.txt")
+	if ed.writes[abs] != "hi\n" {
+		t.Errorf("fs/write_text_file: got %v, want %s = \"hi\\n\"", ed.writes, abs)
+	}
+
+	calls := p.find("tool_call")
+	if len(calls) != 1 {
+		t.Fatalf("tool_call updates: got %d, want 1: %v", len(calls), p.kinds())
+	}
+	c := calls[0]
+	if c["kind"] != "edit" || c["title"] != "Write hello.txt" {
+		t.Errorf("tool_call: got kind %v title %v, want edit, \"Write hello.txt\"", c["kind"], c["title"])
+	}
+	if b, _ := json.Marshal(c["locations"]); !strings.Contains(string(b), abs) {
+		t.Errorf("tool_call locations: got %s, want %s", b, abs)
+	}
+	if len(ed.asked) != 1 {
+		t.Fatalf("permission requests: got %d, want 1", len(ed.asked))
+	}
+	var opts []string
+	for _, o := range ed.asked[0]["options"].([]any) {
+		opts = append(opts, fmt.Sprint(o.(map[string]any)["kind"]))
+	}
+	if !slices.Equal(opts, []string{"allow_once", "allow_always", "reject_once"}) {
+		t.Errorf("permission options: got %v, want allow_once, allow_always, reject_once", opts)
+	}
+	if tc := ed.asked[0]["toolCall"].(map[string]any); tc["toolCallId"] != c["toolCallId"] {
+		t.Errorf("the permission request names call %v, want the announced %v", tc["toolCallId"], c["toolCallId"])
+	}
+	var done map[string]any
+	for _, u := range p.find("tool_call_update") {
+		if u["status"] == "completed" {
+			done = u
+		}
+	}
+	if done == nil {
+		t.Fatalf("no completed tool_call_update: %v", p.kinds())
+	}
+	if b, _ := json.Marshal(done["content"]); !strings.Contains(string(b), `"type":"diff"`) || !strings.Contains(string(b), `"newText":"hi\n"`) {
+		t.Errorf("the completed write should carry its diff: %s", b)
+	}
+	if got := p.text("agent_message_chunk"); got != "I wrote hello.txt." {
+		t.Errorf("agent message: got %q, want %q", got, "I wrote hello.txt.")
+	}
+	if _, err := os.Stat(filepath.Join(sb.home, "state", "llmrt", "sessions", id+".jsonl")); err != nil {
+		t.Errorf("the session should be saved under the id the client got: %v", err)
+	}
+}
+
+// TestE2EACPCancelAndLoad: a session/cancel while the model is answering
+// ends the prompt as cancelled; the session then opens in another
+// process with session/load, its conversation replayed as updates, is
+// listed by session/list, and goes on with a new prompt; a denied call
+// does not run.
+func TestE2EACPCancelAndLoad(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI,
+		finalAnswer("The first answer."),
+		finalAnswer("never sent"),
+		toolCall("write_file", `{"path":"denied.txt","content":"no"}`),
+		finalAnswer("Left it alone."))
+	hold := srv.Hold(2)
+	defer hold()
+	p := startACP(sb, srv)
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	if r := p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "first question"}}}); r["stopReason"] != "end_turn" {
+		t.Fatalf("first prompt: got %v, want end_turn", r["stopReason"])
+	}
+	req := p.start("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "second question"}}})
+	waitFor(t, "the second model call", func() bool { return len(srv.Requests()) >= 2 })
+	p.notify("session/cancel", map[string]any{"sessionId": id})
+	res, rerr := p.wait(req)
+	if rerr != nil || !strings.Contains(string(res), `"stopReason":"cancelled"`) {
+		t.Fatalf("cancelled prompt: got %s, %v; want stopReason cancelled", res, rerr)
+	}
+	hold()
+	p.in.Close()
+
+	q := startACP(sb, srv, "--permission", "ask")
+	ed := &editor{option: "deny", writes: map[string]string{}}
+	q.answer = ed.answer
+	q.initialize()
+	list := q.mustCall("session/list", map[string]any{"cwd": sb.work})
+	if b, _ := json.Marshal(list["sessions"]); !strings.Contains(string(b), id) || !strings.Contains(string(b), "first question") {
+		t.Errorf("session/list should hold %s titled by its first prompt: %s", id, b)
+	}
+	q.mustCall("session/load", map[string]any{"sessionId": id, "cwd": sb.work, "mcpServers": []any{}})
+	if got := q.text("user_message_chunk"); !strings.Contains(got, "first question") {
+		t.Errorf("replayed user messages: got %q, want the first question", got)
+	}
+	if got := q.text("agent_message_chunk"); !strings.Contains(got, "The first answer.") {
+		t.Errorf("replayed agent messages: got %q, want the first answer", got)
+	}
+	q.reset()
+	r := q.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "third"}}})
+	if r["stopReason"] != "end_turn" {
+		t.Errorf("prompt after load: got %v, want end_turn", r["stopReason"])
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, "denied.txt")); err == nil {
+		t.Errorf("a denied write ran")
+	}
+	if len(ed.writes) != 0 {
+		t.Errorf("a denied write reached the editor: %v", ed.writes)
+	}
+	if last := lastRequestText(t, srv); !strings.Contains(last, "first question") || !strings.Contains(last, "third") {
+		t.Errorf("the loaded session should go on with its history: %s", last)
+	}
+}
+
+// TestE2EACPModes: session/set_mode switches the permission mode and says
+// so with current_mode_update; an unknown mode is refused by name.
+func TestE2EACPModes(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI, toolCall("write_file", `{"path":"auto.txt","content":"x"}`), finalAnswer("ok"))
+	p := startACP(sb, srv, "--permission", "ask")
+	p.answer = (&editor{option: "deny", writes: map[string]string{}}).answer
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	if _, rerr := p.call("session/set_mode", map[string]any{"sessionId": id, "modeId": "yolo"}); rerr == nil || !strings.Contains(string(rerr.Data), "yolo") {
+		t.Errorf("unknown mode: got %v, want an error naming it", rerr)
+	}
+	p.mustCall("session/set_mode", map[string]any{"sessionId": id, "modeId": "auto"})
+	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	found := false
+	for _, u := range p.find("current_mode_update") {
+		found = found || u["currentModeId"] == "auto"
+	}
+	if !found {
+		t.Errorf("no current_mode_update to auto: %v", p.kinds())
+	}
+	if _, err := os.Stat(filepath.Join(sb.work, "auto.txt")); err != nil {
+		t.Errorf("in auto mode the write should run without asking: %v", err)
+	}
+}
+
+// waitFor polls cond until it holds, failing after a generous deadline.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
