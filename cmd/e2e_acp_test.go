@@ -243,3 +243,75 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// TestE2EACPThreeTurns: a three-turn session over raw JSON-RPC, a read
+// that needs no permission, a write that asks and is allowed, and a plain
+// answer, all in one session of one process. With LLMRT_ACP_TRANSCRIPT
+// set to a file, its requests and updates are written there as the
+// recorded transcript docs/acp-transcript.md shows.
+func TestE2EACPThreeTurns(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	sb.write("README.md", "# demo\nA tiny project.\n")
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("read_file", `{"path":"README.md"}`),
+		finalAnswer("README.md says: a tiny project."),
+		toolCall("write_file", `{"path":"NOTES.md","content":"- keep it tiny\n"}`),
+		finalAnswer("Added NOTES.md."),
+		finalAnswer("We read README.md and added NOTES.md."))
+	p := startACP(sb, srv, "--permission", "ask")
+	ed := &editor{option: "allow_once", writes: map[string]string{}}
+	p.answer = ed.answer
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	for i, prompt := range []string{"What does README.md say?", "Add a NOTES.md with one note.", "Sum up what we did."} {
+		r := p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": prompt}}})
+		if r["stopReason"] != "end_turn" {
+			t.Fatalf("turn %d: got %v, want end_turn", i+1, r["stopReason"])
+		}
+	}
+	if len(ed.asked) != 1 {
+		t.Errorf("permission requests: got %d, want 1 (the write; the read needs none)", len(ed.asked))
+	}
+	var titles []string
+	for _, c := range p.find("tool_call") {
+		titles = append(titles, fmt.Sprint(c["kind"], " ", c["title"]))
+	}
+	if want := []string{"read Read README.md", "edit Write NOTES.md"}; !slices.Equal(titles, want) {
+		t.Errorf("tool calls: got %q, want %q", titles, want)
+	}
+	if n := len(sb.sessions()); n != 1 {
+		t.Errorf("sessions saved: got %d, want 1", n)
+	}
+	if path := os.Getenv("LLMRT_ACP_TRANSCRIPT"); path != "" {
+		writeTranscript(t, path, p, sb)
+	}
+}
+
+// writeTranscript writes what a peer sent and got as Markdown, with the
+// sandbox's paths made readable.
+func writeTranscript(t *testing.T, path string, p *acpPeer, sb *sandbox) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("# An ACP session with llmrt, as recorded\n\n")
+	b.WriteString("Recorded by `TestE2EACPThreeTurns` (cmd/e2e_acp_test.go) against the fake model server:\n")
+	b.WriteString("`LLMRT_ACP_TRANSCRIPT=$PWD/docs/acp-transcript.md go test ./cmd/ -run TestE2EACPThreeTurns`.\n")
+	b.WriteString("Three turns in one session: a read that needs no permission, a write that asks and is\n")
+	b.WriteString("allowed once (and is handed to the editor's buffer through `fs/write_text_file`), and a plain\n")
+	b.WriteString("answer. `→` is the editor (client), `←` is `llmrt acp --permission ask`. The model's answers\n")
+	b.WriteString("stream as `agent_message_chunk` updates, one per fragment.\n\n")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.log {
+		dir := "←"
+		if l.out {
+			dir = "→"
+		}
+		line := strings.ReplaceAll(l.text, sb.work, "/home/me/project")
+		line = strings.ReplaceAll(line, sb.home, "/home/me")
+		fmt.Fprintf(&b, "%s\n```json\n%s\n```\n", dir, line)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
