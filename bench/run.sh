@@ -10,7 +10,7 @@
 #
 #   bench/run.sh                 everything, 15 runs per row
 #   RUNS=30 bench/run.sh         more runs
-#   ONLY=oneshot,help bench/run.sh   some rows of the table only
+#   ONLY=oneshot,help bench/run.sh   some rows of the table only (oneshot,help,chat,acp,loop,stream)
 #   GOBENCH=0 bench/run.sh       skip the Go benchmarks
 set -euo pipefail
 cd "$(dirname "$0")/.."
