@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"path/filepath"
 	"sync"
@@ -54,16 +55,31 @@ the editor's working directory picks the project configuration.`,
 // conversation closed before it returns.
 func runACP(ctx context.Context, opts *acpOptions) error {
 	a := &acpAgent{f: opts.f, flags: opts.options, sessions: map[string]*acpSession{}}
-	a.conn = acp.NewAgentSideConnection(a, opts.f.IO.Out, opts.f.IO.In)
+	// The connection starts reading at once; the gate holds its first
+	// read until the connection is set up, so no request is served before.
+	in := &gatedReader{r: opts.f.IO.In, open: make(chan struct{})}
+	a.conn = acp.NewAgentSideConnection(a, opts.f.IO.Out, in)
 	// The connection's own diagnostics go to stderr, the editor's log,
 	// from warnings up.
 	a.conn.SetLogger(slog.New(slog.NewTextHandler(opts.f.secrets.writer(opts.f.IO.ErrOut), &slog.HandlerOptions{Level: slog.LevelWarn})))
+	close(in.open)
 	select {
 	case <-a.conn.Done():
 	case <-ctx.Done():
 	}
 	a.closeAll()
 	return nil
+}
+
+// gatedReader reads r once open is closed.
+type gatedReader struct {
+	r    io.Reader
+	open chan struct{}
+}
+
+func (g *gatedReader) Read(b []byte) (int, error) {
+	<-g.open
+	return g.r.Read(b)
 }
 
 // acpAgent answers the client's requests: it holds the connection and the
@@ -98,7 +114,7 @@ func (a *acpAgent) Initialize(_ context.Context, req acp.InitializeRequest) (acp
 			LoadSession:         true,
 			McpCapabilities:     acp.McpCapabilities{Http: true, Sse: true},
 			PromptCapabilities:  acp.PromptCapabilities{Image: true, EmbeddedContext: true},
-			SessionCapabilities: acp.SessionCapabilities{List: &acp.SessionListCapabilities{}},
+			SessionCapabilities: acp.SessionCapabilities{List: &acp.SessionListCapabilities{}, Close: &acp.SessionCloseCapabilities{}},
 		},
 		AuthMethods: authMethods(),
 	}, nil
@@ -299,7 +315,7 @@ func acpError(err error) error {
 		data["hint"] = hint
 	}
 	var se *providers.SetupError
-	if errors.As(err, &se) {
+	if errors.As(err, &se) || errors.Is(err, errNoProvider) {
 		return acp.NewAuthRequired(data)
 	}
 	return acp.NewInternalError(data)

@@ -13,6 +13,7 @@ import (
 	"github.com/llmrt/llmrt/engine"
 	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/engine/session"
+	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
 )
@@ -34,6 +35,9 @@ type acpSession struct {
 	closed bool
 	// mode guards the settings a client may change between turns.
 	mode sync.Mutex
+	// announced is closed once the slash commands are sent, which a
+	// prompt waits for, so they come before any of its updates.
+	announced chan struct{}
 }
 
 // openACPSession opens the host and conversation of a session in cwd:
@@ -49,7 +53,7 @@ func openACPSession(ctx context.Context, a *acpAgent, cwd, resume string, server
 		h.hold(nil)
 		return nil, err
 	}
-	s := &acpSession{a: a, h: h, updates: &acpbridge.Updates{Root: h.s.workDir}}
+	s := &acpSession{a: a, h: h, updates: &acpbridge.Updates{Root: h.s.workDir}, announced: make(chan struct{})}
 	if sess == nil {
 		h.sessionID = session.NewID()
 	}
@@ -101,8 +105,10 @@ func (s *acpSession) setMode(ctx context.Context, id string) error {
 }
 
 // announceCommands tells the client the session's slash commands: the
-// custom commands and skills, as the chat offers them.
+// custom commands and skills, as the chat offers them. It runs once a
+// session is open, after the client has its id.
 func (s *acpSession) announceCommands(ctx context.Context) {
+	defer close(s.announced)
 	cmds := []acp.AvailableCommand{}
 	for _, c := range s.h.s.customCommands() {
 		ac := acp.AvailableCommand{Name: c.Name, Description: c.Desc}
@@ -152,6 +158,7 @@ func (s *acpSession) prompt(ctx context.Context, blocks []acp.ContentBlock) (acp
 	if s.closed {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": "the session is closed"})
 	}
+	<-s.announced
 	msg, err := acpbridge.Prompt(blocks)
 	if err != nil {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
@@ -167,14 +174,15 @@ func (s *acpSession) prompt(ctx context.Context, blocks []acp.ContentBlock) (acp
 		turn.Request.Hooks = editorHooks{inner: turn.Request.Hooks, s: s}
 	}
 	typed := strings.TrimSpace(msg.Text())
-	if len(msg.Content) > 0 && msg.Content[0].Type == "text" && strings.HasPrefix(typed, "/") {
-		if _, ok, _ := s.h.s.expandCommand(typed); ok {
-			text, err := s.h.commandTurn(&turn, typed)
+	// A prompt that opens with a slash command runs as the command asks;
+	// the model gets its expansion, with the rest of the blocks after it.
+	if first := &msg.Content[0]; first.Type == providers.PartText && strings.HasPrefix(strings.TrimSpace(first.Text), "/") {
+		if _, ok, _ := s.h.s.expandCommand(strings.TrimSpace(first.Text)); ok {
+			text, err := s.h.commandTurn(&turn, strings.TrimSpace(first.Text))
 			if err != nil {
 				return acp.PromptResponse{}, acpError(err)
 			}
-			msg.Content[0].Text = text
-			msg.Content = msg.Content[:1]
+			first.Text = text
 		}
 	}
 	if pending := s.conv.Pending(); len(pending) > 0 {

@@ -66,12 +66,18 @@ func (e *rpcError) Error() string { return fmt.Sprintf("%d %s %s", e.Code, e.Mes
 
 // startACP starts `llmrt acp` on the fake model server srv.
 func startACP(sb *sandbox, srv *fakellm.Server, extra ...string) *acpPeer {
+	sb.t.Helper()
+	args := append([]string{"acp", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m"}, extra...)
+	return startACPWith(sb, cli{args: args, env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
+}
+
+// startACPWith starts llmrt as c says, as an editor starts its agent.
+func startACPWith(sb *sandbox, c cli) *acpPeer {
 	t := sb.t
 	t.Helper()
-	args := append([]string{"acp", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m"}, extra...)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	cmd := sb.command(ctx, cli{args: args, env: map[string]string{"OPENAI_API_KEY": "sk-test"}})
+	cmd := sb.command(ctx, c)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

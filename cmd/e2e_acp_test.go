@@ -232,6 +232,55 @@ func TestE2EACPModes(t *testing.T) {
 	}
 }
 
+// TestE2EACPNoKey: with no provider key and no Ollama, initialize still
+// answers, and session/new is refused as auth_required naming the keys
+// llmrt reads.
+func TestE2EACPNoKey(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	p := startACPWith(sb, cli{args: []string{"acp"}})
+	p.initialize()
+	_, rerr := p.call("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})
+	if rerr == nil || rerr.Code != -32000 || !strings.Contains(string(rerr.Data), "OPENAI_API_KEY") {
+		t.Errorf("session/new without a key: got %v, want auth_required (-32000) naming OPENAI_API_KEY", rerr)
+	}
+}
+
+// TestE2EACPSlashCommands: the user's custom commands are offered as
+// available commands, and a prompt that opens with one sends the model
+// its expansion.
+func TestE2EACPSlashCommands(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	dir := filepath.Join(sb.home, "config", "llmrt", "commands")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "greet.md"), []byte("---\ndescription: Greet someone\nargument-hint: <name>\n---\nSay hello to $ARGUMENTS warmly.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fake(t, fakellm.OpenAI, finalAnswer("Hello, Bob!"))
+	p := startACP(sb, srv)
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "/greet Bob"}}})
+	offered := p.find("available_commands_update")
+	var names []string
+	for _, u := range offered {
+		for _, c := range u["availableCommands"].([]any) {
+			c := c.(map[string]any)
+			input, _ := c["input"].(map[string]any)
+			names = append(names, fmt.Sprint(c["name"], " ", input["hint"]))
+		}
+	}
+	if !slices.Equal(names, []string{"greet <name>"}) {
+		t.Errorf("available commands: got %q, want greet with its hint <name>", names)
+	}
+	if body := string(srv.Requests()[0].Body); !strings.Contains(body, "Say hello to Bob warmly.") {
+		t.Errorf("the model should get the command's expansion: %s", body)
+	}
+}
+
 // waitFor polls cond until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
