@@ -281,6 +281,38 @@ func TestE2EACPSlashCommands(t *testing.T) {
 	}
 }
 
+// TestE2EACPClientMCPServers: an MCP server the editor passes with
+// session/new starts with the session, in a folder never trusted (the
+// editor's servers are the user's own), and its tools reach the model.
+func TestE2EACPClientMCPServers(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	sb.write(".mcp.json", fmt.Sprintf(`{"mcpServers":{"proj":{"command":%q}}}`, mcpServer))
+	srv := fake(t, fakellm.OpenAI, toolCall("calc_get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
+	p := startACP(sb, srv, "--permission", "auto")
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{
+		map[string]any{"name": "calc", "command": mcpServer, "args": []string{}, "env": []any{}},
+	}})["sessionId"].(string)
+	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "add 2 and 3"}}})
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("model calls: got %d, want 2", len(reqs))
+	}
+	if !strings.Contains(string(reqs[0].Body), "calc_get-sum") {
+		t.Errorf("the editor's server's tool is not offered: %s", reqs[0].Body)
+	}
+	if !strings.Contains(string(reqs[1].Body), "The sum of 2 and 3 is 5.") {
+		t.Errorf("the model should get the server's answer: %s", reqs[1].Body)
+	}
+	if strings.Contains(string(reqs[0].Body), "proj_get-sum") {
+		t.Errorf("the untrusted project's server should not start: %s", reqs[0].Body)
+	}
+	if _, rerr := p.call("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{map[string]any{"name": "", "command": ""}}}); rerr == nil || !strings.Contains(string(rerr.Data), "mcpServers[0]") {
+		t.Errorf("a server without a command: got %v, want an error naming mcpServers[0]", rerr)
+	}
+}
+
 // waitFor polls cond until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
