@@ -163,6 +163,9 @@ func (s *acpSession) prompt(ctx context.Context, blocks []acp.ContentBlock) (acp
 	if err != nil {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}
+	if err := s.checkSize(msg); err != nil {
+		return acp.PromptResponse{}, err
+	}
 	rt, err := s.runtime()
 	if err != nil {
 		return acp.PromptResponse{}, acpError(err)
@@ -200,6 +203,21 @@ func (s *acpSession) prompt(ctx context.Context, blocks []acp.ContentBlock) (acp
 		return stopped(ctx, err)
 	}
 	return stopReason(out)
+}
+
+// checkSize refuses a prompt larger than one message may be for the
+// model, as the chat refuses one: nothing is sent or saved.
+func (s *acpSession) checkSize(msg engine.Message) error {
+	size := 0
+	for _, p := range msg.Content {
+		size += len(p.Text) + len(p.Data)
+	}
+	b := &inputBudget{lim: s.h.inputLimit()}
+	if size <= b.lim.bytes() {
+		return nil
+	}
+	_, text, hint := classify(b.refuse("the prompt", int64(size), false, "send a resource link instead, which the model reads in parts"))
+	return acp.NewInvalidParams(map[string]any{"error": text, "hint": hint})
 }
 
 // stopped is the answer to a turn that ended in err before it ran: a

@@ -313,6 +313,33 @@ func TestE2EACPClientMCPServers(t *testing.T) {
 	}
 }
 
+// TestE2EACPPromptTooLarge: a prompt larger than one message may be for
+// the model is refused by name, and nothing reaches the model.
+func TestE2EACPPromptTooLarge(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	if err := os.MkdirAll(filepath.Join(sb.home, "config", "llmrt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.home, "config", "llmrt", "config.json"), []byte(`{"context_window": 1000}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := fake(t, fakellm.OpenAI, finalAnswer("never"))
+	p := startACP(sb, srv)
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	_, rerr := p.call("session/prompt", map[string]any{"sessionId": id, "prompt": []any{
+		map[string]any{"type": "text", "text": "summarise"},
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///big.log", "text": strings.Repeat("x", 10_000)}},
+	}})
+	if rerr == nil || !strings.Contains(string(rerr.Data), "the prompt is") || !strings.Contains(string(rerr.Data), "resource link") {
+		t.Errorf("a prompt over the limit: got %v, want an error saying it is too large and what to send instead", rerr)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("model calls: got %d, want none", n)
+	}
+}
+
 // waitFor polls cond until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
