@@ -340,6 +340,37 @@ func TestE2EACPPromptTooLarge(t *testing.T) {
 	}
 }
 
+// TestE2EACPQuestion: ask_user_input reaches the editor as a permission
+// request whose options are the question's choices; the choice picked is
+// the answer the model gets.
+func TestE2EACPQuestion(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	srv := fake(t, fakellm.OpenAI,
+		toolCall("ask_user_input", `{"questions":[{"header":"Lang","id":"lang","question":"Which language?","options":[{"id":"go","label":"Go"},{"id":"rust","label":"Rust"}]}]}`),
+		finalAnswer("Go it is."))
+	p := startACP(sb, srv)
+	ed := &editor{option: "go", writes: map[string]string{}}
+	p.answer = ed.answer
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	if r := p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "pick"}}}); r["stopReason"] != "end_turn" {
+		t.Fatalf("got %v, want end_turn", r["stopReason"])
+	}
+	if len(ed.asked) != 1 {
+		t.Fatalf("requests: got %d, want one for the question", len(ed.asked))
+	}
+	b, _ := json.Marshal(ed.asked[0])
+	for _, want := range []string{"Which language?", `"optionId":"go"`, `"optionId":"rust"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the question's request lacks %s: %s", want, b)
+		}
+	}
+	if body := lastRequestText(t, srv); !strings.Contains(body, `\"lang\":\"go\"`) {
+		t.Errorf("the model should get the answer lang=go: %s", body)
+	}
+}
+
 // waitFor polls cond until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
