@@ -5,11 +5,18 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	acp "github.com/coder/acp-go-sdk"
 
+	"github.com/llmrt/llmrt/cmd/internal/acpbridge"
 	"github.com/llmrt/llmrt/engine"
 )
+
+// maxLinkRead bounds the text of a linked file read through the editor
+// into a prompt; a larger file stays a link, which the model reads in
+// parts with its tools.
+const maxLinkRead = 64 << 10
 
 // maxEditorWrite bounds the text handed to the editor after an edit: a
 // larger file stays as llmrt wrote it, and the editor reloads it from disk.
@@ -74,4 +81,29 @@ func (s *acpSession) toEditor(ctx context.Context, args json.RawMessage) {
 	if _, err := s.a.conn.WriteTextFile(ctx, acp.WriteTextFileRequest{SessionId: acp.SessionId(s.id), Path: p, Content: string(b)}); err != nil {
 		s.h.warnf("the editor did not take the change to %s (it is written on disk): %v", a.Path, err)
 	}
+}
+
+// readLinks replaces the prompt's links to local files by their text as
+// the editor holds it (fs/read_text_file: unsaved changes included), when
+// the client offers that. A link the editor cannot read, or whose text is
+// large, stays a link.
+func (s *acpSession) readLinks(ctx context.Context, blocks []acp.ContentBlock) []acp.ContentBlock {
+	if !s.a.capabilities().Fs.ReadTextFile {
+		return blocks
+	}
+	out := make([]acp.ContentBlock, len(blocks))
+	for i, b := range blocks {
+		out[i] = b
+		l := b.ResourceLink
+		if l == nil || !strings.HasPrefix(l.Uri, "file://") {
+			continue
+		}
+		p := acpbridge.Path(l.Uri)
+		resp, err := s.a.conn.ReadTextFile(ctx, acp.ReadTextFileRequest{SessionId: acp.SessionId(s.id), Path: p})
+		if err != nil || len(resp.Content) > maxLinkRead {
+			continue
+		}
+		out[i] = acp.ResourceBlock(acp.EmbeddedResourceResource{TextResourceContents: &acp.TextResourceContents{Uri: l.Uri, Text: resp.Content}})
+	}
+	return out
 }

@@ -159,7 +159,7 @@ func (s *acpSession) prompt(ctx context.Context, blocks []acp.ContentBlock) (acp
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": "the session is closed"})
 	}
 	<-s.announced
-	msg, err := acpbridge.Prompt(blocks)
+	msg, err := acpbridge.Prompt(s.readLinks(ctx, blocks))
 	if err != nil {
 		return acp.PromptResponse{}, acp.NewInvalidParams(map[string]any{"error": err.Error()})
 	}

@@ -13,12 +13,15 @@ import (
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
 )
 
-// permitWith answers permission requests with option and takes file
-// writes, recording both.
+// editor answers permission requests with option, takes file writes and
+// serves its buffers, recording the requests and the writes.
 type editor struct {
 	option string
 	writes map[string]string
 	asked  []map[string]any
+	// buffers are the files the editor holds, as fs/read_text_file
+	// answers them.
+	buffers map[string]string
 }
 
 func (e *editor) answer(method string, params json.RawMessage) (any, error) {
@@ -33,6 +36,11 @@ func (e *editor) answer(method string, params json.RawMessage) (any, error) {
 	case "fs/write_text_file":
 		e.writes[fmt.Sprint(m["path"])] = fmt.Sprint(m["content"])
 		return map[string]any{}, nil
+	case "fs/read_text_file":
+		if b, ok := e.buffers[fmt.Sprint(m["path"])]; ok {
+			return map[string]any{"content": b}, nil
+		}
+		return nil, fmt.Errorf("no buffer for %v", m["path"])
 	}
 	return nil, fmt.Errorf("unexpected request %s", method)
 }
@@ -50,7 +58,8 @@ func TestE2EACPPromptWithPermission(t *testing.T) {
 		toolCall("write_file", `{"path":"hello.txt","content":"hi\n"}`),
 		finalAnswer("I wrote hello.txt."))
 	p := startACP(sb, srv, "--permission", "ask")
-	ed := &editor{option: "allow_once", writes: map[string]string{}}
+	ed := &editor{option: "allow_once", writes: map[string]string{},
+		buffers: map[string]string{filepath.Join(sb.work, "README.md"): "unsaved-buffer-7731"}}
 	p.answer = ed.answer
 
 	init := p.initialize()
@@ -86,7 +95,7 @@ func TestE2EACPPromptWithPermission(t *testing.T) {
 		t.Errorf("stopReason: got %v, want end_turn", res["stopReason"])
 	}
 	body := string(srv.Requests()[0].Body)
-	for _, want := range []string{"Write hello.txt", "README.md", "embedded-note-42"} {
+	for _, want := range []string{"Write hello.txt", "unsaved-buffer-7731", "embedded-note-42"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the model should get %q of the prompt: %s", want, body)
 		}
