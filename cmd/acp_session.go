@@ -248,8 +248,11 @@ func stopReason(out host.Outcome) (acp.PromptResponse, error) {
 }
 
 // sink streams a turn's events to the client, and notes which call each
-// permission request is about so the request names it.
+// permission request is about so the request names it. The streamed text
+// goes through a streaming redactor, as the trace's does, so no run of
+// chunks spells a secret the host knows.
 func (s *acpSession) sink(ctx context.Context) engine.Sink {
+	redact := s.h.secrets.stream()
 	return func(ev engine.Event) {
 		if ev.Type == engine.EventPermissionRequest && ev.Call != nil && ev.Permission != nil && ev.ParentID == "" {
 			s.forms.expect(ev.Permission.Tool, ev.Permission.Arguments, ev.Call.ID)
@@ -257,9 +260,16 @@ func (s *acpSession) sink(ctx context.Context) engine.Sink {
 		if ev.Type == engine.EventWarning && ev.Warning != nil && ev.Warning.Code == host.NoteCode {
 			s.h.warnf("%s", ev.Warning.Message)
 		}
-		for _, u := range s.updates.Event(ev) {
-			s.notify(ctx, u)
-		}
+		redact.events(ev, func(ev engine.Event) {
+			if ev.Result != nil {
+				r := *ev.Result
+				r.Output = s.h.secrets.string(r.Output)
+				ev.Result = &r
+			}
+			for _, u := range s.updates.Event(ev) {
+				s.notify(ctx, u)
+			}
+		})
 	}
 }
 

@@ -380,6 +380,24 @@ func TestE2EACPQuestion(t *testing.T) {
 	}
 }
 
+// TestE2EACPRedactsStreamedSecrets: a provider key the model echoes
+// reaches the editor redacted, however its answer was cut into chunks.
+func TestE2EACPRedactsStreamedSecrets(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	const key = "sk-proj-acp-0123456789abcdefghij"
+	srv := fake(t, fakellm.OpenAI, finalAnswer("The key is "+key+", keep it safe."))
+	p := startACPWith(sb, cli{args: []string{"acp", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m"},
+		env: map[string]string{"OPENAI_API_KEY": key}})
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "what is the key?"}}})
+	got := p.text("agent_message_chunk")
+	if strings.Contains(got, key) || !strings.Contains(got, "[REDACTED]") || !strings.Contains(got, "keep it safe") {
+		t.Errorf("agent message: got %q, want the key redacted and the rest kept", got)
+	}
+}
+
 // waitFor polls cond until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
