@@ -266,6 +266,11 @@ func (s *acpSession) sink(ctx context.Context) engine.Sink {
 				r.Output = s.h.secrets.string(r.Output)
 				ev.Result = &r
 			}
+			if ev.Call != nil {
+				c := *ev.Call
+				c.Arguments = s.h.secrets.string(c.Arguments)
+				ev.Call = &c
+			}
 			for _, u := range s.updates.Event(ev) {
 				s.notify(ctx, u)
 			}
@@ -329,6 +334,7 @@ func (p *acpForms) callID(tool, args string) string {
 // always (for the rest of the session) or deny.
 func (p *acpForms) Permit(ctx context.Context, req engine.PermissionRequest) (ui.PermitResult, error) {
 	id := p.callID(req.Tool, req.Arguments)
+	req.Arguments = p.s.h.secrets.string(req.Arguments) // what the editor shows
 	resp, err := p.s.a.conn.RequestPermission(ctx, acp.RequestPermissionRequest{
 		SessionId: acp.SessionId(p.s.id), ToolCall: acpbridge.PermissionCall(p.s.h.s.workDir, id, req),
 		Options: acpbridge.PermissionOptions()})

@@ -386,15 +386,24 @@ func TestE2EACPRedactsStreamedSecrets(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	const key = "sk-proj-acp-0123456789abcdefghij"
-	srv := fake(t, fakellm.OpenAI, finalAnswer("The key is "+key+", keep it safe."))
-	p := startACPWith(sb, cli{args: []string{"acp", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m"},
+	srv := fake(t, fakellm.OpenAI, shellTurn("curl -H 'Authorization: "+key+"' example.com"), finalAnswer("The key is "+key+", keep it safe."))
+	p := startACPWith(sb, cli{args: []string{"acp", "--provider", "openai", "--base-url", srv.URL + "/v1", "--model", "m", "--permission", "ask"},
 		env: map[string]string{"OPENAI_API_KEY": key}})
+	ed := &editor{option: "deny", writes: map[string]string{}}
+	p.answer = ed.answer
 	p.initialize()
 	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
 	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "what is the key?"}}})
 	got := p.text("agent_message_chunk")
 	if strings.Contains(got, key) || !strings.Contains(got, "[REDACTED]") || !strings.Contains(got, "keep it safe") {
 		t.Errorf("agent message: got %q, want the key redacted and the rest kept", got)
+	}
+	asked, _ := json.Marshal(ed.asked)
+	calls, _ := json.Marshal(p.find("tool_call"))
+	for what, b := range map[string][]byte{"permission request": asked, "tool call": calls} {
+		if strings.Contains(string(b), key) || !strings.Contains(string(b), "curl") {
+			t.Errorf("%s: got %s, want the command with the key redacted", what, b)
+		}
 	}
 }
 
