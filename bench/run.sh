@@ -3,14 +3,15 @@
 #
 # Builds llmrt as released (-trimpath, -s -w) and times it against a fake
 # model server on loopback (cmd/internal/benchharness): a cold one-shot run,
-# --help, a 100-iteration tool loop, and a 100,000-token streamed answer on
-# the openai, anthropic, google and ollama protocols beside curl fetching the
+# --help, `llmrt acp` start to its answer to initialize (with its idle RSS),
+# a 100-iteration tool loop, and a 100,000-token streamed answer on the
+# openai, anthropic, google and ollama protocols beside curl fetching the
 # same stream. Then it runs the Go benchmarks of the hot paths (engine loop,
 # stream parsing, search, TUI, run_code) and prints the binary sizes.
 #
 #   bench/run.sh                 everything, 15 runs per row
 #   RUNS=30 bench/run.sh         more runs
-#   ONLY=oneshot,help bench/run.sh   some rows of the table only
+#   ONLY=oneshot,help bench/run.sh   some rows of the table only (oneshot,help,chat,acp,loop,stream)
 #   GOBENCH=0 bench/run.sh       skip the Go benchmarks
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -148,19 +148,13 @@ func (c *chatHost) Turn(ctx context.Context, t ui.Turn) error {
 		if t.Command {
 			// The screen shows the command as typed; the model gets its
 			// expansion, and the turn runs as the command asks.
-			p, ok, err := c.h.s.expandCommand(ctx, t.Prompt)
-			switch {
-			case err != nil:
+			var ok bool
+			if text, literal, ok, err = c.h.commandTurn(ctx, &turn, t.Prompt); err != nil {
 				return err
-			case !ok:
+			}
+			if !ok {
 				return fmt.Errorf("%s: no such command or skill any more", strings.Fields(t.Prompt)[0])
 			}
-			for _, problem := range p.Problems {
-				c.h.warnf("%s", problem)
-			}
-			p.apply(&turn.Request)
-			text = p.Prompt
-			literal = p.literal
 		}
 		msg := providers.TextMessage(providers.RoleUser, text)
 		if !literal {

@@ -11,6 +11,7 @@ import (
 	"github.com/llmrt/llmrt/cmd/commands"
 	"github.com/llmrt/llmrt/cmd/config"
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/engine/host"
 	"github.com/llmrt/llmrt/skills"
 	"github.com/llmrt/llmrt/ui"
 )
@@ -183,4 +184,21 @@ func commandFiles(dir string) []string {
 // checks trust sees them.
 func projectFolder(getenv func(string) string, dir string) config.Folder {
 	return config.NewFolder(dir, trustFiles(getenv, dir)...)
+}
+
+// commandTurn expands the slash command typed for turn, which then runs
+// as the command asks, and returns what the model gets; ok is false when
+// typed names no command or skill. literal says the text is a server's
+// (an MCP prompt), not the person's: its @mentions are not attachments.
+// The chat and editors (llmrt acp) share it.
+func (h *cmdHost) commandTurn(ctx context.Context, turn *host.Turn, typed string) (text string, literal, ok bool, err error) {
+	p, ok, err := h.s.expandCommand(ctx, typed)
+	if err != nil || !ok {
+		return "", false, ok, err
+	}
+	for _, problem := range p.Problems {
+		h.warnf("%s", problem)
+	}
+	p.apply(&turn.Request)
+	return p.Prompt, p.literal, true, nil
 }

@@ -51,6 +51,10 @@ type cmdHost struct {
 	// checkpoints snapshots the workspace around every change; nil when
 	// runs are not saved (nothing could be rewound).
 	checkpoints *checkpointer
+	// sessionID names the new session the host's conversation creates;
+	// "" lets the store choose (an editor is told the id before the
+	// session's first turn writes it).
+	sessionID string
 }
 
 // hold makes release the lock the host holds, letting go of the one it

@@ -99,6 +99,7 @@ func stateHomeWarning(getenv func(string) string) string {
 // titles it with its first prompt.
 func (h *cmdHost) meta() session.Meta {
 	return session.Meta{
+		ID:       h.sessionID,
 		Provider: h.s.provider, Model: h.s.model, BaseURL: h.s.backend.BaseURL,
 		WorkDir: h.s.workDir, Version: Version(), Options: h.s.sessionOptions(),
 	}

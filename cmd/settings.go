@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -219,6 +220,10 @@ func workDir(flag string) (string, error) {
 	return abs, nil
 }
 
+// errNoProvider says no provider was named and none could be picked: no
+// key is set and no Ollama answers.
+var errNoProvider = errors.New("no provider configured")
+
 // pickProvider selects a provider when none is configured (the first whose
 // key is set, else a local Ollama; see catalog.AutoSelect) and checks the
 // name and model.
@@ -228,7 +233,7 @@ func (s *settings) pickProvider(ctx context.Context, f *Factory) error {
 	}
 	if s.provider == "" {
 		keys := catalog.AutoKeys()
-		return withHint(usageErrorf("no provider configured"),
+		return withHint(usageErrorf("%w", errNoProvider),
 			fmt.Sprintf("set one of %s or %s (see .env.example), start ollama, or try llmrt offline with --provider scripted --model examples/hello.json",
 				strings.Join(keys[:len(keys)-1], ", "), keys[len(keys)-1]))
 	}

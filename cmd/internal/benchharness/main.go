@@ -27,7 +27,7 @@ func main() {
 	bin := flag.String("llmrt", "", "the llmrt binary to time")
 	runs := flag.Int("runs", 15, "runs per measurement")
 	tokens := flag.Int("tokens", 100_000, "tokens (words) of the streamed answer")
-	only := flag.String("only", "", "comma list of rows to run: oneshot,help,chat,loop,stream (default all)")
+	only := flag.String("only", "", "comma list of rows to run: oneshot,help,chat,acp,loop,stream (default all)")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchharness -llmrt PATH [-runs N]")
@@ -47,6 +47,9 @@ func main() {
 	}
 	if want("chat") {
 		h.row("llmrt chat: start to first frame", h.chatFirstFrame)
+	}
+	if want("acp") {
+		h.row("llmrt acp: start to initialize (idle RSS)", h.acpInitialize)
 	}
 	if want("loop") {
 		h.loop()
