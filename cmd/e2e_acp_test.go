@@ -297,7 +297,7 @@ func TestE2EACPClientMCPServers(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	sb.write(".mcp.json", fmt.Sprintf(`{"mcpServers":{"proj":{"command":%q}}}`, mcpServer))
-	srv := fake(t, fakellm.OpenAI, toolCall("calc_get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
+	srv := fake(t, fakellm.OpenAI, toolCall("mcp__calc__get-sum", `{"a":2,"b":3}`), finalAnswer("five"))
 	p := startACP(sb, srv, "--permission", "auto")
 	p.initialize()
 	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{
@@ -308,13 +308,13 @@ func TestE2EACPClientMCPServers(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("model calls: got %d, want 2", len(reqs))
 	}
-	if !strings.Contains(string(reqs[0].Body), "calc_get-sum") {
+	if !strings.Contains(string(reqs[0].Body), "mcp__calc__get-sum") {
 		t.Errorf("the editor's server's tool is not offered: %s", reqs[0].Body)
 	}
 	if !strings.Contains(string(reqs[1].Body), "The sum of 2 and 3 is 5.") {
 		t.Errorf("the model should get the server's answer: %s", reqs[1].Body)
 	}
-	if strings.Contains(string(reqs[0].Body), "proj_get-sum") {
+	if strings.Contains(string(reqs[0].Body), "mcp__proj__get-sum") {
 		t.Errorf("the untrusted project's server should not start: %s", reqs[0].Body)
 	}
 	if _, rerr := p.call("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{map[string]any{"name": "", "command": ""}}}); rerr == nil || !strings.Contains(string(rerr.Data), "mcpServers[0]") {
