@@ -104,4 +104,3 @@ func (s *Store) manifestDepth(h string, hops int) (Manifest, int, error) {
 	}
 	return m, st.Depth, nil
 }
-
