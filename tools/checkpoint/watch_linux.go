@@ -3,6 +3,10 @@ package checkpoint
 import (
 	"bytes"
 	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -38,7 +42,7 @@ func newWatcher() (*watcher, error) {
 // (fs.inotify.max_user_watches) is an error: the store goes back to
 // walking the whole tree.
 func (w *watcher) add(rel, abs string) error {
-	if watchLimit > 0 && len(w.dir) >= watchLimit {
+	if len(w.dir) >= watchBudget() {
 		return unix.ENOSPC
 	}
 	wd, err := unix.InotifyAddWatch(w.fd, abs, watchMask)
@@ -124,9 +128,32 @@ func (w *watcher) event(wd int, mask uint32, name string, d *dirty) (full bool) 
 	return false
 }
 
-// watchLimit, when positive, is a smaller fs.inotify.max_user_watches,
-// for tests of a machine that runs out.
+// watchLimit, when positive, replaces watchBudget's answer, for tests of
+// a workspace with more directories than that.
 var watchLimit int
+
+// maxWatches bounds the directories one store watches. Watches are the
+// user's to share with their editor and build tools
+// (fs.inotify.max_user_watches): a store takes at most a quarter of them,
+// and no more than this; a workspace with more directories is walked.
+const maxWatches = 16384
+
+var budget = sync.OnceValue(func() int {
+	n := maxWatches
+	if data, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches"); err == nil {
+		if max, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && max > 0 {
+			n = min(n, max/4)
+		}
+	}
+	return n
+})
+
+func watchBudget() int {
+	if watchLimit > 0 {
+		return watchLimit
+	}
+	return budget()
+}
 
 // watching reports whether this platform can watch directories.
 const watching = true
