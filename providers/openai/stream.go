@@ -34,6 +34,8 @@ type streamer struct {
 	calls   map[int]*callSeen
 	ids     map[string]int // call id → index, for servers that send no index
 	last    int            // index of the latest call fragment
+
+	c chunk // the decode target, reused from event to event
 }
 
 type callSeen struct{ id, name bool }
@@ -95,14 +97,9 @@ func (s *streamer) readJSON(ctx context.Context, r io.Reader) error {
 // handle decodes one payload and emits what it holds, in order: reasoning,
 // text, tool call fragments, usage.
 func (s *streamer) handle(data []byte) error {
-	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		// A field of an unexpected type (an extension we do not read) is
-		// skipped; anything else is not JSON, or not an object.
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || te.Field == "" {
-			return s.invalidJSON(data)
-		}
+	c, err := s.decode(data)
+	if err != nil {
+		return err
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return s.serverError(data)
@@ -145,6 +142,27 @@ func (s *streamer) handle(data []byte) error {
 		s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: toUsage(u)})
 	}
 	return nil
+}
+
+// decode fills s.c from data, in one pass when the payload is plain. Odd
+// payloads go through encoding/json: a field of an unexpected type (an
+// extension we do not read) is skipped; anything else is not JSON, or not
+// an object. The strings decoded are new; only the containers are reused.
+func (s *streamer) decode(data []byte) (*chunk, error) {
+	choices := s.c.Choices
+	clear(choices[:cap(choices)])
+	s.c = chunk{Choices: choices[:0]}
+	if adapter.DecodeFast(data, &s.c) {
+		return &s.c, nil
+	}
+	s.c = chunk{}
+	if err := json.Unmarshal(data, &s.c); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || te.Field == "" {
+			return nil, s.invalidJSON(data)
+		}
+	}
+	return &s.c, nil
 }
 
 func (s *streamer) text(t providers.ChunkType, text string) {
