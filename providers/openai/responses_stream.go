@@ -35,6 +35,8 @@ type rstreamer struct {
 	done   bool
 	calls  int
 	items  []itemSeen
+
+	ev event // the decode target, reused from event to event
 }
 
 // readSSE parses an event stream until response.completed (or
@@ -97,12 +99,9 @@ func (s *rstreamer) readJSON(ctx context.Context, r io.Reader) error {
 
 // handle decodes one event and emits what it holds.
 func (s *rstreamer) handle(data []byte) error {
-	var ev event
-	if err := json.Unmarshal(data, &ev); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || te.Field == "" {
-			return s.invalidJSON(data)
-		}
+	ev, err := s.decode(data)
+	if err != nil {
+		return err
 	}
 	s.events++
 	if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
@@ -161,6 +160,25 @@ func (s *rstreamer) handle(data []byte) error {
 		return s.codedError(ev.Code, ev.Message)
 	}
 	return nil
+}
+
+// decode fills s.ev from data, in one pass when the payload is plain. Odd
+// payloads go through encoding/json: a field of an unexpected type (an
+// extension we do not read) is skipped; anything else is not JSON, or not
+// an object.
+func (s *rstreamer) decode(data []byte) (*event, error) {
+	s.ev = event{}
+	if adapter.DecodeFast(data, &s.ev) {
+		return &s.ev, nil
+	}
+	s.ev = event{}
+	if err := json.Unmarshal(data, &s.ev); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || te.Field == "" {
+			return nil, s.invalidJSON(data)
+		}
+	}
+	return &s.ev, nil
 }
 
 // seen returns the record of the item at output index i, making it of

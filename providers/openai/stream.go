@@ -149,9 +149,8 @@ func (s *streamer) handle(data []byte) error {
 // extension we do not read) is skipped; anything else is not JSON, or not
 // an object. The strings decoded are new; only the containers are reused.
 func (s *streamer) decode(data []byte) (*chunk, error) {
-	choices := s.c.Choices
-	clear(choices[:cap(choices)])
-	s.c = chunk{Choices: choices[:0]}
+	// The decoder zeroes each element of the kept array before filling it.
+	s.c = chunk{Choices: s.c.Choices[:0]}
 	if adapter.DecodeFast(data, &s.c) {
 		return &s.c, nil
 	}
