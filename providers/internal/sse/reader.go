@@ -31,7 +31,7 @@ type Reader struct {
 	data  []byte
 	typ   string
 	name  string // the last event type read, kept so a repeat costs nothing
-	dirty bool // a field of the current event was read
+	dirty bool   // a field of the current event was read
 	err   error
 }
 
