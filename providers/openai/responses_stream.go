@@ -9,10 +9,9 @@ import (
 	"io"
 	"strings"
 
-	sse "github.com/tmaxmax/go-sse"
-
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
+	"github.com/llmrt/llmrt/providers/internal/sse"
 )
 
 // itemSeen is what the parser knows of one output item, by output index.
@@ -42,19 +41,17 @@ type rstreamer struct {
 // readSSE parses an event stream until response.completed (or
 // .incomplete), an error event, or the end of the body.
 func (s *rstreamer) readSSE(ctx context.Context, r io.Reader) error {
-	for ev, err := range sse.Read(r, &sse.ReadConfig{MaxEventSize: maxEventSize}) {
-		if err != nil {
-			return s.readError(ctx, err)
-		}
+	events := sse.NewReader(r, maxEventSize)
+	for events.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if ev.Data == "" || ev.Data == "[DONE]" {
+		data := events.Data() // valid until the next event
+		if len(data) == 0 || string(data) == "[DONE]" {
 			continue
 		}
-		data := []byte(ev.Data)
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.handle(data); err != nil {
 			return err
@@ -63,6 +60,9 @@ func (s *rstreamer) readSSE(ctx context.Context, r io.Reader) error {
 			// Whatever follows (a proxy's [DONE]) adds nothing.
 			return nil
 		}
+	}
+	if err := events.Err(); err != nil {
+		return s.readError(ctx, err)
 	}
 	return s.finish()
 }

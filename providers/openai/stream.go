@@ -9,10 +9,10 @@ import (
 	"io"
 
 	goopenai "github.com/sashabaranov/go-openai"
-	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
+	"github.com/llmrt/llmrt/providers/internal/sse"
 )
 
 // maxEventSize bounds one SSE event. Events are usually under 1 kB, but a
@@ -43,35 +43,35 @@ type callSeen struct{ id, name bool }
 // readSSE parses an event stream until [DONE] or the end of the body.
 func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 	done := false
-	for ev, err := range sse.Read(r, &sse.ReadConfig{MaxEventSize: maxEventSize}) {
-		if err != nil {
-			if s.finish != "" && ctx.Err() == nil && !errors.Is(err, bufio.ErrTooLong) {
-				// The reply was complete; only the usage chunk and [DONE]
-				// were lost. Failing it would throw away a whole answer.
-				break
-			}
-			return s.readError(ctx, err)
-		}
+	events := sse.NewReader(r, maxEventSize)
+	for events.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if ev.Type == "error" {
-			return s.serverError([]byte(ev.Data))
+		data := events.Data() // valid until the next event
+		if events.Type() == "error" {
+			return s.serverError(data)
 		}
-		if ev.Data == "" {
+		if len(data) == 0 {
 			continue
 		}
-		if ev.Data == "[DONE]" {
+		if string(data) == "[DONE]" {
 			done = true
 			break
 		}
-		data := []byte(ev.Data)
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.handle(data); err != nil {
 			return err
 		}
+	}
+	if err := events.Err(); err != nil {
+		if s.finish == "" || ctx.Err() != nil || errors.Is(err, bufio.ErrTooLong) {
+			return s.readError(ctx, err)
+		}
+		// The reply was complete; only the usage chunk and [DONE] were
+		// lost. Failing it would throw away a whole answer.
 	}
 	return s.finishReply(done)
 }
