@@ -10,6 +10,7 @@ import (
 
 	sse "github.com/tmaxmax/go-sse"
 
+	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
@@ -132,4 +133,42 @@ func normalChunk(c chunk) chunk {
 		c.Choices = nil
 	}
 	return c
+}
+
+// TestRawChunksKeepTheirPayload: each raw chunk holds its own event's
+// data, though the reader reuses one buffer for all events.
+func TestRawChunksKeepTheirPayload(t *testing.T) {
+	for _, tt := range []struct {
+		tg   replay.Target
+		file string
+	}{
+		{target(), simpleStream},
+		{responsesTarget(), responsesStream},
+	} {
+		rec := replay.Load(t, tt.file)
+		var want []string
+		for ev, err := range sse.Read(bytes.NewReader(rec.Body()), nil) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Data != "" && ev.Data != "[DONE]" {
+				want = append(want, ev.Data)
+			}
+		}
+		req := tt.tg.Request()
+		req.Raw = true
+		_, chunks, err := replay.Run(t.Context(), tt.tg.New(replay.Serve(t, rec), providers.Timeouts{}), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range chunks {
+			if c.Type == providers.ChunkRaw {
+				got = append(got, string(c.Raw))
+			}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: raw chunks:\ngot  %q\nwant %q", tt.file, got, want)
+		}
+	}
 }
