@@ -25,7 +25,10 @@ var decodePayloads = []string{
 	`{"choices":[{"index":0,"delta":{"content":7}}]}`,                        // content of another type: ignored
 	`{"choices":[{"index":0,"delta":{"refusal":{"x":1},"content":"kept"}}]}`, // a known field of the wrong type
 	`{"choices":[{"index":"0","delta":{"content":"x"}}],"usage":{"prompt_tokens":1}}`,
-	`{"Choices":[{"INDEX":0,"Delta":{"Content":"case"}}]}`,                           // names match ignoring case
+	`{"Choices":[{"INDEX":0,"Delta":{"Content":"case"}}]}`,
+	`{"choices":[{"finishreason":"stop"}]}`,                                          // underscores count
+	`{"choices":[{"delta":{"reasoning-content":"x"}}]}`,                              // and dashes
+	`{"choices":[{"delta":{"Reasoning_Content":"y"}}]}`,                              // names match ignoring case
 	`{"choices":[{"finish_reason":"stop"}],"choices":[{"delta":{"content":"dup"}}]}`, // duplicate names
 	"{\"choices\":[{\"delta\":{\"content\":\"bad \xff utf-8\"}}]}",
 	`{"choices":[{"delta":{"content":"\ud800 lone surrogate"}}]}`,
