@@ -31,6 +31,7 @@ func BenchmarkStreamParse(b *testing.B) {
 			var chunks int
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
+			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
 				resp := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
 				s := &streamer{endpoint: "http://bench/v1/messages", codec: codec, emit: func(providers.Chunk) { chunks++ }}
@@ -38,6 +39,7 @@ func BenchmarkStreamParse(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			perByte()
 			b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 		})
 	}

@@ -111,8 +111,7 @@ func (s *streamer) read(ctx context.Context, dec ssestream.Decoder) error {
 		if s.raw {
 			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
-		ev = eventJSON{}
-		if err := json.Unmarshal(data, &ev); err != nil {
+		if err := s.decode(data, &ev); err != nil {
 			return s.readError(ctx, err)
 		}
 		if err := s.handle(&ev, data); err != nil {
@@ -126,6 +125,18 @@ func (s *streamer) read(ctx context.Context, dec ssestream.Decoder) error {
 		return s.readError(ctx, err)
 	}
 	return s.finish()
+}
+
+// decode fills ev from data, in one pass when the event is plain.
+// Anything the one-pass decoder refuses is decoded again by encoding/json,
+// whose verdict (and error message) stands.
+func (s *streamer) decode(data []byte, ev *eventJSON) error {
+	*ev = eventJSON{}
+	if adapter.DecodeFast(data, ev) {
+		return nil
+	}
+	*ev = eventJSON{}
+	return json.Unmarshal(data, ev)
 }
 
 // handle emits what one event carries; raw is the event's JSON.

@@ -46,11 +46,13 @@ func BenchmarkStreamParse(b *testing.B) {
 			var chunks int
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
+			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
 				if err := p.Stream(ctx, req, func(providers.Chunk) { chunks++ }); err != nil {
 					b.Fatal(err)
 				}
 			}
+			perByte()
 			b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 		})
 	}

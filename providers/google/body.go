@@ -2,15 +2,16 @@ package google
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"strings"
 
-	gosse "github.com/tmaxmax/go-sse"
-
 	"github.com/llmrt/llmrt/providers"
+	"github.com/llmrt/llmrt/providers/internal/adapter"
+	sseread "github.com/llmrt/llmrt/providers/internal/sse"
 )
 
 // maxEventSize bounds one SSE event. Events are usually a few kB, but a
@@ -52,33 +53,48 @@ func firstByte(br *bufio.Reader) (byte, error) {
 }
 
 // readSSE reads events until the end of the body. Each event's data is one
-// response; go-sse joins multi-line data and accepts CRLF, LF and CR line
-// ends.
+// response; the reader joins multi-line data and accepts CRLF, LF and CR
+// line ends.
 func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
-	var data []byte // reused: json.Unmarshal keeps nothing of its input
-	for ev, err := range gosse.Read(r, &gosse.ReadConfig{MaxEventSize: maxEventSize}) {
-		if err != nil {
-			return s.broke(ctx, err)
-		}
+	events := sseread.NewReader(r, maxEventSize)
+	for events.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if ev.Data == "" {
+		data := events.Data() // valid until the next event
+		if len(data) == 0 {
 			continue
 		}
-		var resp response
-		data = append(data[:0], ev.Data...)
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: json.RawMessage(ev.Data)})
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
-		if err := json.Unmarshal(data, &resp); err != nil {
-			return s.invalidEvent(data, err)
+		resp, err := s.decodeEvent(data)
+		if err != nil {
+			return err
 		}
-		if err := s.handle(&resp); err != nil {
+		if err := s.handle(resp); err != nil {
 			return err
 		}
 	}
+	if err := events.Err(); err != nil {
+		return s.broke(ctx, err)
+	}
 	return s.finishReply()
+}
+
+// decodeEvent decodes one event's response into s.resp, in one pass when
+// it is plain. Anything the one-pass decoder refuses is decoded again by
+// encoding/json, whose verdict (and error message) stands.
+func (s *streamer) decodeEvent(data []byte) (*response, error) {
+	s.resp = response{}
+	if adapter.DecodeFast(data, &s.resp) {
+		return &s.resp, nil
+	}
+	s.resp = response{}
+	if err := json.Unmarshal(data, &s.resp); err != nil {
+		return nil, s.invalidEvent(data, err)
+	}
+	return &s.resp, nil
 }
 
 // readJSON reads a streamed JSON array element by element, so responses

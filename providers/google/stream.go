@@ -25,6 +25,7 @@ type streamer struct {
 	blockMsg  string
 	usage     providers.Usage
 	args      bytes.Buffer // scratch for encoding call arguments
+	resp      response     // the decode target of each event, reused
 }
 
 // handle emits what one response holds, in order: each part of the first

@@ -39,12 +39,14 @@ func BenchmarkStreamParse(b *testing.B) {
 			var chunks int
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
+			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
 				s := newStreamer("http://bench/api/chat", codec, tools, func(providers.Chunk) { chunks++ })
 				if err := s.read(ctx, bytes.NewReader(body)); err != nil {
 					b.Fatal(err)
 				}
 			}
+			perByte()
 			b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 		})
 	}

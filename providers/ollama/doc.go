@@ -2,8 +2,9 @@
 // {server}/api/chat, streamed as newline-delimited JSON. Ollama
 // has no light official Go client, so the adapter speaks the wire format
 // itself: the request goes through the adapters' shared HTTP call, with its
-// response and idle time limits, and the NDJSON reply is decoded with
-// encoding/json's Decoder, one object per line.
+// response and idle time limits, and the NDJSON reply is split with
+// encoding/json's Decoder, one object per line, each decoded in one pass
+// (adapter.DecodeFast).
 //
 // It owns the conversion of neutral requests to the wire (system text merged
 // into one leading system message, images as base64, tool calls with object

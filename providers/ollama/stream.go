@@ -39,6 +39,7 @@ type streamer struct {
 	calls int  // tool calls emitted, native or recovered from text
 	done  bool // a done:true line arrived
 	stop  string
+	line  json.RawMessage // the line being decoded, reused
 }
 
 func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.ToolSpec, emit func(providers.Chunk)) *streamer {
@@ -81,17 +82,21 @@ func (s *streamer) read(ctx context.Context, r io.Reader) error {
 }
 
 // decode reads the next line into c, handing it on as a ChunkRaw first
-// when the request asked for them.
+// when the request asked for them. The decoder only finds the value's end
+// and copies it into s.line (reused); the value is then decoded in one pass,
+// or, when that pass refuses it, by encoding/json, whose error stands.
 func (s *streamer) decode(dec *json.Decoder, c *chatChunk) error {
-	if !s.raw {
-		return dec.Decode(c)
-	}
-	var raw json.RawMessage
-	if err := dec.Decode(&raw); err != nil {
+	if err := dec.Decode(&s.line); err != nil {
 		return err
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
-	return json.Unmarshal(raw, c)
+	if s.raw {
+		s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(s.line)})
+	}
+	if adapter.DecodeFast(s.line, c) {
+		return nil
+	}
+	*c = chatChunk{}
+	return json.Unmarshal(s.line, c)
 }
 
 // handle emits what one line holds, in order: thinking, text, tool calls,

@@ -26,6 +26,7 @@ func BenchmarkStreamParse(b *testing.B) {
 			var chunks int
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
+			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
 				s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec,
 					emit: func(providers.Chunk) { chunks++ }}
@@ -33,6 +34,7 @@ func BenchmarkStreamParse(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			perByte()
 			b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 		})
 	}

@@ -16,7 +16,10 @@
 // with encoded names, images and PDFs, reasoning effort, web search) and
 // the parsing of the streamed reply into neutral chunks. The HTTP call goes
 // through the adapters' shared HTTP call, with its response and idle time
-// limits, and streams are parsed with github.com/tmaxmax/go-sse, because
-// go-openai's own stream reader drops in-stream error messages, treats a
-// cut stream as a clean end and loses Retry-After.
+// limits, and streams are parsed with the adapters' own event-stream
+// reader (providers/internal/sse), because go-openai's stream reader drops
+// in-stream error messages, treats a cut stream as a clean end and loses
+// Retry-After. Each event is decoded in one pass into a reused value with
+// only the fields read (adapter.DecodeFast); encoding/json decides what
+// happens to a payload that pass refuses.
 package openai

@@ -3,6 +3,7 @@ package openai
 import (
 	"encoding/json"
 
+	"github.com/go-json-experiment/json/jsontext"
 	goopenai "github.com/sashabaranov/go-openai"
 
 	"github.com/llmrt/llmrt/providers"
@@ -69,6 +70,27 @@ func (c *content) UnmarshalJSON(b []byte) error {
 		}
 	}
 	return nil
+}
+
+// UnmarshalJSONFrom is UnmarshalJSON for the one-pass decoder: a string,
+// the common case, is read once instead of being decoded a second time.
+func (c *content) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case '"':
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		c.Text = tok.String()
+		return nil
+	case '[':
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return c.UnmarshalJSON(v)
+	}
+	return dec.SkipValue()
 }
 
 // thinkingText reads Mistral's thinking: a string or a list of text parts.

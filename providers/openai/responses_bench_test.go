@@ -50,11 +50,13 @@ func benchParse(b *testing.B, body []byte, parse func(context.Context, func(prov
 	var chunks int
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
+	perByte := replay.AllocPerByte(b, len(body))
 	for b.Loop() {
 		if err := parse(ctx, func(providers.Chunk) { chunks++ }); err != nil {
 			b.Fatal(err)
 		}
 	}
+	perByte()
 	b.ReportMetric(float64(chunks)/float64(b.N), "chunks/op")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(chunks), "ns/chunk")
 }

@@ -9,10 +9,9 @@ import (
 	"io"
 	"strings"
 
-	sse "github.com/tmaxmax/go-sse"
-
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
+	"github.com/llmrt/llmrt/providers/internal/sse"
 )
 
 // itemSeen is what the parser knows of one output item, by output index.
@@ -35,24 +34,24 @@ type rstreamer struct {
 	done   bool
 	calls  int
 	items  []itemSeen
+
+	ev event // the decode target, reused from event to event
 }
 
 // readSSE parses an event stream until response.completed (or
 // .incomplete), an error event, or the end of the body.
 func (s *rstreamer) readSSE(ctx context.Context, r io.Reader) error {
-	for ev, err := range sse.Read(r, &sse.ReadConfig{MaxEventSize: maxEventSize}) {
-		if err != nil {
-			return s.readError(ctx, err)
-		}
+	events := sse.NewReader(r, maxEventSize)
+	for events.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if ev.Data == "" || ev.Data == "[DONE]" {
+		data := events.Data() // valid until the next event
+		if len(data) == 0 || string(data) == "[DONE]" {
 			continue
 		}
-		data := []byte(ev.Data)
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.handle(data); err != nil {
 			return err
@@ -61,6 +60,9 @@ func (s *rstreamer) readSSE(ctx context.Context, r io.Reader) error {
 			// Whatever follows (a proxy's [DONE]) adds nothing.
 			return nil
 		}
+	}
+	if err := events.Err(); err != nil {
+		return s.readError(ctx, err)
 	}
 	return s.finish()
 }
@@ -97,12 +99,9 @@ func (s *rstreamer) readJSON(ctx context.Context, r io.Reader) error {
 
 // handle decodes one event and emits what it holds.
 func (s *rstreamer) handle(data []byte) error {
-	var ev event
-	if err := json.Unmarshal(data, &ev); err != nil {
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || te.Field == "" {
-			return s.invalidJSON(data)
-		}
+	ev, err := s.decode(data)
+	if err != nil {
+		return err
 	}
 	s.events++
 	if ev.Type == "" && len(ev.Error) > 0 && string(ev.Error) != "null" {
@@ -161,6 +160,25 @@ func (s *rstreamer) handle(data []byte) error {
 		return s.codedError(ev.Code, ev.Message)
 	}
 	return nil
+}
+
+// decode fills s.ev from data, in one pass when the payload is plain. Odd
+// payloads go through encoding/json: a field of an unexpected type (an
+// extension we do not read) is skipped; anything else is not JSON, or not
+// an object.
+func (s *rstreamer) decode(data []byte) (*event, error) {
+	s.ev = event{}
+	if adapter.DecodeFast(data, &s.ev) {
+		return &s.ev, nil
+	}
+	s.ev = event{}
+	if err := json.Unmarshal(data, &s.ev); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || te.Field == "" {
+			return nil, s.invalidJSON(data)
+		}
+	}
+	return &s.ev, nil
 }
 
 // seen returns the record of the item at output index i, making it of

@@ -9,10 +9,10 @@ import (
 	"io"
 
 	goopenai "github.com/sashabaranov/go-openai"
-	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
+	"github.com/llmrt/llmrt/providers/internal/sse"
 )
 
 // maxEventSize bounds one SSE event. Events are usually under 1 kB, but a
@@ -34,6 +34,8 @@ type streamer struct {
 	calls   map[int]*callSeen
 	ids     map[string]int // call id → index, for servers that send no index
 	last    int            // index of the latest call fragment
+
+	c chunk // the decode target, reused from event to event
 }
 
 type callSeen struct{ id, name bool }
@@ -41,35 +43,35 @@ type callSeen struct{ id, name bool }
 // readSSE parses an event stream until [DONE] or the end of the body.
 func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 	done := false
-	for ev, err := range sse.Read(r, &sse.ReadConfig{MaxEventSize: maxEventSize}) {
-		if err != nil {
-			if s.finish != "" && ctx.Err() == nil && !errors.Is(err, bufio.ErrTooLong) {
-				// The reply was complete; only the usage chunk and [DONE]
-				// were lost. Failing it would throw away a whole answer.
-				break
-			}
-			return s.readError(ctx, err)
-		}
+	events := sse.NewReader(r, maxEventSize)
+	for events.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if ev.Type == "error" {
-			return s.serverError([]byte(ev.Data))
+		data := events.Data() // valid until the next event
+		if events.Type() == "error" {
+			return s.serverError(data)
 		}
-		if ev.Data == "" {
+		if len(data) == 0 {
 			continue
 		}
-		if ev.Data == "[DONE]" {
+		if string(data) == "[DONE]" {
 			done = true
 			break
 		}
-		data := []byte(ev.Data)
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.handle(data); err != nil {
 			return err
 		}
+	}
+	if err := events.Err(); err != nil {
+		if s.finish == "" || ctx.Err() != nil || errors.Is(err, bufio.ErrTooLong) {
+			return s.readError(ctx, err)
+		}
+		// The reply was complete; only the usage chunk and [DONE] were
+		// lost. Failing it would throw away a whole answer.
 	}
 	return s.finishReply(done)
 }
@@ -95,14 +97,9 @@ func (s *streamer) readJSON(ctx context.Context, r io.Reader) error {
 // handle decodes one payload and emits what it holds, in order: reasoning,
 // text, tool call fragments, usage.
 func (s *streamer) handle(data []byte) error {
-	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		// A field of an unexpected type (an extension we do not read) is
-		// skipped; anything else is not JSON, or not an object.
-		var te *json.UnmarshalTypeError
-		if !errors.As(err, &te) || te.Field == "" {
-			return s.invalidJSON(data)
-		}
+	c, err := s.decode(data)
+	if err != nil {
+		return err
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
 		return s.serverError(data)
@@ -145,6 +142,26 @@ func (s *streamer) handle(data []byte) error {
 		s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: toUsage(u)})
 	}
 	return nil
+}
+
+// decode fills s.c from data, in one pass when the payload is plain. Odd
+// payloads go through encoding/json: a field of an unexpected type (an
+// extension we do not read) is skipped; anything else is not JSON, or not
+// an object. The strings decoded are new; only the containers are reused.
+func (s *streamer) decode(data []byte) (*chunk, error) {
+	// The decoder zeroes each element of the kept array before filling it.
+	s.c = chunk{Choices: s.c.Choices[:0]}
+	if adapter.DecodeFast(data, &s.c) {
+		return &s.c, nil
+	}
+	s.c = chunk{}
+	if err := json.Unmarshal(data, &s.c); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || te.Field == "" {
+			return nil, s.invalidJSON(data)
+		}
+	}
+	return &s.c, nil
 }
 
 func (s *streamer) text(t providers.ChunkType, text string) {

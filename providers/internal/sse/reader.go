@@ -1,0 +1,196 @@
+package sse
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+)
+
+// ErrUnexpectedEOF reports a stream that ended inside a line: the last
+// field was cut off.
+var ErrUnexpectedEOF = errors.New("sse: the stream ended in the middle of a line")
+
+// maxFieldName is the length of the longest field name ("event", "retry");
+// a line whose colon comes later is not a field.
+const maxFieldName = 5
+
+// Reader reads events from a stream. Call Next until it returns false,
+// then Err. The data of an event is valid until the next call to Next.
+type Reader struct {
+	r   io.Reader
+	max int // the largest event, in bytes
+
+	buf        []byte // read from r; buf[pos:end] is not yet parsed
+	pos, end   int
+	skipLF     bool // the last line ended in \r: a \n right after it belongs to it
+	eof        bool
+	begun      bool // a line was read (a byte order mark may open the stream)
+	eventBytes int  // the size of the event being read, for the max
+
+	data  []byte
+	typ   string
+	name  string // the last event type read, kept so a repeat costs nothing
+	dirty bool   // a field of the current event was read
+	err   error
+}
+
+// NewReader reads events from r. An event larger than maxEventSize bytes
+// fails the stream with bufio.ErrTooLong, as a bufio.Scanner would.
+func NewReader(r io.Reader, maxEventSize int) *Reader {
+	return &Reader{r: r, max: maxEventSize}
+}
+
+// Next reads the next event and reports whether there is one. At the end
+// of the stream (or on an error) it returns false; Err tells which.
+func (r *Reader) Next() bool {
+	r.data, r.typ, r.dirty, r.eventBytes = r.data[:0], "", false, 0
+	for r.err == nil {
+		line, ok := r.line()
+		if !ok {
+			// A clean end dispatches the event in progress.
+			if r.err == io.EOF {
+				return r.dirty && r.dispatch()
+			}
+			return false
+		}
+		if len(line) == 0 {
+			if r.dirty {
+				return r.dispatch()
+			}
+			continue
+		}
+		r.field(line)
+	}
+	return false
+}
+
+// dispatch ends the event: data without its last newline.
+func (r *Reader) dispatch() bool {
+	if n := len(r.data); n > 0 {
+		r.data = r.data[:n-1]
+	}
+	return true
+}
+
+// field handles one line of an event.
+func (r *Reader) field(line []byte) {
+	if !r.begun {
+		r.begun = true
+		line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
+	}
+	colon := bytes.IndexByte(line, ':')
+	if colon > maxFieldName {
+		return
+	}
+	var value []byte
+	if colon < 0 {
+		colon = len(line)
+	} else {
+		value = line[colon+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	switch string(line[:colon]) {
+	case "data":
+		r.data = append(r.data, value...)
+		r.data = append(r.data, '\n')
+		r.dirty = true
+	case "event":
+		if r.name != string(value) {
+			r.name = string(value)
+		}
+		r.typ = r.name
+		r.dirty = true
+	case "id":
+		// An id holding a NUL is ignored, as the standard says; any
+		// other id marks the event, though nothing here reads it.
+		if bytes.IndexByte(value, 0) < 0 {
+			r.dirty = true
+		}
+	}
+	// retry, comments (a leading colon) and unknown fields are skipped.
+}
+
+// Type is the event's type: its event field, or "" when it had none.
+func (r *Reader) Type() string { return r.typ }
+
+// Data is the event's data, its data fields joined by newlines. It is
+// valid until the next call to Next.
+func (r *Reader) Data() []byte { return r.data }
+
+// Err is the error that ended the stream, or nil at its clean end.
+func (r *Reader) Err() error {
+	if r.err == io.EOF {
+		return nil
+	}
+	return r.err
+}
+
+// line returns the next line without its end (\n, \r or \r\n), valid until
+// the next read. At the end of input, or on an error, it returns false and
+// sets r.err.
+func (r *Reader) line() ([]byte, bool) {
+	for {
+		if r.skipLF && r.pos < r.end {
+			if r.buf[r.pos] == '\n' {
+				r.pos++
+				r.eventBytes++
+			}
+			r.skipLF = false
+		}
+		rest := r.buf[r.pos:r.end]
+		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
+			line := rest[:i]
+			r.pos += i + 1
+			r.eventBytes += i + 1
+			r.skipLF = rest[i] == '\r'
+			if r.eventBytes > r.max {
+				r.err = bufio.ErrTooLong
+				return nil, false
+			}
+			return line, true
+		}
+		if r.eventBytes+len(rest) > r.max {
+			r.err = bufio.ErrTooLong
+			return nil, false
+		}
+		if r.err != nil {
+			return nil, false // a read error, after the lines read before it
+		}
+		if r.eof {
+			if !r.begun {
+				// go-sse drops a byte order mark before it looks for lines.
+				rest = bytes.TrimPrefix(rest, []byte("\xEF\xBB\xBF"))
+			}
+			if len(rest) > 0 {
+				r.err = ErrUnexpectedEOF
+			} else {
+				r.err = io.EOF
+			}
+			return nil, false
+		}
+		r.fill()
+	}
+}
+
+// fill reads more input, keeping the unparsed rest at the buffer's start
+// and growing the buffer when the rest fills it.
+func (r *Reader) fill() {
+	if r.pos > 0 {
+		r.end = copy(r.buf, r.buf[r.pos:r.end])
+		r.pos = 0
+	}
+	if r.end == len(r.buf) {
+		size := max(4096, 2*len(r.buf))
+		r.buf = append(r.buf, make([]byte, size-len(r.buf))...)
+	}
+	n, err := r.r.Read(r.buf[r.end:])
+	r.end += n
+	if err == io.EOF {
+		r.eof = true
+	} else if err != nil {
+		r.err = err
+	}
+}
