@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/llmrt/llmrt/engine"
 )
 
@@ -19,7 +21,7 @@ func answerText(bytes int) string {
 
 // benchModel is a chat screen at 120x40 with a running turn, fed events
 // directly as the queue would deliver them.
-func benchModel(b *testing.B, history int) *Model {
+func benchModel(tb testing.TB, history int) *Model {
 	m := New(context.Background(), Options{Host: &fakeHost{}, Palette: NewPalette(true, true), Dark: true, Status: Status{Provider: "openai", Model: "gpt-5"}})
 	m.Update(resize(120, 40))
 	for i := range history {
@@ -105,4 +107,38 @@ func BenchmarkWholeAnswer(b *testing.B) {
 		feed(m, toks)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(toks)), "ns/delta")
+}
+
+// BenchmarkScroll pages up through four answers of 100,000 bytes to the
+// top and back down, a frame per page: the cost of a page once the
+// transcript was drawn at the width.
+func BenchmarkScroll(b *testing.B) {
+	m := benchModel(b, 0)
+	for i := range 4 {
+		m.tr.add(&userItem{text: "question " + itoa(i)})
+		t := &textItem{}
+		t.add(answerText(100_000))
+		t.finish()
+		m.tr.add(t)
+	}
+	m.scroll(-1 << 30) // every answer drawn at the width once
+	m.render()
+	m.scroll(1 << 30)
+	m.render()
+	up := true
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		switch {
+		case up && m.tr.top == 0 && !m.tr.follow:
+			up = false
+		case !up && m.tr.follow:
+			up = true
+		}
+		if up {
+			m.key(tea.KeyPressMsg{Code: tea.KeyPgUp})
+		} else {
+			m.key(tea.KeyPressMsg{Code: tea.KeyPgDown})
+		}
+		m.View()
+	}
 }

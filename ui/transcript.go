@@ -1,5 +1,7 @@
 package ui
 
+import "slices"
+
 // transcript is the conversation on screen: items top to bottom, drawn
 // from the bottom up, so a frame costs what is visible, not what came
 // before. It follows the newest line unless the person scrolled up.
@@ -7,6 +9,9 @@ type transcript struct {
 	items  []item
 	follow bool
 	top    int // the first line shown when not following
+	// held are the long items the last view showed; shown those this
+	// one does. Long items keep their drawn lines only while shown.
+	held, shown []longItem
 }
 
 func newTranscript() transcript { return transcript{follow: true} }
@@ -43,12 +48,45 @@ func compact(it item) bool {
 	return false
 }
 
+// longItem is an item too long to keep drawn: it counts its lines
+// without holding them, draws a range of them when asked, and lets go of
+// what it drew once released.
+type longItem interface {
+	item
+	count(l *look, width int) int
+	span(l *look, width, from, to int) []string
+	release()
+}
+
+// measure returns how many lines it takes and, unless it is a long item,
+// its lines.
+func measure(it item, l *look, width int) (int, []string) {
+	if li, ok := it.(longItem); ok {
+		return li.count(l, width), nil
+	}
+	ls := it.lines(l, width)
+	return len(ls), ls
+}
+
+// span returns the lines [from, to) of it, measured as ls, and notes a
+// long item as shown.
+func (t *transcript) span(it item, ls []string, l *look, width, from, to int) []string {
+	if ls != nil {
+		return ls[from:to]
+	}
+	li := it.(longItem)
+	t.shown = append(t.shown, li)
+	return li.span(l, width, from, to)
+}
+
 // view returns exactly height lines: the newest ones when following, else
 // those from t.top; content shorter than the screen starts at the top.
+// Long items shown in the view before and not now let go of their lines.
 func (t *transcript) view(l *look, width, height int) []string {
 	if height <= 0 {
 		return nil
 	}
+	t.shown = t.shown[:0]
 	var lines []string
 	if t.follow {
 		lines = t.bottom(l, width, height)
@@ -58,6 +96,12 @@ func (t *transcript) view(l *look, width, height int) []string {
 	for len(lines) < height {
 		lines = append(lines, "")
 	}
+	for _, it := range t.held {
+		if !slices.Contains(t.shown, it) {
+			it.release()
+		}
+	}
+	t.held, t.shown = t.shown, t.held[:0]
 	return lines
 }
 
@@ -66,19 +110,20 @@ func (t *transcript) bottom(l *look, width, height int) []string {
 	var chunks [][]string
 	n, below := 0, -1 // below: the item drawn under the current one
 	for i := len(t.items) - 1; i >= 0 && n < height; i-- {
-		ls := t.items[i].lines(l, width)
-		if len(ls) == 0 {
+		c, ls := measure(t.items[i], l, width)
+		if c == 0 {
 			continue
 		}
 		if below >= 0 && t.gap(i, below) {
 			chunks = append(chunks, []string{""})
 			n++
 		}
-		// Only the lines that fit are copied: a long answer's thousands
+		// Only the lines that fit are drawn: a long answer's thousands
 		// of lines cost nothing when its last screenful is shown.
-		ls = ls[max(len(ls)-(height-n), 0):]
-		chunks = append(chunks, ls)
-		n += len(ls)
+		if take := min(c, height-n); take > 0 {
+			chunks = append(chunks, t.span(t.items[i], ls, l, width, c-take, c))
+			n += take
+		}
 		below = i
 	}
 	out := make([]string, 0, min(n, height))
@@ -92,35 +137,36 @@ func (t *transcript) bottom(l *look, width, height int) []string {
 func (t *transcript) window(l *look, width, from, height int) []string {
 	out := make([]string, 0, height)
 	pos := 0
-	t.walk(l, width, func(_ int, ls []string) bool {
-		for _, s := range ls {
-			if pos >= from {
-				out = append(out, s)
-			}
-			pos++
-			if len(out) == height {
-				return false
+	t.walk(l, width, func(i, n int, ls []string) bool {
+		if pos+n > from {
+			a, b := max(from-pos, 0), min(n, from+height-pos)
+			if i < 0 {
+				out = append(out, "")
+			} else {
+				out = append(out, t.span(t.items[i], ls, l, width, a, b)...)
 			}
 		}
-		return true
+		pos += n
+		return len(out) < height
 	})
 	return out
 }
 
-// walk hands the items' lines, separators included, to fn in order until
-// fn returns false, with the item's index (-1 for a separator).
-func (t *transcript) walk(l *look, width int, fn func(i int, ls []string) bool) {
+// walk hands each item's line count and lines (nil for a long item) to
+// fn in order, separators included (i is -1 for one), until fn returns
+// false.
+func (t *transcript) walk(l *look, width int, fn func(i, n int, ls []string) bool) {
 	above := -1 // the item drawn above the current one
 	for i, it := range t.items {
-		ls := it.lines(l, width)
-		if len(ls) == 0 {
+		n, ls := measure(it, l, width)
+		if n == 0 {
 			continue
 		}
-		if above >= 0 && t.gap(above, i) && !fn(-1, []string{""}) {
+		if above >= 0 && t.gap(above, i) && !fn(-1, 1, nil) {
 			return
 		}
 		above = i
-		if !fn(i, ls) {
+		if !fn(i, n, ls) {
 			return
 		}
 	}
@@ -128,9 +174,9 @@ func (t *transcript) walk(l *look, width int, fn func(i int, ls []string) bool) 
 
 // total is the number of lines of the whole transcript.
 func (t *transcript) total(l *look, width int) int {
-	n := 0
-	t.walk(l, width, func(_ int, ls []string) bool { n += len(ls); return true })
-	return n
+	total := 0
+	t.walk(l, width, func(_, n int, _ []string) bool { total += n; return true })
+	return total
 }
 
 // inView returns the items with a line in the view height lines tall,
@@ -142,11 +188,11 @@ func (t *transcript) inView(l *look, width, height int) []item {
 	}
 	var seen []item
 	pos := 0
-	t.walk(l, width, func(i int, ls []string) bool {
-		if i >= 0 && pos+len(ls) > from {
+	t.walk(l, width, func(i, n int, _ []string) bool {
+		if i >= 0 && pos+n > from {
 			seen = append(seen, t.items[i])
 		}
-		pos += len(ls)
+		pos += n
 		return pos < from+height
 	})
 	return seen
@@ -156,12 +202,12 @@ func (t *transcript) inView(l *look, width, height int) []item {
 // first line and as many of its lines after it as fit.
 func (t *transcript) reveal(l *look, width, height int, it item) {
 	start, end, pos := -1, -1, 0
-	t.walk(l, width, func(i int, ls []string) bool {
+	t.walk(l, width, func(i, n int, _ []string) bool {
 		if i >= 0 && t.items[i] == it {
-			start, end = pos, pos+len(ls)
+			start, end = pos, pos+n
 			return false
 		}
-		pos += len(ls)
+		pos += n
 		return true
 	})
 	if start < 0 {
