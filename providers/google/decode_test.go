@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 	sseread "github.com/llmrt/llmrt/providers/internal/sse"
 )
@@ -63,17 +62,7 @@ func TestDecodeFastOnRecordings(t *testing.T) {
 				continue
 			}
 			n++
-			var got, want response
-			if !adapter.DecodeFast(data, &got) {
-				t.Errorf("%s: the one-pass decoder refused %s", rel, data)
-				continue
-			}
-			if err := json.Unmarshal(data, &want); err != nil {
-				t.Errorf("%s: encoding/json refused %s: %v", rel, data, err)
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: %s\ngot  %+v\nwant %+v", rel, data, got, want)
-			}
+			replay.SameDecode[response](t, rel, data)
 		}
 	}
 	if n < 50 {

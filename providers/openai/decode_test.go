@@ -11,7 +11,6 @@ import (
 	sse "github.com/tmaxmax/go-sse"
 
 	"github.com/llmrt/llmrt/providers"
-	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -101,31 +100,15 @@ func TestDecodeFastOnRecordings(t *testing.T) {
 				n++
 				data := []byte(ev.Data)
 				if rec.API == "openai:responses" {
-					var got, want event
-					checkFast(t, rel, data, &got, &want)
+					replay.SameDecode[event](t, rel, data)
 				} else {
-					var got, want chunk
-					checkFast(t, rel, data, &got, &want)
+					replay.SameDecode[chunk](t, rel, data)
 				}
 			}
 		}
 	}
 	if n < 1000 {
 		t.Fatalf("only %d recorded events decoded; the recordings look incomplete", n)
-	}
-}
-
-func checkFast[T any](t *testing.T, rel string, data []byte, got, want *T) {
-	t.Helper()
-	if !adapter.DecodeFast(data, got) {
-		t.Errorf("%s: the one-pass decoder refused %s", rel, data)
-		return
-	}
-	if v1Decode(data, want) {
-		t.Errorf("%s: encoding/json refused %s", rel, data)
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s: %s\ngot  %+v\nwant %+v", rel, data, *got, *want)
 	}
 }
 
