@@ -77,12 +77,14 @@ func (c *checkpointer) storeLocked(id string) *checkpoint.Store {
 	if st == nil {
 		if c.stores == nil {
 			c.stores = map[string]*checkpoint.Store{}
-			// Once a process, drop what sessions long gone left behind,
-			// before this session's store is opened: a session resumed
-			// after that long starts its checkpoints afresh.
+			// Once a process, drop what sessions long gone left behind.
+			// Sizing every store reads them all, so it runs beside the
+			// call rather than before it; it never touches this session's
+			// store, and a prune cut short by the process ending leaves
+			// no half store (see checkpoint.Prune).
 			p := c.policy
 			p.Keep = id
-			checkpoint.Prune(c.base, p, time.Now())
+			go checkpoint.Prune(c.base, p, time.Now())
 		}
 		// The chat moves to a new session on /clear or a rewind: stop
 		// watching the workspace for the stores it left, each of which
