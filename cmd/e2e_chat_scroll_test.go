@@ -41,7 +41,13 @@ func TestChatPagesUpThroughLongAnswers(t *testing.T) {
 	tm.keys("first", "Enter")
 	tm.waitFor(fmt.Sprintf("A-%03d", n), 15*time.Second)
 	tm.keys("second", "Enter")
-	scr := tm.waitFor(fmt.Sprintf("B-%03d", n), 15*time.Second)
+	// Paging starts once the turn is over: while the answer is still
+	// streaming its last lines are drawn as they come, and a page taken
+	// from that screen is not the page above the finished one.
+	last := fmt.Sprintf("B-%03d", n)
+	scr := tm.waitUntil("the second answer, finished", 15*time.Second, func(s string) bool {
+		return strings.Contains(s, last) && strings.Contains(s, "· idle")
+	})
 
 	// The order the marks have on the transcript.
 	var order []string
