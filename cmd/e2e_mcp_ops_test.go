@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -163,16 +165,20 @@ func TestE2EMCPServerComesBack(t *testing.T) {
 	}
 }
 
-// TestE2EMCPStubbornServersExitFast: llmrt run ends within a bound of its
-// answer when two servers ignore SIGTERM; the servers are stopped side by
-// side. The bound has margin for a loaded machine; the time taken is
-// logged.
+// TestE2EMCPStubbornServersExitFast: llmrt run ends after its answer
+// when two servers ignore SIGTERM, and the servers are stopped side by
+// side: each notes when SIGTERM came, and the second came well inside the
+// first's grace (one after the other, they would be a whole grace apart).
+// The time taken is logged, not asserted.
 func TestE2EMCPStubbornServersExitFast(t *testing.T) {
 	t.Parallel()
 	sb := newSandbox(t)
 	pidA, pidB := filepath.Join(sb.home, "a.pid"), filepath.Join(sb.home, "b.pid")
-	sb.mcpConfig(fmt.Sprintf(`"a":{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q}},`+
-		`"b":{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q}}`, mcpServer, pidA, mcpServer, pidB))
+	termA, termB := filepath.Join(sb.home, "a.term"), filepath.Join(sb.home, "b.term")
+	server := func(name, pid, term string) string {
+		return fmt.Sprintf(`%q:{"command":%q,"env":{"MCPTEST_IGNORE_TERM":"1","MCPTEST_PIDFILE":%q,"MCPTEST_TERMFILE":%q}}`, name, mcpServer, pid, term)
+	}
+	sb.mcpConfig(server("a", pidA, termA) + "," + server("b", pidB, termB))
 	srv := fake(t, fakellm.OpenAI, finalAnswer("done"))
 	release := srv.Hold(1)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -191,16 +197,27 @@ func TestE2EMCPStubbornServersExitFast(t *testing.T) {
 	}
 	start := time.Now()
 	release()
-	_ = cmd.Wait()
-	took := time.Since(start)
-	t.Logf("llmrt run exited %s after its answer with two servers ignoring SIGTERM", took.Round(time.Millisecond))
-	if took > 4*time.Second {
-		t.Errorf("llmrt took %s to exit, want under 4 s (a 1.5 s grace, servers stopped side by side)", took)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("llmrt run: %v", err)
 	}
+	t.Logf("llmrt run exited %s after its answer with two servers ignoring SIGTERM", time.Since(start).Round(time.Millisecond))
 	for _, pid := range pids {
 		if alive(pid) {
 			t.Errorf("server %d survived", pid)
 		}
+	}
+	at := func(f string) time.Time {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatalf("a server never got SIGTERM: %v", err)
+		}
+		ns, _ := strconv.ParseInt(string(b), 10, 64)
+		return time.Unix(0, ns)
+	}
+	gap := at(termA).Sub(at(termB)).Abs()
+	t.Logf("the servers got SIGTERM %s apart", gap)
+	if gap >= time.Second {
+		t.Errorf("the servers got SIGTERM %s apart: stopped one after the other, not side by side", gap)
 	}
 }
 

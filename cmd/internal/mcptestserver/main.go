@@ -3,7 +3,8 @@
 // (asks the person for a name and an age, and returns the answer), and
 // crash (says MCPTEST_TOKEN on stderr and exits with status 3). With
 // MCPTEST_IGNORE_TERM=1 it ignores SIGTERM and outlives its stdin, as a
-// badly behaved server would; MCPTEST_PIDFILE receives its pid. With
+// badly behaved server would (MCPTEST_TERMFILE receives when SIGTERM
+// came); MCPTEST_PIDFILE receives its pid. With
 // MCPTEST_RESOURCES=1 it also has resources (res://x, and res://big of
 // 600 KB) and a prompt (greet, with a required name and an optional
 // style).
@@ -27,7 +28,17 @@ import (
 func main() {
 	stubborn := os.Getenv("MCPTEST_IGNORE_TERM") == "1"
 	if stubborn {
-		signal.Ignore(syscall.SIGTERM)
+		// SIGTERM is noted, never obeyed: MCPTEST_TERMFILE receives the
+		// time it came, in Unix nanoseconds.
+		terms := make(chan os.Signal, 1)
+		signal.Notify(terms, syscall.SIGTERM)
+		go func() {
+			for range terms {
+				if f := os.Getenv("MCPTEST_TERMFILE"); f != "" {
+					_ = os.WriteFile(f, []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o644)
+				}
+			}
+		}()
 	}
 	if f := os.Getenv("MCPTEST_PIDFILE"); f != "" {
 		_ = os.WriteFile(f, []byte(strconv.Itoa(os.Getpid())), 0o644)
