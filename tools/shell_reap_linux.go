@@ -137,6 +137,12 @@ func (c *callWatch) find(adopted bool) (live, dead []int) {
 // ones too): SIGTERM, then SIGKILL after grace. Programs call it on the
 // way out, whatever the way.
 func StopAll(grace time.Duration) {
+	if childless() {
+		// Nothing was started, or all of it has ended and been waited
+		// for: the process table need not be read (thousands of entries
+		// on a busy machine).
+		return
+	}
 	self := os.Getpid()
 	descendants := func() (live []int) {
 		procs, ok := processTable()
@@ -190,4 +196,23 @@ func reap(pids []int) {
 		var ws syscall.WaitStatus
 		_, _ = syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 	}
+}
+
+// childless reports whether no thread of this process has a child, live or
+// a zombie, as the kernel lists them in /proc/self/task/*/children. Every
+// descendant is below a child (a re-parented one, with EnableSubreaper, is
+// a child itself), so a childless process has none. It is false when the
+// kernel cannot say.
+func childless() bool {
+	tasks, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return false
+	}
+	for _, t := range tasks {
+		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
+		if err != nil || len(bytes.TrimSpace(b)) > 0 {
+			return false
+		}
+	}
+	return true
 }

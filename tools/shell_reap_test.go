@@ -4,6 +4,7 @@ package tools
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"syscall"
 	"testing"
@@ -77,4 +78,35 @@ func TestShellCmdSparesForegroundChildren(t *testing.T) {
 	if err := editor.Process.Signal(syscall.Signal(0)); err != nil || len(processesRunning("sleep 4103")) != 1 {
 		t.Errorf("the child started in the foreground during the call was stopped: %v", err)
 	}
+}
+
+// TestChildless: a process that started nothing is childless, so StopAll
+// skips reading the process table; one with a child running, or a child
+// that ended but was not waited for, is not.
+func TestChildless(t *testing.T) {
+	if os.Getenv("LLMRT_TEST_CHILDLESS") == "1" {
+		if !childless() {
+			os.Exit(3)
+		}
+		os.Exit(0)
+	}
+	fresh := exec.Command(os.Args[0], "-test.run", "^TestChildless$")
+	fresh.Env = append(os.Environ(), "LLMRT_TEST_CHILDLESS=1")
+	if out, err := fresh.CombinedOutput(); err != nil {
+		t.Fatalf("a process that started nothing should be childless: %v\n%s", err, out)
+	}
+
+	child := exec.Command("sleep", "30")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if childless() {
+		t.Error("childless with a child running")
+	}
+	_ = child.Process.Kill()
+	// Killed but not yet waited for, it is a zombie and still a child.
+	if childless() {
+		t.Error("childless with a child not waited for")
+	}
+	_ = child.Wait()
 }
