@@ -13,6 +13,9 @@
 #   RUNS=30 bench/run.sh         more runs
 #   ONLY=oneshot,help bench/run.sh   some rows of the table only (oneshot,help,chat,acp,loop,stream)
 #   GOBENCH=0 bench/run.sh       skip the Go benchmarks
+#   PEERS=1 bench/run.sh         also time Codex and Claude Code on the same work,
+#                                installed with npm into a temporary prefix (codex and
+#                                claude found on PATH are timed without PEERS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +27,19 @@ CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$tmp/llmrt" .  # as gorele
 go build -o "$tmp/llmrt-debug" .
 go build -o "$tmp/benchharness" ./cmd/internal/benchharness
 
-"$tmp/benchharness" -llmrt "$tmp/llmrt" -runs "${RUNS:-15}" -only "${ONLY:-}"
+peers=()
+if [[ ${PEERS:-0} != 0 ]]; then
+	if npm install --prefix "$tmp/peers" --no-audit --no-fund --loglevel=error @openai/codex @anthropic-ai/claude-code >&2; then
+		peers+=(-codex "$tmp/peers/node_modules/.bin/codex" -claude "$tmp/peers/node_modules/.bin/claude")
+	else
+		echo "bench/run.sh: npm could not install codex and claude-code; timing llmrt alone" >&2
+	fi
+else
+	if command -v codex >/dev/null; then peers+=(-codex "$(command -v codex)"); fi
+	if command -v claude >/dev/null; then peers+=(-claude "$(command -v claude)"); fi
+fi
+
+"$tmp/benchharness" -llmrt "$tmp/llmrt" -runs "${RUNS:-15}" -only "${ONLY:-}" "${peers[@]}"
 
 echo
 printf '%-44s %10s\n' "binary size" "MB"

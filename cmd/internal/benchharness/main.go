@@ -1,7 +1,10 @@
 // Command benchharness times the llmrt binary as a user meets it: cold
-// one-shot runs, --help, a long tool loop and a long streamed answer, each
-// against an in-process fake model server on loopback, and prints one table
-// of medians with min–max. bench/run.sh builds llmrt and runs it.
+// one-shot runs, --help, a long tool loop against an in-process fake model
+// server on loopback, and a long streamed answer per protocol from a
+// canned server in a process of its own beside curl reading the same
+// bytes, and prints one table of medians with min–max; Codex and Claude
+// Code are timed on the same work when given. bench/run.sh builds llmrt
+// and runs it.
 package main
 
 import (
@@ -28,12 +31,25 @@ func main() {
 	runs := flag.Int("runs", 15, "runs per measurement")
 	tokens := flag.Int("tokens", 100_000, "tokens (words) of the streamed answer")
 	only := flag.String("only", "", "comma list of rows to run: oneshot,help,chat,acp,loop,stream (default all)")
+	canned := flag.String("canned", "", "serve the canned answers this file names (the harness starts itself so)")
+	codex := flag.String("codex", "", "the codex binary, to time beside llmrt (none: not timed)")
+	claude := flag.String("claude", "", "the claude binary (Claude Code), to time beside llmrt (none: not timed)")
 	flag.Parse()
+	if *canned != "" {
+		serveCanned(*canned)
+		return
+	}
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "usage: benchharness -llmrt PATH [-runs N]")
 		os.Exit(2)
 	}
 	h := &harness{bin: *bin, runs: *runs, ws: mustTemp()}
+	if *codex != "" {
+		h.peers = append(h.peers, peer{name: "codex", bin: *codex, protocol: fakellm.OpenAI})
+	}
+	if *claude != "" {
+		h.peers = append(h.peers, peer{name: "claude", bin: *claude, protocol: fakellm.Anthropic})
+	}
 	defer os.RemoveAll(h.ws)
 	want := func(row string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), row) }
 
@@ -41,6 +57,9 @@ func main() {
 	fmt.Printf("%-44s %22s %22s\n", "measurement", "median (min–max)", "peak RSS MB")
 	if want("oneshot") {
 		h.row("cold one-shot run, one trivial turn", h.oneShot)
+		for _, p := range h.peers {
+			h.row("  "+p.name+", same turn", func() sample { return h.peerOneShot(p) })
+		}
 	}
 	if want("help") {
 		h.row("llmrt --help", func() sample { return h.exec(nil, nil, "--help") })
@@ -55,16 +74,17 @@ func main() {
 		h.loop()
 	}
 	if want("stream") {
-		for _, p := range []string{fakellm.OpenAI, fakellm.Anthropic, fakellm.Gemini, fakellm.Ollama} {
+		for _, p := range []string{fakellm.OpenAI, fakellm.OpenAIChat, fakellm.Anthropic, fakellm.Gemini, fakellm.Ollama} {
 			h.stream(p, *tokens)
 		}
 	}
 }
 
 type harness struct {
-	bin  string
-	runs int
-	ws   string
+	bin   string
+	runs  int
+	ws    string
+	peers []peer
 }
 
 // sample is one timed process.
@@ -166,6 +186,8 @@ func provider(p, url string) (env map[string]string, args []string) {
 		return map[string]string{"GEMINI_API_KEY": "k"}, []string{"--provider", "google", "--base-url", url}
 	case fakellm.Ollama:
 		return nil, []string{"--provider", "ollama", "--base-url", url}
+	case fakellm.OpenAIChat:
+		return map[string]string{"OPENAI_API_KEY": "k"}, []string{"--provider", "openai", "--api", "chat", "--base-url", url + "/v1"}
 	}
 	return map[string]string{"OPENAI_API_KEY": "k"}, []string{"--provider", "openai", "--base-url", url + "/v1"}
 }
@@ -208,23 +230,35 @@ func (h *harness) loop() {
 }
 
 // stream times a long streamed answer piped to /dev/null next to curl
-// fetching the same bytes from the same server, and prints the ratio.
+// fetching the same bytes from the same canned server, and prints the
+// ratio. A third row is curl reading the bytes from a file, no server at
+// all: curl through the server within a few percent of it shows the
+// server is not what is timed.
 func (h *harness) stream(p string, tokens int) {
 	var b strings.Builder
 	for i := range tokens {
 		fmt.Fprintf(&b, "w%d ", i%1000)
 	}
 	turn := scripted.Turn{Text: b.String()}
+	dir, err := os.MkdirTemp("", "llmrt-bench-canned")
+	check(err)
+	defer os.RemoveAll(dir)
+	routes := h.recordRoutes(p, turn, dir)
+	url, stop := startCanned(routes, dir)
+	defer stop()
+	streamRoute := routes[len(routes)-1]
+	check(os.WriteFile(filepath.Join(dir, "req.json"), []byte(streamRoute.Req), 0o644))
+
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	defer devnull.Close()
 	name := fmt.Sprintf("stream %dk tokens, %s", tokens/1000, p)
 	ll := h.row(name, func() sample {
-		return h.run(p, []scripted.Turn{turn}, devnull, "--finish", "text", "-p", "stream")
+		env, args := provider(p, url)
+		args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
+		return h.exec(env, devnull, args...)
 	})
-	curl := h.row("  curl, same stream", func() sample {
-		srv := fakellm.Start(p, turn)
-		defer srv.Close()
-		cmd := exec.Command("curl", "-sS", "-N", "-o", os.DevNull, "-X", "POST", "-H", "Content-Type: application/json", "-d", "{}", srv.URL+"/stream")
+	curlRow := func(args ...string) sample {
+		cmd := exec.Command("curl", append([]string{"-sS", "-N", "-o", os.DevNull}, args...)...)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		s, err := measure(cmd)
@@ -233,7 +267,18 @@ func (h *harness) stream(p string, tokens int) {
 			os.Exit(1)
 		}
 		return s
+	}
+	curl := h.row("  curl, same stream", func() sample {
+		return curlRow("-X", streamRoute.Method, "-H", "Content-Type: application/json", "--data-binary", "@"+filepath.Join(dir, "req.json"), url+streamRoute.Path)
 	})
+	h.row("  curl, same bytes from a file (no server)", func() sample {
+		return curlRow("file://" + streamRoute.File)
+	})
+	for _, pe := range h.peers {
+		if pe.protocol == p {
+			h.row("  "+pe.name+", same stream", func() sample { return h.runPeer(pe, url, "stream", devnull) })
+		}
+	}
 	fmt.Printf("%-44s %22s\n", "  ratio llmrt/curl (medians)", fmt.Sprintf("%.2f×", median(ll)/median(curl)))
 }
 

@@ -35,12 +35,27 @@ func check(protocol, path string, body []byte) error {
 func checkAnthropic(body []byte) error {
 	var req struct {
 		Messages []struct {
-			Role    string            `json:"role"`
-			Content []json.RawMessage `json:"content"`
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		return fmt.Errorf("messages: %v", err)
+	}
+	// A message's content is a list of blocks or, as the API allows, a
+	// string: one text block.
+	blocks := func(i int) ([]json.RawMessage, error) {
+		raw := req.Messages[i].Content
+		var text string
+		if json.Unmarshal(raw, &text) == nil {
+			b, _ := json.Marshal(map[string]string{"type": "text", "text": text})
+			return []json.RawMessage{b}, nil
+		}
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, fmt.Errorf("messages.%d.content: a string or a list of content blocks, got %.40s", i, raw)
+		}
+		return list, nil
 	}
 	if len(req.Messages) == 0 || req.Messages[0].Role != "user" {
 		return fmt.Errorf("messages: the first message must use the user role")
@@ -53,7 +68,11 @@ func checkAnthropic(body []byte) error {
 		var uses []string
 		answered := map[string]bool{}
 		results := true // still in the leading tool_result blocks
-		for j, raw := range m.Content {
+		content, err := blocks(i)
+		if err != nil {
+			return err
+		}
+		for j, raw := range content {
 			var b struct {
 				Type      string `json:"type"`
 				Text      string `json:"text"`
