@@ -202,6 +202,12 @@ func (s *acpSession) prompt(ctx context.Context, blocks []acp.ContentBlock) (acp
 	if err != nil {
 		return stopped(ctx, err)
 	}
+	// A plan's steps go to the client's plan view too.
+	if turn.Request.Permission.Mode == engine.ModePlan && out.Status == engine.StatusCompleted {
+		if entries := acpbridge.PlanEntries(s.h.secrets.string(out.Output)); len(entries) > 0 {
+			s.notify(ctx, acp.UpdatePlan(entries...))
+		}
+	}
 	return stopReason(out)
 }
 

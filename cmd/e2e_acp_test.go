@@ -490,3 +490,36 @@ func writeTranscript(t *testing.T, path string, p *acpPeer, sb *sandbox) {
 		t.Fatal(err)
 	}
 }
+
+// TestE2EACPPlanUpdate: a turn in plan mode sends its plan's steps as a
+// plan update, besides the plan as the agent's message; a turn in another
+// mode sends none.
+func TestE2EACPPlanUpdate(t *testing.T) {
+	t.Parallel()
+	sb := newSandbox(t)
+	plan := "Steps:\n\n1. Read `main.go`\n2. Split <Config> out\n"
+	srv := fake(t, fakellm.OpenAI, finalAnswer(plan), finalAnswer("1. not a plan"))
+	p := startACP(sb, srv, "--permission", "plan")
+	p.initialize()
+	id := p.mustCall("session/new", map[string]any{"cwd": sb.work, "mcpServers": []any{}})["sessionId"].(string)
+	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "plan it"}}})
+	plans := p.find("plan")
+	if len(plans) != 1 {
+		t.Fatalf("got %d plan updates, want 1: %v", len(plans), p.kinds())
+	}
+	entries, _ := plans[0]["entries"].([]any)
+	var got []string
+	for _, e := range entries {
+		m, _ := e.(map[string]any)
+		got = append(got, fmt.Sprintf("%v/%v", m["content"], m["status"]))
+	}
+	if want := []string{"Read main.go/pending", "Split <Config> out/pending"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("plan entries: got %q, want %q", got, want)
+	}
+	p.reset()
+	p.mustCall("session/set_mode", map[string]any{"sessionId": id, "modeId": "auto"})
+	p.mustCall("session/prompt", map[string]any{"sessionId": id, "prompt": []any{map[string]any{"type": "text", "text": "go"}}})
+	if n := len(p.find("plan")); n != 0 {
+		t.Errorf("a turn in auto mode sent %d plan updates, want none", n)
+	}
+}

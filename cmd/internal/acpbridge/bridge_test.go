@@ -180,3 +180,23 @@ func TestHistory(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestPlanEntries: a plan's steps are the items of its top-level lists, in
+// order, as plain text (markup gone, nested items folded into their step);
+// a plan without a list has no entries.
+func TestPlanEntries(t *testing.T) {
+	plan := "# Plan\n\nFirst, the why.\n\n1. Move `config.Load` to **config/**\n2. Update the callers:\n   - cmd/run.go\n   - cmd/chat.go\n3. Run the tests <all of them>\n\n## Risks\n\n- the import cycle\n"
+	got := PlanEntries(plan)
+	want := []string{"Move config.Load to config/", "Update the callers: cmd/run.go cmd/chat.go", "Run the tests <all of them>", "the import cycle"}
+	if len(got) != len(want) {
+		t.Fatalf("got %d entries %+v, want %q", len(got), got, want)
+	}
+	for i, e := range got {
+		if e.Content != want[i] || e.Status != acp.PlanEntryStatusPending || e.Priority != acp.PlanEntryPriorityMedium {
+			t.Errorf("entry %d: got %+v, want %q pending, medium", i, e, want[i])
+		}
+	}
+	if e := PlanEntries("Nothing to change: the code already does it."); len(e) != 0 {
+		t.Errorf("a plan without steps: got %+v, want none", e)
+	}
+}
