@@ -37,7 +37,6 @@ var initBudgets = map[string]int{
 	"github.com/google/go-cmp/cmp":            230_000,
 	"charm.land/glamour/v2/internal/autolink": 180_000,
 	"golang.org/x/net/html":                   160_000,
-	"github.com/llmrt/llmrt/engine/session":   150_000,
 }
 
 const defaultInitBudget = 100_000
