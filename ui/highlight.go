@@ -172,14 +172,15 @@ func (s *scanner) emit(end int, c codeClass) {
 	if end > len(s.src) {
 		end = len(s.src)
 	}
-	if n := len(s.spans); n > 0 && s.spans[n-1].class == c {
+	n := len(s.spans)
+	switch {
+	case n > 0 && s.spans[n-1].end >= end, n == 0 && end == 0:
+		// Nothing new.
+	case n > 0 && s.spans[n-1].class == c:
 		s.spans[n-1].end = end
-		return
+	default:
+		s.spans = append(s.spans, codeSpan{end: end, class: c})
 	}
-	if n := len(s.spans); n > 0 && s.spans[n-1].end >= end {
-		return
-	}
-	s.spans = append(s.spans, codeSpan{end: end, class: c})
 }
 
 // scanCode returns the spans of src in l; a nil l gives one plain span.

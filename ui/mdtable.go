@@ -29,15 +29,16 @@ func (l *mdLayout) table(t *east.Table) []string {
 	if ncol == 0 {
 		return nil
 	}
-	widths := make([]int, ncol)
+	widths, words := make([]int, ncol), make([]int, ncol)
 	for _, cells := range rows {
 		for i, c := range cells {
 			widths[i] = max(widths[i], ansi.StringWidth(c))
+			words[i] = max(words[i], longestWord(c))
 		}
 	}
 	// A row is " cell │ cell ": a space either side of each cell and a
 	// bar between.
-	fitColumns(widths, l.width-3*(ncol-1)-2)
+	fitColumns(widths, words, l.width-3*(ncol-1)-2)
 	bar := sgr(l.theme.rule, "│")
 	var out []string
 	for k, cells := range rows {
@@ -82,15 +83,28 @@ func (l *mdLayout) table(t *east.Table) []string {
 	return out
 }
 
-// fitColumns narrows widths to add up to at most room: columns that fit
-// in a fair share keep their width, the others share what is left. No
-// column gets fewer than four cells.
-func fitColumns(widths []int, room int) {
-	total := 0
-	for _, w := range widths {
+// fitColumns narrows widths, the columns' natural widths, to add up to
+// at most room. Each column first gets its longest word (so words are
+// not cut), and what is left goes to the columns in proportion to what
+// they still lack; when even the longest words do not fit, the columns
+// that fit in a fair share keep their width and the others share the
+// rest. No column gets fewer than four cells.
+func fitColumns(widths, words []int, room int) {
+	total, least := 0, 0
+	for i, w := range widths {
 		total += w
+		least += min(words[i], w)
 	}
 	if total <= room {
+		return
+	}
+	if least <= room {
+		lack := total - least
+		extra := room - least
+		for i, w := range widths {
+			base := min(words[i], w)
+			widths[i] = base + (w-base)*extra/lack
+		}
 		return
 	}
 	order := make([]int, len(widths))
@@ -106,6 +120,16 @@ func fitColumns(widths []int, room int) {
 		}
 		left -= widths[i]
 	}
+}
+
+// longestWord returns the width of the longest space-separated word of
+// a styled cell.
+func longestWord(s string) int {
+	n := 0
+	for _, w := range strings.Fields(ansi.Strip(s)) {
+		n = max(n, ansi.StringWidth(w))
+	}
+	return n
 }
 
 // pad pads a styled cell with spaces to width cells, aligned.
