@@ -236,11 +236,6 @@ func digitValue(c byte, base int) int {
 	return -1
 }
 
-// wrapPlain word-wraps text to width, breaking long words.
-func wrapPlain(text string, width int) string {
-	return strings.Join(wrapText(text, width), "\n")
-}
-
 // MarkdownWriter renders Markdown as it streams to a terminal: each block
 // is rendered and written as soon as it is complete, so output starts at
 // once (a long list appears item by item) and nothing written has to be

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -366,19 +367,10 @@ func textOf(n ast.Node, src []byte) []byte {
 // HTML renderer would: literal wrote every < and & of the model's as an
 // entity, so this gives back exactly what the model wrote.
 func decodeText(v []byte) []byte {
-	if !hasAny(v, '\\', '&') {
+	if !bytes.ContainsAny(v, `\&`) {
 		return v
 	}
 	return util.ResolveEntityNames(util.ResolveNumericReferences(util.UnescapePunctuations(v)))
-}
-
-func hasAny(v []byte, a, b byte) bool {
-	for _, c := range v {
-		if c == a || c == b {
-			return true
-		}
-	}
-	return false
 }
 
 // layout parses Markdown and lays it out; width is the room tables get.
