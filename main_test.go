@@ -18,25 +18,15 @@ import (
 // does not trip them; lowering one when its cost goes away is progress,
 // raising one needs a reason written here.
 var initBudgets = map[string]int{
-	// glamour's syntax highlighting: chroma registers every lexer and
-	// style at init.
-	"github.com/alecthomas/chroma/v2/lexers": 2_900_000,
-	"github.com/alecthomas/chroma/v2/styles": 2_000_000,
 	// A JSON Schema library compiling its meta-schemas at init. The engine
 	// no longer uses it; mcp-go's client links it through mcp-go/server
 	// (for its in-process transport), so only the MCP client pays it.
 	"github.com/santhosh-tekuri/jsonschema/v6": 2_100_000,
-	// glamour's HTML sanitiser.
-	"github.com/microcosm-cc/bluemonday/css": 620_000,
-	"github.com/microcosm-cc/bluemonday":     370_000,
-	"github.com/gorilla/css/scanner":         280_000,
-	// goldmark, glamour's Markdown parser.
-	"github.com/yuin/goldmark/extension":      330_000,
-	"github.com/yuin/goldmark/util":           180_000,
-	"github.com/yuin/goldmark/parser":         140_000,
-	"github.com/google/go-cmp/cmp":            230_000,
-	"charm.land/glamour/v2/internal/autolink": 180_000,
-	"golang.org/x/net/html":                   160_000,
+	// goldmark, the Markdown parser.
+	"github.com/yuin/goldmark/extension": 330_000,
+	"github.com/yuin/goldmark/util":      180_000,
+	"github.com/yuin/goldmark/parser":    140_000,
+	"golang.org/x/net/html":              160_000,
 }
 
 const defaultInitBudget = 100_000

@@ -148,7 +148,7 @@ func TestProgressPrintsTextOnly(t *testing.T) {
 }
 
 // TestMarkdownWriterPrintsTextOnly: deltas split anywhere, and Markdown
-// character references that glamour would decode into controls (the
+// character references that a renderer would decode into controls (the
 // other references show as written).
 func TestMarkdownWriterPrintsTextOnly(t *testing.T) {
 	answer := "# Title\n\n" + hostile + "\n\nrefs &#27;]0;PWNED&#7; &#x1B;[2J &#X9b;31m &#0027;c &#13;x &#x9d;0;t&#x9c; &amp; &#169; &#10;\n\n" +

@@ -3,27 +3,32 @@ package ui
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 )
 
-// markdownParser parses Markdown as glamour does (GFM and definition
-// lists), to find where its code is. It holds no state between parses.
-var markdownParser = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
+// markdownParser returns the Markdown parser (GFM and definition lists),
+// built on first use: a process that renders no Markdown never builds
+// it. It holds no state between parses.
+var markdownParser = sync.OnceValue(func() parser.Parser {
+	return goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)).Parser()
+})
 
-// literal rewrites Markdown so that glamour shows every character of its
-// text. Glamour drops what the parser takes for HTML (a Vec<String>'s
-// "<String>", a<b and c>d, <details>) and decodes entities, in code spans
-// too (&amp; shows as &). So outside code blocks, where glamour shows the
-// source as it is, every < and & is written as its entity: the parser
-// sees no HTML and no entity of the model's, and glamour decodes each back
-// to the character the model wrote. A backslash escaping one of them
+// literal rewrites Markdown so that the renderer shows every character of
+// its text. A Markdown renderer drops what the parser takes for HTML (a
+// Vec<String>'s "<String>", a<b and c>d, <details>) and decodes entities,
+// in code spans too (&amp; shows as &). So outside code blocks, which
+// show the source as it is, every < and & is written as its entity: the
+// parser sees no HTML and no entity of the model's, and the renderer
+// decodes each back to the character the model wrote (see decodeText). A backslash escaping one of them
 // (\<) goes, as Markdown would drop it, except inside code spans, where
 // Markdown keeps backslashes. Autolinks (<https://…>) show as written,
-// and a link's address, which glamour prints from the source, is left
+// and a link's address, which is printed from the source, is left
 // alone.
 func literal(src string) string {
 	if !strings.ContainsAny(src, "<&") {
@@ -62,7 +67,7 @@ func literal(src string) string {
 }
 
 // codeRange is a stretch of Markdown source that is code: a code block's
-// lines or a link's address, which glamour shows verbatim, or a code
+// lines or a link's address, which show verbatim, or a code
 // span's text, which it decodes.
 type codeRange struct {
 	start, end int
@@ -73,7 +78,7 @@ type codeRange struct {
 // order.
 func codeRanges(src string) []codeRange {
 	source := []byte(src)
-	doc := markdownParser.Parse(text.NewReader(source))
+	doc := markdownParser().Parse(text.NewReader(source))
 	var out []codeRange
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -88,7 +93,7 @@ func codeRanges(src string) []codeRange {
 			}
 			return ast.WalkSkipChildren, nil
 		case ast.KindAutoLink:
-			// Glamour prints a link's address as it is in the source.
+			// A link's address is printed as it is in the source.
 			// Label is a slice of source: where it starts is told by
 			// how much of source's capacity it has left.
 			if l, ok := n.(*ast.AutoLink); ok {

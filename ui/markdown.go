@@ -3,11 +3,7 @@ package ui
 import (
 	"bytes"
 	"io"
-	"regexp"
 	"strings"
-
-	"charm.land/glamour/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // block is a piece of streamed Markdown that renders on its own: a
@@ -118,53 +114,39 @@ func listItem(s string) bool {
 	return i > 0 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' '
 }
 
-// renderer renders Markdown blocks with glamour. Glamour lays a block out
-// without wrapping it, and the lines are wrapped here (see wrapRendered);
-// a table, which glamour sizes to the width, is the exception. Building a
-// glamour renderer costs more than rendering a block, so the flat one is
-// built once and the table one once per width, on first use.
+// renderer renders Markdown blocks to styled text for a terminal. It is
+// llmrt's own (see mdrender.go) on the goldmark parser: glamour, which
+// rendered Markdown before, links chroma's lexers and styles, whose
+// package init registers every one of them (about 20 ms and 4 MB at every
+// start of the binary, llmrt --help included); the renderer here costs
+// nothing until the first block is rendered. A block is laid out without
+// wrapping and its lines are wrapped here (see wrapRendered); a table is
+// sized to the width as it is laid out.
 type renderer struct {
-	style string
+	theme mdTheme
 	// breakWords breaks words longer than a line (the chat's screen);
 	// else they stay whole for the terminal to fold (llmrt run).
 	breakWords bool
-	flat       *glamour.TermRenderer
-	width      int
-	table      *glamour.TermRenderer
+	langs      map[string]*codeLang // the code languages seen, built on first use
 }
 
 // newRenderer returns a renderer for a dark or light background. On a
 // terminal without colour the chat screen drops the colours and keeps
 // bold and italics, which read better than raw markup.
 func newRenderer(dark bool) *renderer {
-	if dark {
-		return &renderer{style: "dark", breakWords: true}
-	}
-	return &renderer{style: "light", breakWords: true}
+	return &renderer{theme: mdThemeFor(dark), breakWords: true}
 }
 
-// render renders one block wrapped to width, without the blank lines
-// glamour pads it with. Every character of the text shows (see
-// literal); Markdown glamour cannot render is shown as text.
+// render renders one block wrapped to width. Every character of the text
+// shows (see literal).
 func (r *renderer) render(text string, width int) string {
 	width = max(width, 20)
 	// A tab is one cell to the terminal and eight to a pager: spaces
 	// keep the layout the same everywhere.
 	text = strings.ReplaceAll(text, "\t", "    ")
-	tr, err := r.glamour(text, width)
-	if err != nil {
-		return wrapPlain(text, width)
-	}
-	out, err := tr.Render(literal(controlRefs(text)))
-	if err != nil {
-		return wrapPlain(text, width)
-	}
-	// Only glamour's colours and attributes leave the renderer (its OSC 8
-	// links go too; the link's address is printed beside its text).
-	out = trimBlankLines(keepStyle(out))
-	if tr == r.table {
-		return out
-	}
+	// Only colours and attributes leave the renderer: the text was
+	// cleaned on its way in, and this is the last line of defence.
+	out := keepStyle(r.layout(literal(controlRefs(text)), width-6))
 	// Code is folded at the width even where it has no space: a line
 	// the terminal folded would lose its indentation. It may use the
 	// whole width, its indentation included, where prose keeps a margin:
@@ -175,32 +157,6 @@ func (r *renderer) render(text string, width int) string {
 		wrap = width
 	}
 	return wrapRendered(out, wrapOptions{width: wrap, code: code, breakWords: r.breakWords || code})
-}
-
-// glamour returns the glamour renderer for a block: the flat one, or for
-// a block with a table one that sizes tables to width.
-func (r *renderer) glamour(text string, width int) (*glamour.TermRenderer, error) {
-	var err error
-	if hasTable(text) {
-		if r.table == nil || r.width != width {
-			r.table, err = glamour.NewTermRenderer(glamour.WithStandardStyle(r.style), glamour.WithWordWrap(width-4))
-			r.width = width
-		}
-		return r.table, err
-	}
-	if r.flat == nil {
-		// Word wrap 0 is none: glamour neither wraps nor pads lines.
-		r.flat, err = glamour.NewTermRenderer(glamour.WithStandardStyle(r.style), glamour.WithWordWrap(0))
-	}
-	return r.flat, err
-}
-
-// tableRow matches a table's delimiter row: "|---|:--:|", "--- | ---".
-var tableRow = regexp.MustCompile(`(?m)^ {0,3}\|? *:?-+:? *(\| *:?-+:? *)+\|? *$|^ {0,3}\| *:?-+:? *\| *$`)
-
-// hasTable reports whether a block holds a table.
-func hasTable(text string) bool {
-	return strings.Contains(text, "|") && tableRow.MatchString(text)
 }
 
 // codeBlock reports whether a block is a code block alone: a fence at
@@ -220,8 +176,8 @@ func codeBlock(text string) bool {
 }
 
 // controlRefs removes the numeric character references of control
-// characters from Markdown ("&#27;", "&#x9b;"): glamour would turn them
-// into the very bytes the text was cleaned of.
+// characters from Markdown ("&#27;", "&#x9b;"): the renderer would turn
+// them into the very bytes the text was cleaned of.
 func controlRefs(s string) string {
 	if !strings.Contains(s, "&#") {
 		return s
@@ -280,27 +236,6 @@ func digitValue(c byte, base int) int {
 	return -1
 }
 
-// trimBlankLines drops leading and trailing lines that hold only spaces:
-// glamour pads each block, and blocks rendered one by one would otherwise
-// be separated by several blank lines.
-func trimBlankLines(s string) string {
-	lines := strings.Split(s, "\n")
-	start, end := 0, len(lines)
-	blank := func(l string) bool { return strings.TrimSpace(ansi.Strip(l)) == "" }
-	for start < end && blank(lines[start]) {
-		start++
-	}
-	for end > start && blank(lines[end-1]) {
-		end--
-	}
-	return strings.Join(lines[start:end], "\n")
-}
-
-// wrapPlain word-wraps text to width, breaking long words.
-func wrapPlain(text string, width int) string {
-	return strings.Join(wrapText(text, width), "\n")
-}
-
 // MarkdownWriter renders Markdown as it streams to a terminal: each block
 // is rendered and written as soon as it is complete, so output starts at
 // once (a long list appears item by item) and nothing written has to be
@@ -330,7 +265,7 @@ func NewMarkdownWriter(w io.Writer, width int) *MarkdownWriter {
 
 // Write adds streamed text, writing every block it completes. Control
 // sequences in the text are removed as it streams (see Sanitizer); the
-// rendered output carries only glamour's colours and attributes.
+// rendered output carries only the renderer's colours and attributes.
 func (m *MarkdownWriter) Write(p []byte) (int, error) {
 	if err := m.write(m.split.add(m.clean.String(string(p)))); err != nil {
 		return len(p), err

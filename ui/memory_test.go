@@ -28,7 +28,7 @@ func heapAfter(build func() any) uint64 {
 // chatWith is a chat screen that streamed replies answers of size bytes
 // each, in 4-byte deltas with a frame every 500 of them, as a long
 // session does. Its Markdown renderer is built first, so what it costs
-// (and what glamour keeps in package state) counts as the model's own.
+// counts as the model's own.
 func chatWith(tb testing.TB, replies, size int) *Model {
 	m := benchModel(tb, 0)
 	m.look.md.render("warm **up**", 80)

@@ -87,7 +87,7 @@ func clean(s string, from int, keep bool) string {
 	return string(z.scan(out, s[from:], false, keep))
 }
 
-// keepStyle is Sanitize for llmrt's own rendered output (glamour's
+// keepStyle is Sanitize for llmrt's own rendered output (the renderer's
 // blocks, the chat screen's lines, progress lines, inline forms): SGR
 // sequences, which only set colours and
 // attributes, are kept; every other sequence and control goes. It is the

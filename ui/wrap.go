@@ -7,11 +7,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Wrapping rendered Markdown. Glamour wraps text by itself, but breaks
-// words at hyphens, dots and commas ("out/report-" / "final.txt"), cuts
-// a URL wherever a line ends and wraps code lines back to the margin. So
-// the renderer lets glamour lay blocks out without wrapping and wraps the
-// lines here: at spaces only; a continuation line starts under the text
+// Wrapping rendered Markdown. The renderer lays blocks out without
+// wrapping, and the lines are wrapped here: at spaces only, never at
+// hyphens, dots or commas ("out/report-" / "final.txt") nor inside a URL; a continuation line starts under the text
 // of the line it continues (after its list marker or quote bar, at its
 // code's indentation behind a dim ↪); colours go on across the break.
 
