@@ -229,12 +229,17 @@ func (p *Progress) line(indent, format string, args ...any) {
 	p.print(indent, format, args...)
 }
 
-// print prints one dim line.
+// print prints one dim line, or text of several, dimmed line by line:
+// rendered whole, each line would be padded to the longest, and a line
+// wider than the terminal would make every other one fold too.
 func (p *Progress) print(indent, format string, args ...any) {
-	s := keepStyle(p.dim.Render(indent + fmt.Sprintf(format, args...)))
+	lines := strings.Split(indent+fmt.Sprintf(format, args...), "\n")
+	for i, l := range lines {
+		lines[i] = keepStyle(p.dim.Render(l))
+	}
 	p.shown = true
 	p.mu.Lock()
-	fmt.Fprintln(p.w, s)
+	fmt.Fprintln(p.w, strings.Join(lines, "\n"))
 	p.mu.Unlock()
 }
 

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/llmrt/llmrt/engine"
 )
 
@@ -113,5 +115,28 @@ func TestProgressSummary(t *testing.T) {
 		if got := strings.TrimSpace(out.String()); got != tc.want {
 			t.Errorf("got %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestProgressDimLinesAreNotPadded: on a colour terminal the model's
+// text between calls is dimmed line by line, each line as long as it is:
+// padded to the longest line (a URL, a table row), every shorter one
+// would fold at the terminal's edge and show as two.
+func TestProgressDimLinesAreNotPadded(t *testing.T) {
+	var out bytes.Buffer
+	p := NewProgress(&out, ProgressOptions{Color: true})
+	long := "| big_file_name.go | 123456 | " + strings.Repeat("a long note ", 8) + "|"
+	text := "# Results\n\n- one\n" + long + "\nDone."
+	m := engine.TextMessage(engine.RoleAssistant, text)
+	p.Event(engine.Event{Type: engine.EventAssistantMessage, RunID: "r", Message: &m})
+	p.Event(engine.Event{Type: engine.EventWarning, RunID: "r", Warning: &engine.Warning{Code: "w", Message: "a warning"}})
+	p.Event(engine.Event{Type: engine.EventCompleted, RunID: "r", Result: &engine.Result{Status: engine.StatusCompleted, Output: "42."}})
+	got := strings.Split(strings.TrimSuffix(ansi.Strip(out.String()), "\n"), "\n")
+	want := append(strings.Split(text, "\n"), "! a warning")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("dim lines:\n%q\nwant:\n%q", got, want)
+	}
+	if !strings.Contains(out.String(), "\x1b[") {
+		t.Errorf("no styling on a colour terminal: %q", out.String())
 	}
 }
