@@ -276,7 +276,7 @@ type message struct {
 // Receive implements Receiver.
 func (c *Client) Receive(b []byte) string {
 	var m message
-	if len(b) > MaxMessage || json.Unmarshal(b, &m) != nil {
+	if json.Unmarshal(b, &m) != nil {
 		return ""
 	}
 	id := idKey(m.ID)

@@ -16,6 +16,7 @@ type Stream struct {
 	r      io.Reader
 	w      io.WriteCloser
 	closer func() error
+	max    int // the longest line read; longer ones are skipped
 
 	wmu       sync.Mutex
 	closeOnce sync.Once
@@ -26,14 +27,14 @@ type Stream struct {
 // to w. Close closes w, then calls closer (when not nil), which ends the
 // process behind the pipes.
 func NewStream(r io.Reader, w io.WriteCloser, closer func() error) *Stream {
-	return &Stream{r: r, w: w, closer: closer}
+	return &Stream{r: r, w: w, closer: closer, max: MaxMessage}
 }
 
 // Start implements Transport: a goroutine reads lines until the reader
 // ends, then tells rc the connection is lost.
 func (s *Stream) Start(_ context.Context, rc Receiver) error {
 	go func() {
-		err := ReadLines(s.r, MaxMessage, func(line []byte) { rc.Receive(line) })
+		err := ReadLines(s.r, s.max, func(line []byte) { rc.Receive(line) })
 		if err == nil {
 			err = errors.New("the server closed its output")
 		}
@@ -94,11 +95,11 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{br: bufio.NewReaderSize(r, 64<<10), max: max}
+	return &lineReader{br: bufio.NewReaderSize(r, min(64<<10, max)), max: max}
 }
 
-// next returns the next line without its "\n" or "\r\n"; a line over max
-// bytes comes back empty with tooLong set. The slice is valid until the
+// next returns the next line without its "\n" or "\r\n"; a line longer
+// than max bytes without them comes back empty with tooLong set. The slice is valid until the
 // next call. At the end of r the last line (possibly empty) comes with
 // io.EOF.
 func (l *lineReader) next() (line []byte, tooLong bool, err error) {
@@ -110,7 +111,7 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 		chunk, err := l.br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			if !tooLong {
-				if len(l.long)+len(chunk) > l.max {
+				if len(l.long)+len(chunk) > l.max+2 {
 					tooLong, l.long = true, nil
 				} else {
 					l.long = append(l.long, chunk...)
@@ -126,11 +127,11 @@ func (l *lineReader) next() (line []byte, tooLong bool, err error) {
 			l.long = append(l.long, chunk...)
 			line = l.long
 		}
-		if len(line) > l.max+2 {
-			return nil, true, err
-		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
+		if len(line) > l.max {
+			return nil, true, err
+		}
 		return line, false, err
 	}
 }
