@@ -22,10 +22,6 @@ var initBudgets = map[string]int{
 	// style at init.
 	"github.com/alecthomas/chroma/v2/lexers": 2_900_000,
 	"github.com/alecthomas/chroma/v2/styles": 2_000_000,
-	// A JSON Schema library compiling its meta-schemas at init. The engine
-	// no longer uses it; mcp-go's client links it through mcp-go/server
-	// (for its in-process transport), so only the MCP client pays it.
-	"github.com/santhosh-tekuri/jsonschema/v6": 2_100_000,
 	// glamour's HTML sanitiser.
 	"github.com/microcosm-cc/bluemonday/css": 620_000,
 	"github.com/microcosm-cc/bluemonday":     370_000,
