@@ -331,11 +331,14 @@ func (c *conn) close() {
 // then its exit status can be read from its zombie (lifecycle.go).
 func (c *conn) startProcess() (rpc.Transport, error) {
 	cmd := c.command()
-	stdin, stdout, err := pipes(cmd)
+	stdin, stdout, started, err := pipes(cmd)
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	started()
+	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
 	return rpc.NewStream(stdout, stdin, func() error { return waitProcess(cmd) }), nil
@@ -345,14 +348,16 @@ func (c *conn) startProcess() (rpc.Transport, error) {
 // policy and returns a transport over its pipes.
 func (c *conn) startSandboxed() (rpc.Transport, error) {
 	cmd := c.command()
-	stdin, stdout, err := pipes(cmd)
+	stdin, stdout, started, err := pipes(cmd)
 	if err != nil {
 		return nil, err
 	}
 	p := c.src.Sandbox
 	p.Workspace = c.dir
 	cleanup, err := sandbox.Start(cmd, p)
+	started()
 	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
 	exited := make(chan struct{})
@@ -368,16 +373,23 @@ func (c *conn) startSandboxed() (rpc.Transport, error) {
 	}), nil
 }
 
-func pipes(cmd *exec.Cmd) (io.WriteCloser, io.ReadCloser, error) {
-	stdin, err := cmd.StdinPipe()
+// pipes gives cmd its stdin and stdout. Its stdin is written through an
+// *os.File so that a write to a server that stopped reading can be cut
+// short when the call's context ends. The child's end is closed here once
+// the process has started (afterStart).
+func pipes(cmd *exec.Cmd) (stdin io.WriteCloser, stdout io.ReadCloser, afterStart func(), err error) {
+	r, w, err := os.Pipe()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
+	cmd.Stdin = r
+	stdout, err = cmd.StdoutPipe()
 	if err != nil {
-		return nil, nil, err
+		r.Close()
+		w.Close()
+		return nil, nil, nil, err
 	}
-	return stdin, stdout, nil
+	return w, stdout, func() { r.Close() }, nil
 }
 
 // sameTools reports whether two listings offer the same tools: names,

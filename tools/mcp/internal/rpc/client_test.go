@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -289,5 +290,38 @@ func TestNoAnswerWaitsOnlyForTheContext(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the call outlived its context")
+	}
+}
+
+// TestServerNotReadingDoesNotHoldACall: a server that stops reading its
+// input cannot hold a call past its context, however much is sent, and
+// the stream is then broken for later calls.
+func TestServerNotReadingDoesNotHoldACall(t *testing.T) {
+	pr, pw, err := os.Pipe() // nobody reads pr
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	cr, sw := io.Pipe()
+	defer sw.Close()
+	c := NewClient(NewStream(cr, pw, nil), Options{})
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- c.Call(ctx, "x", strings.Repeat("a", 4<<20), nil) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("got %v, want DeadlineExceeded", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call was held by a server that does not read")
+	}
+	if err := c.Call(context.Background(), "y", nil, nil); !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "cut short") {
+		t.Fatalf("a later call: got %v, want ErrClosed saying a message was cut short", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // Stream is the transport over a stdio server's pipes: one message per
@@ -18,16 +19,26 @@ type Stream struct {
 	closer func() error
 	max    int // the longest line read; longer ones are skipped
 
-	wmu       sync.Mutex
+	// wmu holds the right to write, one message at a time; it is a
+	// channel so that a sender can give up waiting for it.
+	wmu       chan struct{}
+	broken    error
 	closeOnce sync.Once
 	closeErr  error
 }
 
 // NewStream returns a transport reading messages from r and writing them
 // to w. Close closes w, then calls closer (when not nil), which ends the
-// process behind the pipes.
+// process behind the pipes. When w has write deadlines (an *os.File pipe)
+// a send gives up when its context ends, even if the server has stopped
+// reading; the stream is then broken, as part of a message may have gone.
 func NewStream(r io.Reader, w io.WriteCloser, closer func() error) *Stream {
-	return &Stream{r: r, w: w, closer: closer, max: MaxMessage}
+	return &Stream{r: r, w: w, closer: closer, max: MaxMessage, wmu: make(chan struct{}, 1)}
+}
+
+// deadliner is a writer whose writes can be cut short.
+type deadliner interface {
+	SetWriteDeadline(t time.Time) error
 }
 
 // Start implements Transport: a goroutine reads lines until the reader
@@ -44,12 +55,44 @@ func (s *Stream) Start(_ context.Context, rc Receiver) error {
 }
 
 // Send implements Transport; writes of concurrent calls never interleave.
-func (s *Stream) Send(_ context.Context, msg []byte, _ string) error {
+func (s *Stream) Send(ctx context.Context, msg []byte, _ string) error {
 	buf := make([]byte, 0, len(msg)+1)
 	buf = append(append(buf, msg...), '\n')
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
+	select {
+	case s.wmu <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.wmu }()
+	if s.broken != nil {
+		return s.broken
+	}
+	if d, ok := s.w.(deadliner); ok {
+		// The cut is made only while this write runs: a late one would
+		// fail the next message.
+		var mu sync.Mutex
+		writing := true
+		stop := context.AfterFunc(ctx, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			if writing {
+				_ = d.SetWriteDeadline(time.Now())
+			}
+		})
+		defer func() {
+			mu.Lock()
+			writing = false
+			mu.Unlock()
+			if !stop() {
+				_ = d.SetWriteDeadline(time.Time{})
+			}
+		}()
+	}
 	if _, err := s.w.Write(buf); err != nil {
+		if ctx.Err() != nil {
+			s.broken = fmt.Errorf("%w: an earlier message was cut short (the server stopped reading)", ErrClosed)
+			return ctx.Err()
+		}
 		return fmt.Errorf("%w: write to the server: %w", ErrClosed, err)
 	}
 	return nil
