@@ -18,10 +18,6 @@ import (
 // does not trip them; lowering one when its cost goes away is progress,
 // raising one needs a reason written here.
 var initBudgets = map[string]int{
-	// A JSON Schema library compiling its meta-schemas at init. The engine
-	// no longer uses it; mcp-go's client links it through mcp-go/server
-	// (for its in-process transport), so only the MCP client pays it.
-	"github.com/santhosh-tekuri/jsonschema/v6": 2_100_000,
 	// goldmark, the Markdown parser.
 	"github.com/yuin/goldmark/extension": 330_000,
 	"github.com/yuin/goldmark/util":      180_000,

@@ -14,11 +14,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/llmrt/llmrt/tools"
+	"github.com/llmrt/llmrt/tools/mcp/internal/rpc"
 	"github.com/llmrt/llmrt/tools/mcp/oauth"
 	"github.com/llmrt/llmrt/tools/sandbox"
 )
@@ -32,7 +31,7 @@ type conn struct {
 	mu     sync.Mutex
 	state  string
 	err    string
-	client *client.Client
+	client *session
 	cancel context.CancelFunc
 	cmd    *exec.Cmd
 	stderr *tailBuffer
@@ -97,69 +96,54 @@ func (c *conn) start(ctx context.Context) {
 	c.mu.Lock()
 	c.cancel, c.roots = cancel, nil
 	c.mu.Unlock()
-	opts := []client.ClientOption{client.WithProtocolVersion(protocolVersion)}
-	var tr transport.Interface
+	var tr rpc.Transport
+	var httpTr *rpc.HTTP
 	switch kind {
 	case TransportStdio:
 		c.stderr = &tailBuffer{max: 2048}
+		var err error
 		if c.cfg.Sandbox && c.src != nil && c.src.Sandbox.Confined() {
-			sio, err := c.startSandboxed()
-			if err != nil {
+			if tr, err = c.startSandboxed(); err != nil {
 				c.fail(fmt.Errorf("start %s in the sandbox: %w", c.describe(), err))
 				return
 			}
-			tr = sio
-			break
-		}
-		tr = transport.NewStdioWithOptions(c.cfg.Command, c.env(), c.cfg.Args,
-			transport.WithCommandFunc(c.command),
-			transport.WithCommandStderrWriter(c.stderr),
-			transport.WithCommandLogger(discardLogger()))
-	case TransportHTTP:
-		h, err := transport.NewStreamableHTTP(c.cfg.URL,
-			transport.WithHTTPHeaders(c.headers()),
-			transport.WithHTTPBasicClient(c.httpClient()),
-			// Server notifications (list_changed, progress) and requests
-			// (roots, elicitation) also come on the standing GET stream.
-			transport.WithContinuousListening(),
-			transport.WithHTTPLogger(discardLogger()))
-		if err != nil {
-			c.fail(err)
+		} else if tr, err = c.startProcess(); err != nil {
+			c.fail(fmt.Errorf("start %s: %w", c.describe(), err))
 			return
 		}
-		tr = cancelling{h}
+	case TransportHTTP:
+		// Server notifications (list_changed, progress) and requests
+		// (roots, elicitation) also come on the standing GET stream.
+		httpTr = rpc.NewHTTP(rpc.HTTPOptions{URL: c.cfg.URL, Headers: c.headers(), Client: c.httpClient(), Listen: true})
+		tr = httpTr
 	case TransportSSE:
 		// The stream opened by Start lives as long as the server, so the
 		// start-up timeout bounds the wait for its endpoint instead.
-		h, err := transport.NewSSE(c.cfg.URL, transport.WithHeaders(c.headers()), transport.WithHTTPClient(c.httpClient()),
-			transport.WithSSELogger(discardLogger()),
-			transport.WithEndpointTimeout(c.cfg.StartTimeout()))
-		if err != nil {
-			c.fail(err)
-			return
-		}
-		tr = cancelling{h}
+		tr = rpc.NewSSE(rpc.HTTPOptions{URL: c.cfg.URL, Headers: c.headers(), Client: c.httpClient()}, c.cfg.StartTimeout())
 	}
+	var p peer
 	if kind != TransportSSE {
-		// mcp-go's SSE transport cannot answer server requests, so over
-		// SSE none of the capabilities that bring them is declared.
-		opts = append(opts, client.WithElicitationHandler(elicitor{c}))
+		// Over SSE none of the capabilities that bring server requests is
+		// declared, as before llmrt had its own client: a server behind
+		// that older transport is not asked to rely on them.
+		p.elicit = &elicitor{c}
 		if roots := c.cfg.announcedRoots(c.dir); roots != nil {
 			// A server told of no roots is not told it could ask for them.
 			gate := newRootsGate()
 			c.mu.Lock()
 			c.roots = gate
 			c.mu.Unlock()
-			opts = append(opts, client.WithRootsHandler(rootsHandler{dirs: roots, asked: gate.ask}))
+			p.roots = &rootsHandler{dirs: roots, asked: gate.ask}
 		}
 	}
-	cl := client.NewClient(tr, opts...)
-	cl.OnNotification(c.notify)
-	if err := cl.Start(life); err != nil {
+	cl := &session{http: httpTr}
+	cl.rpc = rpc.NewClient(tr, rpc.Options{Handle: p.handle, Notify: c.notify})
+	if err := cl.rpc.Start(life); err != nil {
 		var login *oauth.LoginRequiredError
 		if errors.As(err, &login) {
 			err = login
 		}
+		_ = cl.Close()
 		c.fail(fmt.Errorf("start %s: %w", c.describe(), err))
 		c.close()
 		return
@@ -169,14 +153,11 @@ func (c *conn) start(ctx context.Context) {
 	c.mu.Unlock()
 	ictx, done := context.WithTimeout(ctx, c.cfg.StartTimeout())
 	defer done()
-	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = protocolVersion
-	req.Params.ClientInfo = mcp.Implementation{Name: "llmrt", Version: "dev"}
-	init, err := cl.Initialize(ictx, req)
+	init, err := cl.initialize(ictx, p)
 	if err != nil {
 		var login *oauth.LoginRequiredError
 		if errors.As(err, &login) {
-			// The way on, without mcp-go's layers of "failed to send".
+			// The way on, without the layers of the request that met it.
 			c.fail(login)
 			c.close()
 			return
@@ -220,9 +201,9 @@ func (c *conn) env() []string { return serverEnv(os.Environ(), c.cfg) }
 
 // command builds a stdio server's process in its own process group, so
 // that Close can stop it and everything it started.
-func (c *conn) command(_ context.Context, command string, env []string, args []string) (*exec.Cmd, error) {
-	cmd := exec.Command(command, args...)
-	cmd.Env = env
+func (c *conn) command() *exec.Cmd {
+	cmd := exec.Command(c.cfg.Command, c.cfg.Args...)
+	cmd.Env = c.env()
 	cmd.Dir = c.cfg.Cwd
 	if cmd.Dir == "" {
 		cmd.Dir = c.dir
@@ -236,7 +217,7 @@ func (c *conn) command(_ context.Context, command string, env []string, args []s
 	c.mu.Lock()
 	c.cmd = cmd
 	c.mu.Unlock()
-	return cmd, nil
+	return cmd
 }
 
 // list fetches every page of the server's tools.
@@ -250,9 +231,7 @@ func (c *conn) list(ctx context.Context) error {
 	var all []mcp.Tool
 	var cursor mcp.Cursor
 	for page := 0; ; page++ {
-		req := mcp.ListToolsRequest{}
-		req.Params.Cursor = cursor
-		res, err := cl.ListToolsByPage(ctx, req)
+		res, err := cl.listTools(ctx, cursor)
 		if err != nil {
 			return err
 		}
@@ -347,29 +326,70 @@ func (c *conn) close() {
 	}
 }
 
+// startProcess starts a stdio server and returns a transport over its
+// pipes. The process is not waited for until the transport closes: until
+// then its exit status can be read from its zombie (lifecycle.go).
+func (c *conn) startProcess() (rpc.Transport, error) {
+	cmd := c.command()
+	stdin, stdout, started, err := pipes(cmd)
+	if err != nil {
+		return nil, err
+	}
+	err = cmd.Start()
+	started()
+	if err != nil {
+		stdin.Close()
+		return nil, err
+	}
+	return rpc.NewStream(stdout, stdin, func() error { return waitProcess(cmd) }), nil
+}
+
 // startSandboxed starts a stdio server confined by the source's sandbox
 // policy and returns a transport over its pipes.
-func (c *conn) startSandboxed() (*transport.Stdio, error) {
-	cmd, _ := c.command(context.Background(), c.cfg.Command, c.env(), c.cfg.Args)
-	stdin, err := cmd.StdinPipe()
+func (c *conn) startSandboxed() (rpc.Transport, error) {
+	cmd := c.command()
+	stdin, stdout, started, err := pipes(cmd)
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = c.stderr
 	p := c.src.Sandbox
 	p.Workspace = c.dir
 	cleanup, err := sandbox.Start(cmd, p)
+	started()
 	if err != nil {
+		stdin.Close()
 		return nil, err
 	}
-	go func() { _ = cmd.Wait(); cleanup() }()
-	tr := transport.NewIO(stdout, stdin, io.NopCloser(strings.NewReader("")))
-	transport.WithCommandLogger(discardLogger())(tr)
-	return tr, nil
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); cleanup(); close(exited) }()
+	return rpc.NewStream(stdout, stdin, func() error {
+		select {
+		case <-exited:
+		case <-time.After(closeWait):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		return nil
+	}), nil
+}
+
+// pipes gives cmd its stdin and stdout. Its stdin is written through an
+// *os.File so that a write to a server that stopped reading can be cut
+// short when the call's context ends. The child's end is closed here once
+// the process has started (afterStart).
+func pipes(cmd *exec.Cmd) (stdin io.WriteCloser, stdout io.ReadCloser, afterStart func(), err error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cmd.Stdin = r
+	stdout, err = cmd.StdoutPipe()
+	if err != nil {
+		r.Close()
+		w.Close()
+		return nil, nil, nil, err
+	}
+	return w, stdout, func() { r.Close() }, nil
 }
 
 // sameTools reports whether two listings offer the same tools: names,

@@ -11,8 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/llmrt/llmrt/tools/mcp/internal/rpc"
 )
 
 // Server states, as Status reports them.
@@ -43,7 +42,7 @@ func restartDelay(n int) time.Duration {
 
 // readyClient returns the client a call goes to. A stdio server found dead is
 // noted as exited; an exited one is started again, within MaxRestarts.
-func (c *conn) readyClient(ctx context.Context) (*client.Client, error) {
+func (c *conn) readyClient(ctx context.Context) (*session, error) {
 	c.reviveMu.Lock()
 	defer c.reviveMu.Unlock()
 	c.mu.Lock()
@@ -76,7 +75,7 @@ func (c *conn) readyClient(ctx context.Context) (*client.Client, error) {
 // ended is noted as exited and the error says how, with its stderr tail;
 // an HTTP session the server lost is initialised again, and the client
 // for one more try is returned.
-func (c *conn) afterFailure(ctx context.Context, cl *client.Client, err error) (retry *client.Client, why error) {
+func (c *conn) afterFailure(ctx context.Context, cl *session, err error) (retry *session, why error) {
 	c.reviveMu.Lock()
 	defer c.reviveMu.Unlock()
 	c.mu.Lock()
@@ -87,7 +86,7 @@ func (c *conn) afterFailure(ctx context.Context, cl *client.Client, err error) (
 	}
 	kind, _ := c.cfg.Transport()
 	switch {
-	case kind == TransportStdio && pid > 0 && (errors.Is(err, transport.ErrTransportClosed) || !processRunning(pid)):
+	case kind == TransportStdio && pid > 0 && (errors.Is(err, rpc.ErrClosed) || !processRunning(pid)):
 		// The process ends as its output does (or a write to it failed
 		// as it ended); give it a moment to.
 		deadline := time.Now().Add(2 * time.Second)
@@ -112,7 +111,7 @@ func (c *conn) afterFailure(ctx context.Context, cl *client.Client, err error) (
 // sessionLost reports an HTTP server's answer that it no longer knows the
 // session: a 404, or a session error in the body of another status.
 func sessionLost(err error) bool {
-	if errors.Is(err, transport.ErrSessionTerminated) {
+	if errors.Is(err, rpc.ErrSessionLost) {
 		return true
 	}
 	msg := strings.ToLower(err.Error())
@@ -152,7 +151,7 @@ func (c *conn) noteExit(pid int, how string) string {
 
 // restart starts the server again, unless it has been restarted
 // MaxRestarts times already. OnStatus is told once, before.
-func (c *conn) restart(ctx context.Context) (*client.Client, error) {
+func (c *conn) restart(ctx context.Context) (*session, error) {
 	c.mu.Lock()
 	n, last, since := c.restarts, c.err, time.Since(c.exitedAt)
 	c.mu.Unlock()

@@ -1,10 +1,9 @@
 package mcp
 
 import (
+	"encoding/json"
 	"fmt"
 	"sync"
-
-	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/llmrt/llmrt/tools"
 )
@@ -55,31 +54,31 @@ func (c *conn) sayToCalls(msg string) {
 	}
 }
 
-func (c *conn) notify(n mcp.JSONRPCNotification) {
-	switch n.Method {
+// notify takes a server's notification; it runs on the connection's
+// reading goroutine and does not block.
+func (c *conn) notify(method string, params json.RawMessage) {
+	switch method {
 	case "notifications/tools/list_changed":
 		c.mu.Lock()
 		c.stale = true
 		c.mu.Unlock()
 	case "notifications/progress":
-		fields := n.Params.AdditionalFields
-		tok := fmt.Sprint(fields["progressToken"])
+		var f struct {
+			Token    any     `json:"progressToken"`
+			Progress float64 `json:"progress"`
+			Total    float64 `json:"total"`
+			Message  string  `json:"message"`
+		}
+		if json.Unmarshal(params, &f) != nil {
+			return
+		}
+		tok := fmt.Sprint(f.Token)
 		c.progMu.Lock()
 		sink := c.progress[tok]
 		c.progMu.Unlock()
 		if sink == nil {
 			return
 		}
-		p := tools.Progress{}
-		if v, ok := fields["progress"].(float64); ok {
-			p.Progress = v
-		}
-		if v, ok := fields["total"].(float64); ok {
-			p.Total = v
-		}
-		if v, ok := fields["message"].(string); ok {
-			p.Message = v
-		}
-		sink.forward(p)
+		sink.forward(tools.Progress{Progress: f.Progress, Total: f.Total, Message: f.Message})
 	}
 }

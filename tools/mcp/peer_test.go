@@ -148,9 +148,10 @@ func TestRootsAnswerTheWorkingDirectory(t *testing.T) {
 	}
 }
 
-// TestDeclaredCapabilities: roots and elicitation are declared where
-// mcp-go can answer server requests (stdio, streamable HTTP) and nothing
-// is declared over SSE, where it cannot; sampling never is.
+// TestDeclaredCapabilities: roots and elicitation are declared over stdio
+// and streamable HTTP, and nothing is declared over the older SSE
+// transport (as when mcp-go's client, which could not answer there, was
+// used); sampling never is.
 func TestDeclaredCapabilities(t *testing.T) {
 	sse := server.NewSSEServer(testServer(50))
 	ts := httptest.NewServer(sse)

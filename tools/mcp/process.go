@@ -2,8 +2,9 @@ package mcp
 
 import (
 	"bytes"
-	"log/slog"
+	"errors"
 	"os"
+	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,7 +72,28 @@ func (b *tailBuffer) String() string {
 	return b.buf.String()
 }
 
-func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+// closeWait is how long a stdio server gets to exit once its input is
+// closed, and again after SIGTERM, before it is killed.
+const closeWait = 2 * time.Second
+
+// waitProcess reaps a stdio server whose input was just closed: it waits
+// for the process to exit, signalling it with SIGTERM and then SIGKILL
+// when it does not.
+func waitProcess(cmd *exec.Cmd) error {
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for _, sig := range []syscall.Signal{0, syscall.SIGTERM, syscall.SIGKILL} {
+		if sig != 0 {
+			_ = cmd.Process.Signal(sig)
+		}
+		select {
+		case err := <-exited:
+			return err
+		case <-time.After(closeWait):
+		}
+	}
+	return errors.New("the server's process did not exit after SIGKILL")
+}
 
 // stopGroup waits a grace period for a signalled process group to end,
 // then kills what is left of it.

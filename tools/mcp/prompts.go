@@ -144,9 +144,7 @@ func (c *conn) prompts(ctx context.Context) ([]Prompt, error) {
 	var out []Prompt
 	var cursor mcp.Cursor
 	for len(out) < maxPrompts {
-		req := mcp.ListPromptsRequest{}
-		req.Params.Cursor = cursor
-		res, err := cl.ListPromptsByPage(lctx, req)
+		res, err := cl.listPrompts(lctx, cursor)
 		if err != nil {
 			return nil, fmt.Errorf("mcp server %s: list prompts: %w", c.cfg.Name, err)
 		}
@@ -182,10 +180,7 @@ func (s *Source) GetPrompt(ctx context.Context, p Prompt, args map[string]string
 	}
 	gctx, done := context.WithTimeout(ctx, c.cfg.CallTimeout())
 	defer done()
-	req := mcp.GetPromptRequest{}
-	req.Params.Name = p.Name
-	req.Params.Arguments = args
-	res, err := cl.GetPrompt(gctx, req)
+	res, err := cl.getPrompt(gctx, mcp.GetPromptParams{Name: p.Name, Arguments: args})
 	if err != nil {
 		return nil, fmt.Errorf("/%s: mcp server %s: %w", p.Command(), p.Server, err)
 	}

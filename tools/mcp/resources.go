@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -42,13 +41,13 @@ var ErrNoServer = errors.New("no such MCP server")
 
 // ready returns the client of a ready server and its capabilities; nil
 // when the server is not ready.
-func (c *conn) ready() (*client.Client, mcp.ServerCapabilities) {
+func (c *conn) ready() (*session, mcp.ServerCapabilities) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.state != "ready" || c.client == nil {
 		return nil, mcp.ServerCapabilities{}
 	}
-	return c.client, c.client.GetServerCapabilities()
+	return c.client, c.client.caps
 }
 
 // hasResources reports a ready server that declared resources.
@@ -129,9 +128,7 @@ func (c *conn) resources(ctx context.Context) ([]Resource, error) {
 	var out []Resource
 	var cursor mcp.Cursor
 	for len(out) < maxResources {
-		req := mcp.ListResourcesRequest{}
-		req.Params.Cursor = cursor
-		res, err := cl.ListResourcesByPage(lctx, req)
+		res, err := cl.listResources(lctx, cursor)
 		if err != nil {
 			return nil, fmt.Errorf("mcp server %s: list resources: %w", c.cfg.Name, err)
 		}
@@ -163,9 +160,7 @@ func (s *Source) ReadResource(ctx context.Context, server, uri string) ([]Resour
 	}
 	rctx, done := context.WithTimeout(ctx, c.cfg.CallTimeout())
 	defer done()
-	req := mcp.ReadResourceRequest{}
-	req.Params.URI = uri
-	res, err := cl.ReadResource(rctx, req)
+	res, err := cl.readResource(rctx, uri)
 	if err != nil {
 		return nil, fmt.Errorf("mcp server %s: read %s: %w", server, uri, err)
 	}

@@ -104,8 +104,8 @@ var quietLog sync.Once
 // Start starts every server concurrently, each within its start-up timeout.
 // It fails only when ctx ends; failed servers are diagnostics.
 func (s *Source) Start(ctx context.Context) error {
-	// mcp-go reports some problems through the standard logger; they are
-	// ours to report, never the terminal's.
+	// A library may report problems through the standard logger (mcp-go's
+	// client did); they are ours to report, never the terminal's.
 	quietLog.Do(func() {
 		if log.Writer() == os.Stderr {
 			log.SetOutput(io.Discard)

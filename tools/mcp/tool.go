@@ -94,9 +94,9 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (too
 	}()
 	cctx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout())
 	defer cancel()
-	// A call whose context ends is followed by notifications/cancelled:
-	// mcp-go sends it over stdio, the cancelling transport over HTTP.
-	res, err := cl.CallTool(cctx, req)
+	// A call whose context ends is followed by notifications/cancelled
+	// (rpc.Client.Call), on every transport.
+	res, err := cl.callTool(cctx, req.Params)
 	if err != nil && ctx.Err() == nil && cctx.Err() == nil {
 		// A server that ended is reported with how; one that lost the
 		// session is initialised again and asked once more (the call
@@ -104,7 +104,7 @@ func (c *conn) call(ctx context.Context, name string, args json.RawMessage) (too
 		var retry *mcp.CallToolResult
 		next, why := c.afterFailure(cctx, cl, err)
 		if next != nil {
-			retry, why = next.CallTool(cctx, req)
+			retry, why = next.callTool(cctx, req.Params)
 		}
 		res, err = retry, why
 	}
