@@ -8,9 +8,15 @@
 // the web search server tool, prompt-cache breakpoints on the stable prefix)
 // and the parsing of the event stream into neutral chunks.
 //
-// The HTTP call and the SSE decoding go through
-// github.com/anthropics/anthropic-sdk-go with its own retries turned off
-// (providers.RetryPolicy decides) and an http.Client whose transport
-// enforces the Timeouts, so a server that never answers or a stream that
-// stalls fails instead of hanging the run.
+// The adapter speaks the HTTP API over net/http, with its own wire types
+// (wire.go), the shared SSE reader (providers/internal/sse) and the
+// one-pass JSON decoder (adapter.DecodeFast), as the Gemini adapter does.
+// It was built on github.com/anthropics/anthropic-sdk-go, of which it used
+// only the call and the SSE framing; the plain-HTTP form keeps every
+// behaviour the replay tests check (the request bodies byte for byte, see
+// testdata/golden_bodies.txt), allocates a fraction of a byte per byte
+// streamed instead of more than one, and leaves the SDK (over a third of
+// the binary's code) out of the build. Retries are providers.RetryPolicy's;
+// the http.Client's transport enforces the Timeouts, so a server that
+// never answers or a stream that stalls fails instead of hanging the run.
 package anthropic
