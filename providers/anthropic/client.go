@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 
@@ -74,7 +75,7 @@ func New(cfg Config) *Provider {
 	// answer is not a hung one. The transport bounds the wait for headers
 	// and each silence instead.
 	hc.Transport = adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)
-	return &Provider{endpoint: base + "/v1/messages", key: cfg.APIKey, headers: cfg.Headers, hc: hc}
+	return &Provider{endpoint: base + "/v1/messages", key: cfg.APIKey, headers: maps.Clone(cfg.Headers), hc: hc}
 }
 
 // Name returns "anthropic".

@@ -14,9 +14,11 @@
 // It was built on github.com/anthropics/anthropic-sdk-go, of which it used
 // only the call and the SSE framing; the plain-HTTP form keeps every
 // behaviour the replay tests check (the request bodies byte for byte, see
-// testdata/golden_bodies.txt), allocates a fraction of a byte per byte
-// streamed instead of more than one, and leaves the SDK (over a third of
-// the binary's code) out of the build. Retries are providers.RetryPolicy's;
+// testdata/golden_bodies.txt) and measured faster and smaller: parsing a
+// stream allocates 0.11-0.19 bytes per byte instead of 1.17-1.19 and takes
+// about a quarter less time (BenchmarkStreamParse), and the released
+// binary, without the SDK and what it pulled in, went from 46.0 MB to
+// 27.6 MB. Retries are providers.RetryPolicy's;
 // the http.Client's transport enforces the Timeouts, so a server that
 // never answers or a stream that stalls fails instead of hanging the run.
 package anthropic

@@ -70,3 +70,19 @@ func TestFraming(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileBlockIndex: a block index far past the blocks seen is
+// ignored, with its deltas, instead of sizing the streamer's table by it.
+func TestHostileBlockIndex(t *testing.T) {
+	body := sse(startEv,
+		`{"type":"content_block_start","index":1000000000000,"content_block":{"type":"text","text":"ignored"}}`,
+		`{"type":"content_block_delta","index":1000000000000,"delta":{"type":"text_delta","text":" also ignored"}}`,
+		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`,
+		`{"type":"content_block_stop","index":0}`,
+		deltaEv("end_turn", 5), stopEv)
+	reply, _ := stream(t, body, simpleRequest())
+	if got := reply.Message.Text(); got != "hi" {
+		t.Errorf("text: got %q, want %q", got, "hi")
+	}
+}

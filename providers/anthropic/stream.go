@@ -185,8 +185,14 @@ func pick(old, v int64) int64 {
 	return old
 }
 
+// maxBlockSkip bounds how far past the blocks seen so far a new block's
+// index may jump. The API numbers blocks 0, 1, 2, …; a server sending
+// index 1e12 would otherwise have the streamer allocate for every index
+// in between.
+const maxBlockSkip = 1024
+
 func (s *streamer) blockStart(i int, cb *blockJSON) {
-	if i < 0 {
+	if i < 0 || i > len(s.blocks)+maxBlockSkip {
 		return
 	}
 	for len(s.blocks) <= i {
