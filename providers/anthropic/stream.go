@@ -29,6 +29,7 @@ type streamer struct {
 	stop    string // stop_reason, from message_delta
 	usage   usage
 	blocks  []openBlock // by content block index
+	scratch []byte      // reused to unescape delta strings
 }
 
 // usage holds the API's counts; input_tokens excludes cached input.
@@ -130,10 +131,14 @@ func (s *streamer) read(ctx context.Context, body io.Reader) error {
 	return s.finish()
 }
 
-// decode fills ev from data, in one pass when the event is plain.
+// decode fills ev from data: directly when it is a delta in the API's
+// own layout (decodeDelta), else in one pass when the event is plain.
 // Anything the one-pass decoder refuses is decoded again by encoding/json,
 // whose verdict (and error message) stands.
 func (s *streamer) decode(data []byte, ev *eventJSON) error {
+	if decodeDelta(data, ev, &s.scratch) {
+		return nil
+	}
 	*ev = eventJSON{}
 	if adapter.DecodeFast(data, ev) {
 		return nil
