@@ -13,40 +13,44 @@ import (
 // left to the general decoder, so the result is always what encoding/json
 // would read.
 
-// deltaPrefix opens every content_block_delta the API sends.
-const deltaPrefix = `{"type":"content_block_delta","index":`
+// apiPrefix opens every content_block_delta the API sends; sortedPrefix
+// opens one with its keys sorted, as servers that build events from maps
+// (test servers, some proxies) send it.
+const (
+	apiPrefix    = `{"type":"content_block_delta","index":`
+	sortedPrefix = `{"delta":{"`
+)
 
-// deltaKinds are the deltas read directly: what follows the index up to
-// the opening quote of the one string they carry.
-var deltaKinds = [...]struct {
-	head, typ string
-}{
-	{`,"delta":{"type":"text_delta","text":`, "text_delta"},
-	{`,"delta":{"type":"thinking_delta","thinking":`, "thinking_delta"},
-	{`,"delta":{"type":"input_json_delta","partial_json":`, "input_json_delta"},
+// deltaKinds are the deltas read directly: their type and the member
+// holding their one string.
+var deltaKinds = [...]struct{ typ, field string }{
+	{"text_delta", "text"},
+	{"thinking_delta", "thinking"},
+	{"input_json_delta", "partial_json"},
 }
 
 // decodeDelta fills ev from data when data is a text, thinking or
-// argument delta in the API's own layout (white space allowed before the
-// closing braces, where the API pads events) and reports whether it did.
-// scratch is reused for unescaping.
+// argument delta laid out as the API sends it (white space allowed before
+// the closing braces, where the API pads events) or with its keys sorted,
+// and reports whether it did. scratch is reused for unescaping.
 func decodeDelta(data []byte, ev *eventJSON, scratch *[]byte) bool {
-	rest, ok := bytes.CutPrefix(data, []byte(deltaPrefix))
+	if rest, ok := cut(data, apiPrefix); ok {
+		return apiDelta(rest, ev, scratch)
+	}
+	if rest, ok := cut(data, sortedPrefix); ok {
+		return sortedDelta(rest, ev, scratch)
+	}
+	return false
+}
+
+// apiDelta reads N,"delta":{"type":"T","F":S}} after apiPrefix.
+func apiDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
+	index, rest, ok := deltaIndex(rest)
 	if !ok {
 		return false
 	}
-	// The index: up to 9 digits (no overflow), no leading zero.
-	n, index := 0, 0
-	for n < len(rest) && n < 10 && '0' <= rest[n] && rest[n] <= '9' {
-		index = index*10 + int(rest[n]-'0')
-		n++
-	}
-	if n == 0 || n > 9 || (n > 1 && rest[0] == '0') {
-		return false
-	}
-	rest = rest[n:]
-	for _, k := range deltaKinds {
-		after, ok := bytes.CutPrefix(rest, []byte(k.head))
+	for k, kind := range deltaKinds {
+		after, ok := cutAll(rest, `,"delta":{"type":"`, kind.typ, `","`, kind.field, `":`)
 		if !ok {
 			continue
 		}
@@ -54,19 +58,88 @@ func decodeDelta(data []byte, ev *eventJSON, scratch *[]byte) bool {
 		if !ok || !closesTwice(tail) {
 			return false
 		}
-		*ev = eventJSON{Type: "content_block_delta", Index: index}
-		ev.Delta.Type = k.typ
-		switch k.typ {
-		case "text_delta":
-			ev.Delta.Text = s
-		case "thinking_delta":
-			ev.Delta.Thinking = s
-		default:
-			ev.Delta.PartialJSON = s
-		}
+		setDelta(ev, index, k, s)
 		return true
 	}
 	return false
+}
+
+// sortedDelta reads F":S,"type":"T"},"index":N,"type":"content_block_delta"}
+// after sortedPrefix.
+func sortedDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
+	for k, kind := range deltaKinds {
+		after, ok := cutAll(rest, kind.field, `":`)
+		if !ok {
+			continue
+		}
+		s, tail, ok := jsonString(after, scratch)
+		if !ok {
+			return false
+		}
+		if tail, ok = cutAll(tail, `,"type":"`, kind.typ, `"},"index":`); !ok {
+			return false
+		}
+		index, tail, ok := deltaIndex(tail)
+		if !ok {
+			return false
+		}
+		tail, ok = cut(tail, `,"type":"content_block_delta"}`)
+		if !ok || len(bytes.TrimLeft(tail, " \t\r\n")) != 0 {
+			return false
+		}
+		setDelta(ev, index, k, s)
+		return true
+	}
+	return false
+}
+
+// deltaIndex reads an index: up to 9 digits (no overflow), no leading
+// zero.
+func deltaIndex(b []byte) (int, []byte, bool) {
+	n, index := 0, 0
+	for n < len(b) && n < 10 && '0' <= b[n] && b[n] <= '9' {
+		index = index*10 + int(b[n]-'0')
+		n++
+	}
+	if n == 0 || n > 9 || (n > 1 && b[0] == '0') {
+		return 0, nil, false
+	}
+	return index, b[n:], true
+}
+
+// cutAll removes the parts from the start of b, in order.
+func cutAll(b []byte, parts ...string) ([]byte, bool) {
+	for _, p := range parts {
+		var ok bool
+		if b, ok = cut(b, p); !ok {
+			return nil, false
+		}
+	}
+	return b, true
+}
+
+// cut removes p from the start of b (bytes.CutPrefix without converting
+// p).
+func cut(b []byte, p string) ([]byte, bool) {
+	if len(b) < len(p) || string(b[:len(p)]) != p {
+		return nil, false
+	}
+	return b[len(p):], true
+}
+
+// setDelta sets ev to the delta of kind k (an index of deltaKinds) with
+// string s, every other field zero.
+func setDelta(ev *eventJSON, index, k int, s string) {
+	*ev = eventJSON{Type: "content_block_delta", Index: index}
+	ev.Delta.Type = deltaKinds[k].typ
+	switch k {
+	case 0:
+		ev.Delta.Text = s
+	case 1:
+		ev.Delta.Thinking = s
+	default:
+		ev.Delta.PartialJSON = s
+	}
 }
 
 // jsonString reads the JSON string b opens with and returns its value and

@@ -44,6 +44,10 @@ func TestDecodeDelta(t *testing.T) {
 		`{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"Let me think 😀"}}`,
 		`{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\"path\": \"a\\\\b\""}}`,
 		`{"type":"content_block_delta","index":999999999,"delta":{"type":"input_json_delta","partial_json":""}}`,
+		// Keys sorted, as encoding/json writes a map.
+		`{"delta":{"text":"hi \"x\"","type":"text_delta"},"index":0,"type":"content_block_delta"}`,
+		`{"delta":{"thinking":"hmm","type":"thinking_delta"},"index":7,"type":"content_block_delta"}` + "\n",
+		`{"delta":{"partial_json":"{\"a\":","type":"input_json_delta"},"index":1,"type":"content_block_delta"}`,
 	}
 	for _, p := range taken {
 		if !checkDelta(t, []byte(p)) {
@@ -70,6 +74,13 @@ func TestDecodeDelta(t *testing.T) {
 		`{"type":"content_block_delta", "index":0,"delta":{"type":"text_delta","text":"x"}}`,
 		`{"index":0,"type":"content_block_delta","delta":{"type":"text_delta","text":"x"}}`,
 		`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
+		`{"delta":{"text":"x","type":"thinking_delta"},"index":0,"type":"content_block_delta"}`,
+		`{"delta":{"text":"x","type":"text_delta"},"index":0,"type":"content_block_start"}`,
+		`{"delta":{"text":"x","type":"text_delta"},"index":0,"type":"content_block_delta","more":1}`,
+		`{"delta":{"text":"x","type":"text_delta","more":1},"index":0,"type":"content_block_delta"}`,
+		`{"delta":{"text":"x","type":"text_delta"},"index":00,"type":"content_block_delta"}`,
+		`{"delta":{"text":"\u00e9","type":"text_delta"},"index":0,"type":"content_block_delta"}`,
+		`{"delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9},"type":"message_delta"}`,
 	}
 	for _, p := range declined {
 		if checkDelta(t, []byte(p)) {
@@ -104,4 +115,30 @@ func TestDecodeDeltaOnRecordings(t *testing.T) {
 	if deltas < 100 || taken < deltas*9/10 {
 		t.Errorf("recorded deltas read directly: got %d of %d, want nine in ten of at least 100", taken, deltas)
 	}
+}
+
+// FuzzDecodeDelta: whatever decodeDelta reads, encoding/json reads the
+// same way.
+func FuzzDecodeDelta(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a\nb"}}`,
+		`{"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\"k\":1}"}   }`,
+		`{"delta":{"thinking":"t\\","type":"thinking_delta"},"index":2,"type":"content_block_delta"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got eventJSON
+		var scratch []byte
+		if !decodeDelta(data, &got, &scratch) {
+			return
+		}
+		var want eventJSON
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("%q: taken, but encoding/json fails: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\ngot  %+v\nwant %+v", data, got, want)
+		}
+	})
 }
