@@ -3,12 +3,11 @@ package anthropic
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
-
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -16,7 +15,7 @@ import (
 )
 
 // BenchmarkStreamParse parses a large stream built from a real recording,
-// read from memory through the SDK's SSE framing and the adapter's decoding: its message_start, its
+// read from memory through the SSE reader and the adapter's decoding: its message_start, its
 // content block events repeated to about 4 MB, then its message_delta and
 // message_stop.
 func BenchmarkStreamParse(b *testing.B) {
@@ -33,9 +32,8 @@ func BenchmarkStreamParse(b *testing.B) {
 			b.ReportAllocs()
 			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
-				resp := &http.Response{Header: http.Header{"Content-Type": {"text/event-stream"}}, Body: io.NopCloser(bytes.NewReader(body))}
 				s := &streamer{endpoint: "http://bench/v1/messages", codec: codec, emit: func(providers.Chunk) { chunks++ }}
-				if err := s.read(ctx, ssestream.NewDecoder(resp)); err != nil {
+				if err := s.read(ctx, bytes.NewReader(body)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -61,4 +59,50 @@ func bigStream(b *testing.B, rec *replay.Recording, size int) []byte {
 		}
 	}
 	return replay.Grow(head, middle, tail, size)
+}
+
+// BenchmarkStreamOneTokens streams a 100,000-token answer, one token per
+// content_block_delta as the API sends it, from memory through the whole
+// adapter: the HTTP client with its timeout transport, the SSE reader,
+// event decoding and chunk emission.
+func BenchmarkStreamOneTokens(b *testing.B) {
+	var body bytes.Buffer
+	body.WriteString(sse(startEv, `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`))
+	want := 0
+	for i := range 100_000 {
+		token := fmt.Sprintf("w%d ", i%1000)
+		want += len(token)
+		fmt.Fprintf(&body, "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":%q}}\n\n", token)
+	}
+	body.WriteString(sse(`{"type":"content_block_stop","index":0}`, deltaEv("end_turn", 100_000), stopEv))
+	data := body.Bytes()
+	p := New(Config{APIKey: testKey, HTTPClient: &http.Client{Transport: memTransport{data}}})
+	req := simpleRequest()
+	ctx := context.Background()
+	var text int
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	perByte := replay.AllocPerByte(b, len(data))
+	for b.Loop() {
+		text = 0
+		err := p.Stream(ctx, req, func(c providers.Chunk) { text += len(c.Text) })
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	perByte()
+	if text != want {
+		b.Fatalf("text: got %d bytes, want %d", text, want)
+	}
+}
+
+// memTransport answers every request with body, from memory, as an event
+// stream.
+type memTransport struct{ body []byte }
+
+func (m memTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	_, _ = io.Copy(io.Discard, req.Body)
+	return &http.Response{StatusCode: 200, Request: req,
+		Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body:   io.NopCloser(bytes.NewReader(m.body))}, nil
 }

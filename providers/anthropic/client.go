@@ -1,13 +1,12 @@
 package anthropic
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -38,11 +37,15 @@ type Config struct {
 	Headers map[string]string
 }
 
-// Provider is a Messages API client. It holds no per-call state and is safe
-// for concurrent use.
+// Provider is a Messages API client speaking the HTTP API over net/http.
+// It holds no per-call state and is safe for concurrent use.
 type Provider struct {
-	client   sdk.Client
-	endpoint string // for errors: base + /v1/messages
+	endpoint string // base + /v1/messages
+	key      string
+	headers  map[string]string
+	// hc is a copy of Config.HTTPClient whose transport enforces the
+	// timeouts.
+	hc *http.Client
 }
 
 var (
@@ -50,61 +53,70 @@ var (
 	_ providers.RetryDefaulter = (*Provider)(nil)
 )
 
+// apiVersion is the anthropic-version header every call sends.
+const apiVersion = "2023-06-01"
+
 // New returns a provider for cfg.
 func New(cfg Config) *Provider {
 	base := strings.TrimRight(cfg.BaseURL, "/")
 	if base == "" {
 		base = DefaultBaseURL
 	}
-	// The SDK appends v1/messages itself; a base URL copied from an
-	// OpenAI-style setting would otherwise ask for /v1/v1/messages.
+	// A base URL copied from an OpenAI-style setting would otherwise ask
+	// for /v1/v1/messages.
 	base = strings.TrimSuffix(base, "/v1")
 
-	hc := http.Client{}
+	hc := &http.Client{}
 	if cfg.HTTPClient != nil {
-		hc = *cfg.HTTPClient
+		c := *cfg.HTTPClient
+		hc = &c
 	}
+	// No client-wide timeout: it would bound the whole stream, and a long
+	// answer is not a hung one. The transport bounds the wait for headers
+	// and each silence instead.
 	hc.Transport = adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)
-
-	opts := []option.RequestOption{
-		// The SDK would otherwise read ANTHROPIC_* variables and profile
-		// files itself; configuration is the catalog's job.
-		option.WithoutEnvironmentDefaults(),
-		option.WithBaseURL(base),
-		option.WithHTTPClient(&hc),
-		// providers.RetryPolicy retries, knowing whether output was
-		// already shown; SDK retries would hide that and double the waits.
-		option.WithMaxRetries(0),
-	}
-	// No option.WithRequestTimeout: it would bound the whole stream, and a
-	// long answer is not a hung one. TimeoutTransport bounds the wait for
-	// headers and each silence instead.
-	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
-	for k, v := range cfg.Headers {
-		opts = append(opts, option.WithHeader(k, v))
-	}
-	return &Provider{client: sdk.NewClient(opts...), endpoint: base + "/v1/messages"}
+	return &Provider{endpoint: base + "/v1/messages", key: cfg.APIKey, headers: maps.Clone(cfg.Headers), hc: hc}
 }
 
 // Name returns "anthropic".
 func (p *Provider) Name() string { return Name }
 
 // Stream makes one streamed Messages call and emits its reply as chunks,
-// ending with a ChunkStop. See providers.Provider.
+// ending with a ChunkStop. See providers.Provider. Retries are the
+// caller's (providers.RetryPolicy), which knows whether output was shown.
 func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func(providers.Chunk)) error {
 	codec := adapter.ToolNameCodec(req, nameRule)
 	params, warnings, err := p.buildParams(req, codec)
 	if err != nil {
 		return err
 	}
-	// The call is made raw and its events decoded here (see eventJSON):
-	// the SDK's typed stream decodes every event through reflection.
-	var resp *http.Response
-	err = p.client.Post(ctx, "v1/messages", params, &resp, option.WithJSONSet("stream", true))
+	body, err := json.Marshal(params)
 	if err != nil {
-		return p.callError(ctx, err)
+		// A tool schema that is not JSON: sending it again would fail the
+		// same way.
+		return p.notSent(err)
+	}
+	httpReq, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return p.notSent(err) // a bad base URL
+	}
+	h := httpReq.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", "llmrt")
+	h.Set("Anthropic-Version", apiVersion)
+	if p.key != "" {
+		h.Set("X-Api-Key", p.key)
+	}
+	for k, v := range p.headers {
+		h.Set(k, v)
+	}
+	resp, err := p.hc.Do(httpReq)
+	if err != nil {
+		return adapter.NetworkError(ctx, Name, p.endpoint, err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return statusError(ctx, p.endpoint, resp)
 	}
 	// Closing the body also stops the idle timer of TimeoutTransport.
 	defer resp.Body.Close()
@@ -112,7 +124,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
 	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
-	return s.read(ctx, ssestream.NewDecoder(resp))
+	return s.read(ctx, resp.Body)
 }
 
 // nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.

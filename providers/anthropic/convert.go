@@ -7,9 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
-
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
@@ -26,8 +23,8 @@ var imageTypes = []string{"image/jpeg", "image/png", "image/gif", "image/webp"}
 // toWire converts the non-system messages. Tool results become tool_result
 // blocks of a user turn; consecutive turns of one role are merged, since
 // the API wants user and assistant to alternate.
-func toWire(msgs []providers.Message, codec *adapter.NameCodec) ([]sdk.MessageParam, error) {
-	out := make([]sdk.MessageParam, 0, len(msgs)+1)
+func toWire(msgs []providers.Message, codec *adapter.NameCodec) ([]message, error) {
+	out := make([]message, 0, len(msgs)+1)
 	for i, m := range msgs {
 		role, blocks, err := messageBlocks(m, codec)
 		if err != nil {
@@ -40,21 +37,26 @@ func toWire(msgs []providers.Message, codec *adapter.NameCodec) ([]sdk.MessagePa
 			out[n-1].Content = append(out[n-1].Content, blocks...)
 			continue
 		}
-		out = append(out, sdk.MessageParam{Role: role, Content: blocks})
+		out = append(out, message{Role: role, Content: blocks})
 	}
 	for i := range out {
 		// Tool results must open the user turn that answers the calls.
-		slices.SortStableFunc(out[i].Content, func(a, b sdk.ContentBlockParamUnion) int {
-			return boolInt(b.OfToolResult != nil) - boolInt(a.OfToolResult != nil)
+		slices.SortStableFunc(out[i].Content, func(a, b block) int {
+			return boolInt(isToolResult(b)) - boolInt(isToolResult(a))
 		})
 	}
-	if len(out) == 0 || out[0].Role != sdk.MessageParamRoleUser {
-		out = slices.Insert(out, 0, sdk.NewUserMessage(sdk.NewTextBlock(fillerTurn)))
+	if len(out) == 0 || out[0].Role != roleUser {
+		out = slices.Insert(out, 0, message{Role: roleUser, Content: []block{newText(fillerTurn)}})
 	}
-	if out[len(out)-1].Role == sdk.MessageParamRoleAssistant {
-		out = append(out, sdk.NewUserMessage(sdk.NewTextBlock(fillerTurn)))
+	if out[len(out)-1].Role == roleAssistant {
+		out = append(out, message{Role: roleUser, Content: []block{newText(fillerTurn)}})
 	}
 	return out, nil
+}
+
+func isToolResult(b block) bool {
+	_, ok := b.(*toolResultBlock)
+	return ok
 }
 
 func boolInt(b bool) int {
@@ -65,25 +67,25 @@ func boolInt(b bool) int {
 }
 
 // messageBlocks returns the wire role and content blocks of one message.
-func messageBlocks(m providers.Message, codec *adapter.NameCodec) (sdk.MessageParamRole, []sdk.ContentBlockParamUnion, error) {
+func messageBlocks(m providers.Message, codec *adapter.NameCodec) (string, []block, error) {
 	switch m.Role {
 	case providers.RoleUser:
-		blocks := make([]sdk.ContentBlockParamUnion, 0, len(m.Content))
+		blocks := make([]block, 0, len(m.Content))
 		for _, part := range m.Content {
 			b, err := partBlock(part)
 			if err != nil {
 				return "", nil, err
 			}
 			if b != nil {
-				blocks = append(blocks, *b)
+				blocks = append(blocks, b)
 			}
 		}
-		return sdk.MessageParamRoleUser, blocks, nil
+		return roleUser, blocks, nil
 	case providers.RoleAssistant:
-		return sdk.MessageParamRoleAssistant, assistantBlocks(m, codec), nil
+		return roleAssistant, assistantBlocks(m, codec), nil
 	case providers.RoleTool:
 		b, err := toolResult(m)
-		return sdk.MessageParamRoleUser, []sdk.ContentBlockParamUnion{{OfToolResult: b}}, err
+		return roleUser, []block{b}, err
 	}
 	return "", nil, fmt.Errorf("unknown role %q", m.Role)
 }
@@ -92,26 +94,24 @@ func messageBlocks(m providers.Message, codec *adapter.NameCodec) (sdk.MessagePa
 // API checks their signatures and wants them ahead of text and tool use),
 // then text, then tool calls. Reasoning from other providers, and thinking
 // without a signature, cannot be verified by the API and is dropped.
-func assistantBlocks(m providers.Message, codec *adapter.NameCodec) []sdk.ContentBlockParamUnion {
-	blocks := make([]sdk.ContentBlockParamUnion, 0, len(m.Reasoning)+1+len(m.ToolCalls))
+func assistantBlocks(m providers.Message, codec *adapter.NameCodec) []block {
+	blocks := make([]block, 0, len(m.Reasoning)+1+len(m.ToolCalls))
 	for _, r := range m.Reasoning {
 		switch {
 		case r.Provider != Name:
 		case r.Redacted != "":
-			blocks = append(blocks, sdk.NewRedactedThinkingBlock(r.Redacted))
+			blocks = append(blocks, &redactedThinkingBlock{Data: r.Redacted, Type: "redacted_thinking"})
 		case r.Signature != "":
-			blocks = append(blocks, sdk.NewThinkingBlock(r.Signature, r.Text))
+			blocks = append(blocks, &thinkingBlock{Signature: r.Signature, Thinking: r.Text, Type: "thinking"})
 		}
 	}
 	// Empty text blocks are rejected by the API; whitespace-only ones
 	// carry nothing, and a trailing one is rejected as well.
 	if text := m.Text(); strings.TrimSpace(text) != "" {
-		blocks = append(blocks, sdk.NewTextBlock(text))
+		blocks = append(blocks, newText(text))
 	}
 	for _, c := range m.ToolCalls {
-		blocks = append(blocks, sdk.ContentBlockParamUnion{OfToolUse: &sdk.ToolUseBlockParam{
-			ID: c.ID, Name: codec.Wire(c.Name), Input: toolInput(c.Arguments),
-		}})
+		blocks = append(blocks, &toolUseBlock{ID: c.ID, Input: toolInput(c.Arguments), Name: codec.Wire(c.Name), Type: "tool_use"})
 	}
 	return blocks
 }
@@ -129,24 +129,15 @@ func toolInput(args string) json.RawMessage {
 
 // toolResult converts a tool message. Images and documents a tool returned
 // go inside the result, where the API takes them.
-func toolResult(m providers.Message) (*sdk.ToolResultBlockParam, error) {
-	out := &sdk.ToolResultBlockParam{ToolUseID: m.ToolCallID}
-	if m.IsError {
-		out.IsError = param.NewOpt(true)
-	}
+func toolResult(m providers.Message) (*toolResultBlock, error) {
+	out := &toolResultBlock{ToolUseID: m.ToolCallID, IsError: m.IsError, Type: "tool_result"}
 	for _, part := range m.Content {
 		b, err := partBlock(part)
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case b == nil:
-		case b.OfText != nil:
-			out.Content = append(out.Content, sdk.ToolResultBlockParamContentUnion{OfText: b.OfText})
-		case b.OfImage != nil:
-			out.Content = append(out.Content, sdk.ToolResultBlockParamContentUnion{OfImage: b.OfImage})
-		case b.OfDocument != nil:
-			out.Content = append(out.Content, sdk.ToolResultBlockParamContentUnion{OfDocument: b.OfDocument})
+		if b != nil {
+			out.Content = append(out.Content, b)
 		}
 	}
 	return out, nil
@@ -154,43 +145,39 @@ func toolResult(m providers.Message) (*sdk.ToolResultBlockParam, error) {
 
 // partBlock converts one content part; nil for empty text, which the API
 // rejects as a block.
-func partBlock(part providers.Part) (*sdk.ContentBlockParamUnion, error) {
+func partBlock(part providers.Part) (block, error) {
 	switch part.Type {
 	case providers.PartText, "":
 		if part.Text == "" {
 			return nil, nil
 		}
-		b := sdk.NewTextBlock(part.Text)
-		return &b, nil
+		return newText(part.Text), nil
 	case providers.PartImage:
 		mt := part.MIME()
 		if !slices.Contains(imageTypes, mt) {
 			return nil, fmt.Errorf("cannot send %s: the Messages API takes %s", describe(mt, "image", part.Name), strings.Join(imageTypes, ", "))
 		}
-		b := sdk.NewImageBlockBase64(mt, base64.StdEncoding.EncodeToString(part.Data))
-		return &b, nil
+		return &imageBlock{Source: source{Data: base64.StdEncoding.EncodeToString(part.Data), MediaType: mt, Type: "base64"}, Type: "image"}, nil
 	case providers.PartDocument:
-		return documentBlock(part)
+		return document(part)
 	}
 	return nil, fmt.Errorf("unknown content part type %q", part.Type)
 }
 
-// documentBlock sends PDFs as base64 documents and text files as plain-text
-// documents, the two document sources the API takes inline.
-func documentBlock(part providers.Part) (*sdk.ContentBlockParamUnion, error) {
-	doc := &sdk.DocumentBlockParam{}
+// document sends PDFs as base64 documents and text files as plain-text
+// documents, the two document sources the API takes inline. A text
+// document goes out as text/plain whatever its own text/ type.
+func document(part providers.Part) (block, error) {
+	doc := &documentBlock{Title: part.Name, Type: "document"}
 	switch mt := part.MIME(); {
 	case mt == "application/pdf":
-		doc.Source.OfBase64 = &sdk.Base64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(part.Data)}
+		doc.Source = source{Data: base64.StdEncoding.EncodeToString(part.Data), MediaType: mt, Type: "base64"}
 	case strings.HasPrefix(mt, "text/"):
-		doc.Source.OfText = &sdk.PlainTextSourceParam{Data: string(part.Data)}
+		doc.Source = source{Data: string(part.Data), MediaType: "text/plain", Type: "text"}
 	default:
 		return nil, fmt.Errorf("cannot send %s: the Messages API takes PDFs and text documents", describe(mt, "document", part.Name))
 	}
-	if part.Name != "" {
-		doc.Title = param.NewOpt(part.Name)
-	}
-	return &sdk.ContentBlockParamUnion{OfDocument: doc}, nil
+	return doc, nil
 }
 
 // describe names a part in an error: "image/bmp image shot.bmp".

@@ -6,61 +6,45 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
-	"net/url"
-	"strings"
-	"time"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
+	sseread "github.com/llmrt/llmrt/providers/internal/sse"
 )
 
-// callError maps a call that failed before any event arrived: an error
-// status (the SDK's *sdk.Error), a transport failure, or a request the SDK
-// could not build.
-func (p *Provider) callError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	var ae *sdk.Error
-	if errors.As(err, &ae) {
-		return statusError(p.endpoint, ae)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return adapter.NetworkError(ctx, Name, p.endpoint, err)
-	}
-	// Nothing was sent (a bad base URL, a body that would not encode):
-	// sending it again would fail the same way.
+// maxErrorBody bounds the error body kept for the message.
+const maxErrorBody = 1 << 20
+
+// notSent reports a request that could not be built or sent (a bad base
+// URL, a tool schema that is not JSON): sending it again would fail the
+// same way.
+func (p *Provider) notSent(err error) error {
 	return &providers.Error{Provider: Name, URL: p.endpoint, Message: "request not sent: " + err.Error(), Err: err}
 }
 
-// statusError maps an HTTP error status. Anthropic's 529 (overloaded) is a
-// 5xx and so retryable, like 408, 409, 429 and the rest of 5xx.
-func statusError(endpoint string, ae *sdk.Error) *providers.Error {
-	code, msg := adapter.ServerMessage([]byte(ae.RawJSON()))
-	if t := string(ae.Type()); t != "" {
-		code = t
+// statusError reads and closes a non-2xx response and builds its error.
+// Anthropic's 529 (overloaded) is a 5xx and so retryable, like 408, 409,
+// 429 and the rest of 5xx; so are the transient error types.
+func statusError(ctx context.Context, endpoint string, resp *http.Response) error {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
-	if msg == "" {
-		msg = http.StatusText(ae.StatusCode)
+	e := adapter.StatusError(Name, endpoint, resp, body)
+	// The Messages API names the kind of error in error.type.
+	var envelope struct {
+		Error struct {
+			Type string `json:"type"`
+		} `json:"error"`
 	}
-	var header http.Header
-	if ae.Response != nil {
-		header = ae.Response.Header
+	if json.Unmarshal(body, &envelope) == nil && envelope.Error.Type != "" {
+		e.Code = envelope.Error.Type
 	}
-	return &providers.Error{
-		Provider:   Name,
-		URL:        endpoint,
-		StatusCode: ae.StatusCode,
-		Code:       code,
-		Message:    msg,
-		Retryable:  adapter.RetryableStatus(ae.StatusCode) || retryableType(code),
-		RetryAfter: adapter.ParseRetryAfter(header, time.Now()),
-		Err:        ae,
-	}
+	e.Retryable = e.Retryable || retryableType(e.Code)
+	return e
 }
 
 // eventError maps an error event inside a 200 stream, such as
@@ -88,15 +72,6 @@ func (s *streamer) readError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var ae *sdk.Error
-	if errors.As(err, &ae) {
-		return s.eventError([]byte(ae.RawJSON()))
-	}
-	// The SDK reports error events this way when it has no response at
-	// hand to build an *sdk.Error from.
-	if data, ok := strings.CutPrefix(err.Error(), "received error while streaming: "); ok {
-		return s.eventError([]byte(data))
-	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		// A server sending broken JSON would send it again: not retried.
@@ -106,6 +81,12 @@ func (s *streamer) readError(ctx context.Context, err error) error {
 	if errors.Is(err, bufio.ErrTooLong) {
 		return &providers.Error{Provider: Name, URL: s.endpoint, Err: err,
 			Message: "an event from " + s.endpoint + " is too large to read"}
+	}
+	if errors.Is(err, sseread.ErrUnexpectedEOF) {
+		// The body ended cleanly inside a line: the event it began is
+		// lost, and finish says whether the reply was complete without
+		// it (a body that is no event stream at all ends here too).
+		return s.finish()
 	}
 	if s.stop != "" {
 		// The reply was complete; only message_stop was lost. Failing it

@@ -152,7 +152,7 @@ func TestBaseURL(t *testing.T) {
 	}
 }
 
-// TestEnvironmentIgnored: the SDK's own environment lookups are off, so a
+// TestEnvironmentIgnored: the adapter reads no environment, so a
 // stray ANTHROPIC_BASE_URL or key cannot redirect or authenticate a call.
 func TestEnvironmentIgnored(t *testing.T) {
 	t.Setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:1")

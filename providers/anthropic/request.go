@@ -1,11 +1,9 @@
 package anthropic
 
 import (
+	"slices"
 	"strconv"
 	"strings"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/param"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -34,22 +32,25 @@ var thinkingBudget = map[providers.Effort]int64{
 // buildParams converts a neutral request to the wire. Warnings are for
 // options this call cannot honour; an error means the request cannot be
 // expressed at all (media the API cannot take, say) and nothing is sent.
-func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec) (sdk.MessageNewParams, []providers.Warning, error) {
-	out := sdk.MessageNewParams{Model: req.Model}
+func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec) (*request, []providers.Warning, error) {
+	out := &request{Model: req.Model, Stream: true}
 	system, rest := providers.SplitSystem(req.Messages)
 	if system != "" {
-		out.System = []sdk.TextBlockParam{{Text: system, CacheControl: sdk.NewCacheControlEphemeralParam()}}
+		sys := newText(system)
+		sys.setCache()
+		out.System = []*textBlock{sys}
 	}
 	msgs, err := toWire(rest, codec)
 	if err != nil {
-		return out, nil, &providers.Error{Provider: Name, URL: p.endpoint, Message: err.Error()}
+		return nil, nil, &providers.Error{Provider: Name, URL: p.endpoint, Message: err.Error()}
 	}
 	out.Messages = msgs
 
 	var warnings []providers.Warning
 	out.Tools, warnings = tools(req, codec)
 	if n := len(out.Tools); n > 0 {
-		setToolCache(&out.Tools[n-1])
+		// Tools are the most stable part of the prefix.
+		out.Tools[n-1].setCache()
 	}
 	setMessageCache(out.Messages, providers.TrailingSystem(req.Messages))
 
@@ -66,10 +67,11 @@ func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec)
 			Message: "anthropic: extended thinking is off for this call: the assistant turn being continued has no Anthropic thinking block, which the API requires once thinking is on"})
 	}
 	if thinking {
-		w := setThinking(&out, req)
+		w := setThinking(out, req)
 		warnings = append(warnings, w...)
 	} else if req.Temperature != nil {
-		out.Temperature = param.NewOpt(*req.Temperature)
+		t := *req.Temperature
+		out.Temperature = &t
 	}
 	return out, warnings, nil
 }
@@ -77,8 +79,8 @@ func (p *Provider) buildParams(req *providers.Request, codec *adapter.NameCodec)
 // setThinking turns on extended thinking. Budget-based thinking needs
 // max_tokens above the budget; temperature cannot be set alongside it.
 // Models that deprecate budgets get adaptive thinking with the effort
-// instead (the SDK would also print a deprecation notice to stderr).
-func setThinking(out *sdk.MessageNewParams, req *providers.Request) []providers.Warning {
+// instead.
+func setThinking(out *request, req *providers.Request) []providers.Warning {
 	var warnings []providers.Warning
 	if req.Temperature != nil {
 		warnings = append(warnings, providers.Warning{Code: "temperature_ignored",
@@ -96,13 +98,13 @@ func setThinking(out *sdk.MessageNewParams, req *providers.Request) []providers.
 		out.MaxTokens = budget + int64(req.MaxTokens)
 	}
 	if adaptiveOnly(req.Model) {
-		out.Thinking = sdk.ThinkingConfigParamUnion{OfAdaptive: &sdk.ThinkingConfigAdaptiveParam{Display: "summarized"}}
-		out.OutputConfig = sdk.OutputConfigParam{Effort: sdk.OutputConfigEffort(req.ReasoningEffort)}
+		out.Thinking = &thinkingConfig{Display: "summarized", Type: "adaptive"}
+		out.OutputConfig = &outputConfig{Effort: string(req.ReasoningEffort)}
 		return warnings
 	}
 	// Summarized thinking streams as reasoning deltas; some models default
 	// to omitting it.
-	out.Thinking = sdk.ThinkingConfigParamUnion{OfEnabled: &sdk.ThinkingConfigEnabledParam{BudgetTokens: budget, Display: "summarized"}}
+	out.Thinking = &thinkingConfig{BudgetTokens: budget, Display: "summarized", Type: "enabled"}
 	return warnings
 }
 
@@ -141,39 +143,30 @@ func adaptiveOnly(model string) bool {
 // conversation ends inside a tool loop (tool results answering the last
 // assistant turn), that turn must open with a thinking block. It will not
 // when it came from another provider or from a call without thinking.
-func thinkingReplayable(msgs []sdk.MessageParam) bool {
+func thinkingReplayable(msgs []message) bool {
 	n := len(msgs)
-	if n < 2 || msgs[n-2].Role != sdk.MessageParamRoleAssistant {
+	if n < 2 || msgs[n-2].Role != roleAssistant {
 		return true
 	}
-	hasResult := false
-	for _, b := range msgs[n-1].Content {
-		hasResult = hasResult || b.OfToolResult != nil
-	}
-	if !hasResult {
+	if !slices.ContainsFunc(msgs[n-1].Content, isToolResult) {
 		return true
 	}
-	first := msgs[n-2].Content[0]
-	return first.OfThinking != nil || first.OfRedactedThinking != nil
+	switch msgs[n-2].Content[0].(type) {
+	case *thinkingBlock, *redactedThinkingBlock:
+		return true
+	}
+	return false
 }
 
 // tools converts the tool list and adds the web search server tool.
-func tools(req *providers.Request, codec *adapter.NameCodec) ([]sdk.ToolUnionParam, []providers.Warning) {
-	out := make([]sdk.ToolUnionParam, 0, len(req.Tools)+1)
+func tools(req *providers.Request, codec *adapter.NameCodec) ([]tool, []providers.Warning) {
+	out := make([]tool, 0, len(req.Tools)+1)
 	clash := false
 	for _, t := range req.Tools {
-		schema := t.Schema()
-		tp := &sdk.ToolParam{
-			Name: codec.Wire(t.Name),
-			// Override sends the schema verbatim: the SDK's struct knows
-			// only properties and required, and would drop the rest.
-			InputSchema: param.Override[sdk.ToolInputSchemaParam](schema),
-		}
-		if t.Description != "" {
-			tp.Description = param.NewOpt(t.Description)
-		}
+		// The schema goes out as given, every keyword kept.
+		tp := &customTool{InputSchema: t.Schema(), Name: codec.Wire(t.Name), Description: t.Description}
 		clash = clash || tp.Name == webSearchName
-		out = append(out, sdk.ToolUnionParam{OfTool: tp})
+		out = append(out, tp)
 	}
 	ws := req.WebSearch
 	if ws == nil {
@@ -187,19 +180,8 @@ func tools(req *providers.Request, codec *adapter.NameCodec) ([]sdk.ToolUnionPar
 	if maxUses == 0 {
 		maxUses = 5
 	}
-	out = append(out, sdk.ToolUnionParam{OfWebSearchTool20250305: &sdk.WebSearchTool20250305Param{MaxUses: param.NewOpt(maxUses)}})
+	out = append(out, &webSearchTool{MaxUses: maxUses, Name: webSearchName, Type: "web_search_20250305"})
 	return out, nil
-}
-
-// setToolCache marks the end of the tool list as a prompt-cache breakpoint:
-// tools are the most stable part of the prefix.
-func setToolCache(t *sdk.ToolUnionParam) {
-	switch {
-	case t.OfTool != nil:
-		t.OfTool.CacheControl = sdk.NewCacheControlEphemeralParam()
-	case t.OfWebSearchTool20250305 != nil:
-		t.OfWebSearchTool20250305.CacheControl = sdk.NewCacheControlEphemeralParam()
-	}
 }
 
 // setMessageCache marks the newest stable block of the conversation as a
@@ -208,27 +190,14 @@ func setToolCache(t *sdk.ToolUnionParam) {
 // (notes blocks, one per trailing system message; see
 // providers.SplitSystem), which the next call drops. Thinking blocks
 // cannot carry one; then none is set.
-func setMessageCache(msgs []sdk.MessageParam, notes int) {
+func setMessageCache(msgs []message, notes int) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		n := len(msgs[i].Content)
 		if notes >= n {
 			notes -= n
 			continue
 		}
-		b := &msgs[i].Content[n-1-notes]
-		cc := sdk.NewCacheControlEphemeralParam()
-		switch {
-		case b.OfText != nil:
-			b.OfText.CacheControl = cc
-		case b.OfImage != nil:
-			b.OfImage.CacheControl = cc
-		case b.OfDocument != nil:
-			b.OfDocument.CacheControl = cc
-		case b.OfToolUse != nil:
-			b.OfToolUse.CacheControl = cc
-		case b.OfToolResult != nil:
-			b.OfToolResult.CacheControl = cc
-		}
+		msgs[i].Content[n-1-notes].setCache()
 		return
 	}
 }

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"strings"
-
-	sdk "github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/packages/ssestream"
 
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
+	sseread "github.com/llmrt/llmrt/providers/internal/sse"
 )
+
+// maxEventSize bounds one event, as the SDK's reader did: a long tool
+// input or thinking block can arrive in one content_block_start.
+const maxEventSize = 32 << 20
 
 // streamer turns one streamed reply into chunks. It lives for one call.
 type streamer struct {
@@ -21,18 +24,19 @@ type streamer struct {
 	emit        func(providers.Chunk)
 	raw         bool // hand on each event's data as a ChunkRaw
 
-	started bool           // message_start seen
-	done    bool           // message_stop seen
-	stop    sdk.StopReason // from message_delta
+	started bool   // message_start seen
+	done    bool   // message_stop seen
+	stop    string // stop_reason, from message_delta
 	usage   usage
-	blocks  []block // by content block index
+	blocks  []openBlock // by content block index
+	scratch []byte      // reused to unescape delta strings
 }
 
 // usage holds the API's counts; input_tokens excludes cached input.
 type usage struct{ input, cacheRead, cacheWrite, output, thinking int64 }
 
-// block is what the streamer remembers of an open content block.
-type block struct {
+// openBlock is what the streamer remembers of an open content block.
+type openBlock struct {
 	kind string // text, thinking, tool_use, or a type not passed on
 	// args reports whether a tool_use block streamed argument JSON.
 	args bool
@@ -46,9 +50,8 @@ type block struct {
 }
 
 // eventJSON is one streamed event, decoded into just the fields the
-// adapter reads. The SDK's own event types decode through reflection and
-// a second JSON parser, about three times slower than encoding/json into
-// this, and the stream is the hot path of every call.
+// adapter reads: the stream is the hot path of every call, and the
+// decoder skips the rest without building it.
 type eventJSON struct {
 	Type    string `json:"type"`
 	Index   int    `json:"index"`
@@ -93,19 +96,20 @@ type deltaJSON struct {
 
 // read consumes the event stream until it ends, then finishes the reply.
 // Events without a type and pings carry nothing; an "error" event is the
-// server failing mid-stream.
-func (s *streamer) read(ctx context.Context, dec ssestream.Decoder) error {
+// server failing mid-stream. The reader joins multi-line data and accepts
+// CRLF, LF and CR line ends.
+func (s *streamer) read(ctx context.Context, body io.Reader) error {
 	var ev eventJSON
-	for dec.Next() {
+	events := sseread.NewReader(body, maxEventSize)
+	for events.Next() {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		e := dec.Event()
-		data := bytes.TrimSuffix(e.Data, []byte("\n"))
+		typ, data := events.Type(), events.Data() // valid until the next event
 		switch {
-		case e.Type == "" || e.Type == "ping" || len(data) == 0:
+		case typ == "" || typ == "ping" || len(data) == 0:
 			continue
-		case e.Type == "error":
+		case typ == "error":
 			return s.eventError(data)
 		}
 		if s.raw {
@@ -121,16 +125,20 @@ func (s *streamer) read(ctx context.Context, dec ssestream.Decoder) error {
 			return s.finish()
 		}
 	}
-	if err := dec.Err(); err != nil {
+	if err := events.Err(); err != nil {
 		return s.readError(ctx, err)
 	}
 	return s.finish()
 }
 
-// decode fills ev from data, in one pass when the event is plain.
+// decode fills ev from data: directly when it is a delta in the API's
+// own layout (decodeDelta), else in one pass when the event is plain.
 // Anything the one-pass decoder refuses is decoded again by encoding/json,
 // whose verdict (and error message) stands.
 func (s *streamer) decode(data []byte, ev *eventJSON) error {
+	if decodeDelta(data, ev, &s.scratch) {
+		return nil
+	}
 	*ev = eventJSON{}
 	if adapter.DecodeFast(data, ev) {
 		return nil
@@ -156,7 +164,7 @@ func (s *streamer) handle(ev *eventJSON, raw []byte) error {
 		s.blockStop(ev.Index)
 	case "message_delta":
 		if ev.Delta.StopReason != "" {
-			s.stop = sdk.StopReason(ev.Delta.StopReason)
+			s.stop = ev.Delta.StopReason
 		}
 		// Counts are cumulative; input counts appear here too when server
 		// tools (web search) added input during the turn.
@@ -182,14 +190,20 @@ func pick(old, v int64) int64 {
 	return old
 }
 
+// maxBlockSkip bounds how far past the blocks seen so far a new block's
+// index may jump. The API numbers blocks 0, 1, 2, …; a server sending
+// index 1e12 would otherwise have the streamer allocate for every index
+// in between.
+const maxBlockSkip = 1024
+
 func (s *streamer) blockStart(i int, cb *blockJSON) {
-	if i < 0 {
+	if i < 0 || i > len(s.blocks)+maxBlockSkip {
 		return
 	}
 	for len(s.blocks) <= i {
-		s.blocks = append(s.blocks, block{})
+		s.blocks = append(s.blocks, openBlock{})
 	}
-	s.blocks[i] = block{kind: cb.Type}
+	s.blocks[i] = openBlock{kind: cb.Type}
 	b := &s.blocks[i]
 	switch cb.Type {
 	case "text":
@@ -287,15 +301,15 @@ func (s *streamer) finish() error {
 }
 
 // stopReason maps stop_reason to the neutral stop reasons.
-func stopReason(r sdk.StopReason) providers.StopReason {
+func stopReason(r string) providers.StopReason {
 	switch r {
-	case sdk.StopReasonEndTurn, sdk.StopReasonStopSequence:
+	case "end_turn", "stop_sequence":
 		return providers.StopNatural
-	case sdk.StopReasonToolUse:
+	case "tool_use":
 		return providers.StopToolCalls
-	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+	case "max_tokens", "model_context_window_exceeded":
 		return providers.StopLength
-	case sdk.StopReasonRefusal:
+	case "refusal":
 		return providers.StopContentFilter
 	}
 	// pause_turn: a server tool paused a long turn; the reply is partial.

@@ -141,7 +141,7 @@ func (r *Reader) line() ([]byte, bool) {
 			r.skipLF = false
 		}
 		rest := r.buf[r.pos:r.end]
-		if i := bytes.IndexAny(rest, "\r\n"); i >= 0 {
+		if i := lineEnd(rest); i >= 0 {
 			line := rest[:i]
 			r.pos += i + 1
 			r.eventBytes += i + 1
@@ -193,4 +193,19 @@ func (r *Reader) fill() {
 	} else if err != nil {
 		r.err = err
 	}
+}
+
+// lineEnd returns the index of the first \r or \n in b, or -1. Two
+// single-byte searches, which the runtime vectorises, cost less than one
+// search for either byte, which goes byte by byte.
+func lineEnd(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	before := b
+	if i >= 0 {
+		before = b[:i]
+	}
+	if j := bytes.IndexByte(before, '\r'); j >= 0 {
+		return j
+	}
+	return i
 }
