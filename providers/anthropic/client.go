@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/llmrt/llmrt/internal/origin"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
@@ -66,11 +67,7 @@ func New(cfg Config) *Provider {
 	// for /v1/v1/messages.
 	base = strings.TrimSuffix(base, "/v1")
 
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	}
+	hc := origin.Only(cfg.HTTPClient)
 	// No client-wide timeout: it would bound the whole stream, and a long
 	// answer is not a hung one. The transport bounds the wait for headers
 	// and each silence instead.

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/llmrt/llmrt/internal/origin"
 	"github.com/llmrt/llmrt/providers"
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
@@ -65,11 +66,7 @@ func New(cfg Config) *Provider {
 	if cfg.APIVersion == "" {
 		cfg.APIVersion = DefaultAPIVersion
 	}
-	hc := &http.Client{}
-	if cfg.HTTPClient != nil {
-		c := *cfg.HTTPClient
-		hc = &c
-	}
+	hc := origin.Only(cfg.HTTPClient)
 	hc.Transport = adapter.TimeoutTransport(hc.Transport, cfg.Timeouts)
 	return &Provider{cfg: cfg, hc: hc}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+
+	"github.com/llmrt/llmrt/internal/origin"
 )
 
 // Ping asks the server for its version, to learn whether one answers at
@@ -15,10 +17,7 @@ func (p *Provider) Ping(ctx context.Context) error {
 		return fmt.Errorf("ollama: ping: %w", err)
 	}
 	p.setHeaders(req.Header)
-	hc := p.cfg.HTTPClient
-	if hc == nil {
-		hc = http.DefaultClient
-	}
+	hc := origin.Only(p.cfg.HTTPClient)
 	resp, err := hc.Do(req)
 	if err != nil {
 		return fmt.Errorf("ollama: ping %s: %w", p.base, err)

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/llmrt/llmrt/internal/origin"
 	"github.com/llmrt/llmrt/providers"
 )
 
@@ -123,7 +124,11 @@ func NetworkError(ctx context.Context, provider, endpoint string, err error) err
 	endpoint = StripQuery(endpoint)
 	e := &providers.Error{Provider: provider, URL: endpoint, Retryable: true, Err: err}
 	var netErr net.Error
+	var redirect *origin.RedirectError
 	switch {
+	case errors.As(err, &redirect):
+		e.Retryable = false
+		e.Message = redirect.Error()
 	case errors.Is(err, syscall.ECONNREFUSED):
 		e.Message = fmt.Sprintf("cannot connect to %s: connection refused (is the server running?)", endpoint)
 	case errors.Is(err, errNoResponse):

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmrt/llmrt/internal/origin"
 	"github.com/llmrt/llmrt/providers"
 )
 
@@ -54,9 +55,7 @@ func idleOf(err error) time.Duration {
 // Transport failures become retryable *Errors; cancellation of ctx is
 // returned as ctx.Err().
 func Send(ctx context.Context, hc *http.Client, provider string, req *http.Request, t Timeouts) (*http.Response, error) {
-	if hc == nil {
-		hc = http.DefaultClient
-	}
+	hc = origin.Only(hc)
 	endpoint := req.URL.String()
 	resp, err := watch(req.WithContext(ctx), t, hc.Do)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/llmrt/llmrt/internal/origin"
 )
 
 // Header names of the streamable HTTP transport.
@@ -58,9 +60,9 @@ type HTTP struct {
 
 // NewHTTP returns a streamable HTTP transport.
 func NewHTTP(o HTTPOptions) *HTTP {
-	if o.Client == nil {
-		o.Client = &http.Client{}
-	}
+	// The configured headers hold credentials: no redirect takes them
+	// to another address.
+	o.Client = origin.Only(o.Client)
 	h := &HTTP{o: o}
 	h.life, h.stop = context.WithCancel(context.Background())
 	return h

@@ -126,3 +126,40 @@ func TestSSEEndpointTimeout(t *testing.T) {
 		t.Fatalf("a call after a failed start: got %v, want ErrClosed", cerr)
 	}
 }
+
+// TestHTTPRedirectElsewhereKeepsHeaders: a server that redirects a call
+// to another address (here another port of the same host, which net/http
+// treats as the same domain) does not get the configured headers, which
+// hold credentials, sent there: the call fails naming both addresses.
+func TestHTTPRedirectElsewhereKeepsHeaders(t *testing.T) {
+	const secret = "Bearer mcp-5ecret"
+	var elsewhere sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Lock()
+		leaked = append(leaked, r.Header.Get("Authorization")+r.Header.Get("X-Api-Key"))
+		elsewhere.Unlock()
+		http.Error(w, "nothing here", http.StatusNotFound)
+	}))
+	defer other.Close()
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer ts.Close()
+	c := NewClient(NewHTTP(HTTPOptions{URL: ts.URL + "/mcp", Headers: map[string]string{"Authorization": secret, "X-Api-Key": secret}}), Options{})
+	if err := c.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := c.Call(ctx, "initialize", nil, nil)
+	if err == nil || !strings.Contains(err.Error(), strings.TrimPrefix(other.URL, "http://")) {
+		t.Errorf("the call should fail naming where it was sent: %v", err)
+	}
+	elsewhere.Lock()
+	defer elsewhere.Unlock()
+	if len(leaked) > 0 {
+		t.Errorf("the other address got %d requests (headers %q)", len(leaked), leaked)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/llmrt/llmrt/internal/origin"
 )
 
 // cursor is what resuming an SSE stream needs: the id of the last event
@@ -115,9 +117,9 @@ type SSE struct {
 // NewSSE returns an SSE transport; Start waits at most endpointTimeout
 // for the endpoint.
 func NewSSE(o HTTPOptions, endpointTimeout time.Duration) *SSE {
-	if o.Client == nil {
-		o.Client = &http.Client{}
-	}
+	// The configured headers hold credentials: no redirect takes them
+	// to another address.
+	o.Client = origin.Only(o.Client)
 	s := &SSE{o: o, timeout: endpointTimeout}
 	s.life, s.stop = context.WithCancel(context.Background())
 	return s
