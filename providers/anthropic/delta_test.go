@@ -39,6 +39,8 @@ func TestDecodeDelta(t *testing.T) {
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"hi"}}`,
 		`{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"Olá, \"quoted\"\n\ttab\\ / \/ \b\f\r"}}`,
 		`{"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":""}}`,
+		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\u00e9 \u003cb\u003e"}}`,
+		`{"delta":{"text":"\u00e9","type":"text_delta"},"index":0,"type":"content_block_delta"}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"padded"}      }   `,
 		"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}\r\n}",
 		`{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"Let me think 😀"}}`,
@@ -55,7 +57,6 @@ func TestDecodeDelta(t *testing.T) {
 		}
 	}
 	declined := []string{
-		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\u00e9"}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\ud83d"}}`,
 		`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\x"}}`,
 		"{\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"bad \xff\"}}",
@@ -79,7 +80,6 @@ func TestDecodeDelta(t *testing.T) {
 		`{"delta":{"text":"x","type":"text_delta"},"index":0,"type":"content_block_delta","more":1}`,
 		`{"delta":{"text":"x","type":"text_delta","more":1},"index":0,"type":"content_block_delta"}`,
 		`{"delta":{"text":"x","type":"text_delta"},"index":00,"type":"content_block_delta"}`,
-		`{"delta":{"text":"\u00e9","type":"text_delta"},"index":0,"type":"content_block_delta"}`,
 		`{"delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9},"type":"message_delta"}`,
 	}
 	for _, p := range declined {

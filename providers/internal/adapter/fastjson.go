@@ -1,0 +1,408 @@
+package adapter
+
+import (
+	"unicode/utf8"
+)
+
+// The helpers below read the few event layouts that make up nearly every
+// byte of a stream (a text, reasoning or argument delta) directly, without
+// a general decoder's reflection, which costs several times more than the
+// bytes it reads. Each adapter builds its direct reader from them and
+// compares it with encoding/json over its recordings and a fuzz test.
+//
+// They are strict in one direction only: whatever they accept, they read
+// as encoding/json does; anything they are unsure of (a \u escape of a
+// surrogate, invalid UTF-8 in a value that is read, deep nesting, a member
+// name with an escape or a non-ASCII letter) they decline, and the caller
+// falls back to the general decoder, whose verdict stands.
+
+// maxSkipDepth bounds the nesting SkipValue follows; deeper values are
+// declined rather than walked.
+const maxSkipDepth = 32
+
+// CutPrefix removes p from the start of b (bytes.CutPrefix without
+// converting p).
+func CutPrefix(b []byte, p string) ([]byte, bool) {
+	if len(b) < len(p) || string(b[:len(p)]) != p {
+		return nil, false
+	}
+	return b[len(p):], true
+}
+
+// CutPrefixes removes the parts from the start of b, in order.
+func CutPrefixes(b []byte, parts ...string) ([]byte, bool) {
+	for _, p := range parts {
+		var ok bool
+		if b, ok = CutPrefix(b, p); !ok {
+			return nil, false
+		}
+	}
+	return b, true
+}
+
+// ReadIndex reads a small non-negative integer: 1 to 9 digits (so it
+// cannot overflow), no leading zero, no sign, fraction or exponent.
+func ReadIndex(b []byte) (int, []byte, bool) {
+	n, v := 0, 0
+	for n < len(b) && n < 10 && '0' <= b[n] && b[n] <= '9' {
+		v = v*10 + int(b[n]-'0')
+		n++
+	}
+	if n == 0 || n > 9 || (n > 1 && b[0] == '0') {
+		return 0, nil, false
+	}
+	if n < len(b) && (b[n] == '.' || b[n] == 'e' || b[n] == 'E') {
+		return 0, nil, false
+	}
+	return v, b[n:], true
+}
+
+// SkipSpace removes JSON white space from the start of b.
+func SkipSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	return b
+}
+
+// OnlySpace reports whether b holds nothing but JSON white space.
+func OnlySpace(b []byte) bool { return len(SkipSpace(b)) == 0 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// ReadBool reads true or false.
+func ReadBool(b []byte) (v bool, rest []byte, ok bool) {
+	if rest, ok = CutPrefix(b, "true"); ok {
+		return true, rest, true
+	}
+	rest, ok = CutPrefix(b, "false")
+	return false, rest, ok
+}
+
+// scanString checks the JSON string b opens with as encoding/json's
+// scanner does (no control characters, only defined escapes) and returns
+// the index just past its closing quote, whether it holds escapes, and
+// whether it is all ASCII. UTF-8 is not checked.
+func scanString(b []byte) (end int, escaped, ascii, ok bool) {
+	if len(b) == 0 || b[0] != '"' {
+		return 0, false, false, false
+	}
+	ascii = true
+	for i := 1; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, escaped, ascii, true
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				return 0, false, false, false
+			}
+			i++
+			switch b[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(b) || !isHex(b[i+1]) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) {
+					return 0, false, false, false
+				}
+				i += 4
+			default:
+				return 0, false, false, false
+			}
+		case c < 0x20:
+			return 0, false, false, false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return 0, false, false, false
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func hexValue(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			r = r<<4 | rune(c-'a'+10)
+		}
+	}
+	return r
+}
+
+// ReadString reads the JSON string b opens with and returns its value and
+// what follows it. It declines (ok false) invalid strings, strings holding
+// invalid UTF-8 and \u escapes of UTF-16 surrogates, whose replacement
+// rules it leaves to the general decoder. scratch is reused for
+// unescaping.
+func ReadString(b []byte, scratch *[]byte) (s string, rest []byte, ok bool) {
+	end, escaped, ascii, ok := scanString(b)
+	if !ok {
+		return "", nil, false
+	}
+	body := b[1 : end-1]
+	if !ascii && !utf8.Valid(body) {
+		return "", nil, false
+	}
+	if !escaped {
+		return string(body), b[end:], true
+	}
+	out := (*scratch)[:0]
+	for len(body) > 0 {
+		i := 0
+		for i < len(body) && body[i] != '\\' {
+			i++
+		}
+		out = append(out, body[:i]...)
+		if i == len(body) {
+			break
+		}
+		// scanString checked every escape is complete.
+		switch c := body[i+1]; c {
+		case 'u':
+			r := hexValue(body[i+2:])
+			if utf8.RuneLen(r) < 0 { // a surrogate
+				return "", nil, false
+			}
+			out = utf8.AppendRune(out, r)
+			body = body[i+6:]
+			continue
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		default: // " \ /
+			out = append(out, c)
+		}
+		body = body[i+2:]
+	}
+	*scratch = out
+	return string(out), b[end:], true
+}
+
+// SkipValue removes one JSON value from the start of b, checking its
+// syntax as encoding/json does; it declines values nested deeper than
+// maxSkipDepth. Strings are not checked for UTF-8, which encoding/json
+// does not reject either.
+func SkipValue(b []byte) ([]byte, bool) { return skipValue(b, 0) }
+
+func skipValue(b []byte, depth int) ([]byte, bool) {
+	if len(b) == 0 {
+		return nil, false
+	}
+	switch c := b[0]; {
+	case c == '"':
+		end, _, _, ok := scanString(b)
+		if !ok {
+			return nil, false
+		}
+		return b[end:], true
+	case c == '{' || c == '[':
+		if depth >= maxSkipDepth {
+			return nil, false
+		}
+		return skipContainer(b, depth)
+	case c == 't':
+		return CutPrefix(b, "true")
+	case c == 'f':
+		return CutPrefix(b, "false")
+	case c == 'n':
+		return CutPrefix(b, "null")
+	}
+	return skipNumber(b)
+}
+
+// skipContainer skips the object or array b opens with.
+func skipContainer(b []byte, depth int) ([]byte, bool) {
+	object := b[0] == '{'
+	closer := byte(']')
+	if object {
+		closer = '}'
+	}
+	b = SkipSpace(b[1:])
+	if len(b) > 0 && b[0] == closer {
+		return b[1:], true
+	}
+	for {
+		var ok bool
+		if object {
+			end, _, _, ok := scanString(b)
+			if !ok {
+				return nil, false
+			}
+			if b, ok = CutPrefix(SkipSpace(b[end:]), ":"); !ok {
+				return nil, false
+			}
+			b = SkipSpace(b)
+		}
+		if b, ok = skipValue(b, depth+1); !ok {
+			return nil, false
+		}
+		b = SkipSpace(b)
+		if len(b) == 0 {
+			return nil, false
+		}
+		switch b[0] {
+		case ',':
+			b = SkipSpace(b[1:])
+		case closer:
+			return b[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipNumber skips -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func skipNumber(b []byte) ([]byte, bool) {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return nil, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return nil, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return nil, false
+		}
+		i = j
+	}
+	return b[i:], true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// Members walks the object b opens with, white space allowed between
+// tokens, calling member with each member's name and the bytes from its
+// value on; member returns what follows the value, or false to decline.
+// Names must be plain ASCII without escapes (declined otherwise), so a
+// caller can match them against its field names byte for byte and tell a
+// case-insensitive match with EqualFoldAny. Members returns what follows
+// the object.
+func Members(b []byte, member func(name, value []byte) ([]byte, bool)) ([]byte, bool) {
+	b, ok := CutPrefix(SkipSpace(b), "{")
+	if !ok {
+		return nil, false
+	}
+	b = SkipSpace(b)
+	if len(b) > 0 && b[0] == '}' {
+		return b[1:], true
+	}
+	for {
+		end, escaped, ascii, ok := scanString(b)
+		if !ok || escaped || !ascii {
+			return nil, false
+		}
+		name := b[1 : end-1]
+		if b, ok = CutPrefix(SkipSpace(b[end:]), ":"); !ok {
+			return nil, false
+		}
+		if b, ok = member(name, SkipSpace(b)); !ok {
+			return nil, false
+		}
+		b = SkipSpace(b)
+		if len(b) == 0 {
+			return nil, false
+		}
+		switch b[0] {
+		case ',':
+			b = SkipSpace(b[1:])
+		case '}':
+			return b[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// Elements walks the array b opens with, calling element with the bytes
+// from each element on; element returns what follows it, or false to
+// decline. Elements returns what follows the array.
+func Elements(b []byte, element func(value []byte) ([]byte, bool)) ([]byte, bool) {
+	b, ok := CutPrefix(SkipSpace(b), "[")
+	if !ok {
+		return nil, false
+	}
+	b = SkipSpace(b)
+	if len(b) > 0 && b[0] == ']' {
+		return b[1:], true
+	}
+	for {
+		if b, ok = element(b); !ok {
+			return nil, false
+		}
+		b = SkipSpace(b)
+		if len(b) == 0 {
+			return nil, false
+		}
+		switch b[0] {
+		case ',':
+			b = SkipSpace(b[1:])
+		case ']':
+			return b[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// EqualFoldAny reports whether the ASCII name equals one of names ignoring
+// case, as encoding/json matches member names to fields. A member the
+// caller does not read may be skipped only when this is false.
+func EqualFoldAny(name []byte, names []string) bool {
+	for _, n := range names {
+		if len(n) != len(name) {
+			continue
+		}
+		same := true
+		for i := 0; i < len(n) && same; i++ {
+			same = lower(n[i]) == lower(name[i])
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
