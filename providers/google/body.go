@@ -82,10 +82,14 @@ func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 	return s.finishReply()
 }
 
-// decodeEvent decodes one event's response into s.resp, in one pass when
+// decodeEvent decodes one event's response into s.resp: directly when it
+// is a text or thought delta (decodeResponse), in one reflective pass when
 // it is plain. Anything the one-pass decoder refuses is decoded again by
 // encoding/json, whose verdict (and error message) stands.
 func (s *streamer) decodeEvent(data []byte) (*response, error) {
+	if decodeResponse(data, &s.resp, &s.scratch) {
+		return &s.resp, nil
+	}
 	s.resp = response{}
 	if adapter.DecodeFast(data, &s.resp) {
 		return &s.resp, nil

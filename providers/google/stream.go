@@ -26,6 +26,7 @@ type streamer struct {
 	usage     providers.Usage
 	args      bytes.Buffer // scratch for encoding call arguments
 	resp      response     // the decode target of each event, reused
+	scratch   []byte       // decodeResponse's unescaping buffer, reused
 }
 
 // handle emits what one response holds, in order: each part of the first

@@ -40,6 +40,8 @@ type streamer struct {
 	done  bool // a done:true line arrived
 	stop  string
 	line  json.RawMessage // the line being decoded, reused
+
+	scratch []byte // decodeLine's unescaping buffer, reused
 }
 
 func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.ToolSpec, emit func(providers.Chunk)) *streamer {
@@ -83,14 +85,19 @@ func (s *streamer) read(ctx context.Context, r io.Reader) error {
 
 // decode reads the next line into c, handing it on as a ChunkRaw first
 // when the request asked for them. The decoder only finds the value's end
-// and copies it into s.line (reused); the value is then decoded in one pass,
-// or, when that pass refuses it, by encoding/json, whose error stands.
+// and copies it into s.line (reused); the value is then read directly when
+// it is a content or thinking line (decodeLine), decoded in one pass when
+// it is plain, or, when that pass refuses it, by encoding/json, whose
+// error stands.
 func (s *streamer) decode(dec *json.Decoder, c *chatChunk) error {
 	if err := dec.Decode(&s.line); err != nil {
 		return err
 	}
 	if s.raw {
 		s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(s.line)})
+	}
+	if decodeLine(s.line, c, &s.scratch) {
+		return nil
 	}
 	if adapter.DecodeFast(s.line, c) {
 		return nil

@@ -35,7 +35,8 @@ type rstreamer struct {
 	calls  int
 	items  []itemSeen
 
-	ev event // the decode target, reused from event to event
+	ev      event  // the decode target, reused from event to event
+	scratch []byte // decodeEvent's unescaping buffer, reused
 }
 
 // readSSE parses an event stream until response.completed (or
@@ -162,11 +163,15 @@ func (s *rstreamer) handle(data []byte) error {
 	return nil
 }
 
-// decode fills s.ev from data, in one pass when the payload is plain. Odd
-// payloads go through encoding/json: a field of an unexpected type (an
+// decode fills s.ev from data: directly when it is a delta or another
+// event of plain strings and indices (decodeEvent), in one reflective pass
+// when it is plain JSON. Odd payloads go through encoding/json: a field of an unexpected type (an
 // extension we do not read) is skipped; anything else is not JSON, or not
 // an object.
 func (s *rstreamer) decode(data []byte) (*event, error) {
+	if decodeEvent(data, &s.ev, &s.scratch) {
+		return &s.ev, nil
+	}
 	s.ev = event{}
 	if adapter.DecodeFast(data, &s.ev) {
 		return &s.ev, nil

@@ -35,7 +35,8 @@ type streamer struct {
 	ids     map[string]int // call id → index, for servers that send no index
 	last    int            // index of the latest call fragment
 
-	c chunk // the decode target, reused from event to event
+	c       chunk  // the decode target, reused from event to event
+	scratch []byte // decodeChunk's unescaping buffer, reused
 }
 
 type callSeen struct{ id, name bool }
@@ -144,11 +145,15 @@ func (s *streamer) handle(data []byte) error {
 	return nil
 }
 
-// decode fills s.c from data, in one pass when the payload is plain. Odd
+// decode fills s.c from data: directly when it is a chunk of the common
+// shape (decodeChunk), in one reflective pass when it is plain JSON. Odd
 // payloads go through encoding/json: a field of an unexpected type (an
 // extension we do not read) is skipped; anything else is not JSON, or not
 // an object. The strings decoded are new; only the containers are reused.
 func (s *streamer) decode(data []byte) (*chunk, error) {
+	if decodeChunk(data, &s.c, &s.scratch) {
+		return &s.c, nil
+	}
 	// The decoder zeroes each element of the kept array before filling it.
 	s.c = chunk{Choices: s.c.Choices[:0]}
 	if adapter.DecodeFast(data, &s.c) {

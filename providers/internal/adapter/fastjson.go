@@ -406,3 +406,24 @@ func lower(c byte) byte {
 	}
 	return c
 }
+
+// Once marks bit in seen and reports whether it was clear. A direct reader
+// declines a member it already read: encoding/json's rules for repeated
+// names (the last wins, merged into what the first set) are left to it.
+func Once(seen *uint, bit uint) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// SkipUnread skips the value v of a member the caller does not read, and
+// declines one whose name matches one of the caller's fields, names,
+// ignoring case: encoding/json would decode it into that field.
+func SkipUnread(name, v []byte, names []string) ([]byte, bool) {
+	if EqualFoldAny(name, names) {
+		return nil, false
+	}
+	return SkipValue(v)
+}

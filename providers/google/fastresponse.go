@@ -1,0 +1,163 @@
+package google
+
+import (
+	"github.com/llmrt/llmrt/providers/internal/adapter"
+)
+
+// Nearly every event of a stream is a response whose one candidate holds
+// one text (or thought) part, with running usage and the model's version.
+// decodeResponse reads such a response directly, in any key order and
+// spacing, with the adapter package's scanners instead of the reflective
+// decoder, which costs several times more than the bytes it reads. It
+// reads only the fields response declares, skips members no field
+// matches (index, safety ratings, token details, responseId), and declines
+// anything else: a function call, prompt feedback, an error, null where
+// an object is expected, a name matching a field only by case, a repeated
+// member, a string left to encoding/json. A declined event goes to the
+// general decoder, so the result is always what encoding/json reads.
+
+// The names of the fields of response, candidate, its content,
+// responsePart and usageMetadata.
+var (
+	responseNames  = []string{"candidates", "promptFeedback", "usageMetadata", "error"}
+	candidateNames = []string{"content", "finishReason"}
+	contentNames   = []string{"parts"}
+	partNames      = []string{"text", "thought", "thoughtSignature", "functionCall"}
+	usageNames     = []string{"promptTokenCount", "cachedContentTokenCount", "toolUsePromptTokenCount",
+		"candidatesTokenCount", "thoughtsTokenCount"}
+)
+
+// decodeResponse fills r from data when data is a response it reads
+// directly and reports whether it did; scratch is reused for unescaping.
+func decodeResponse(data []byte, r *response, scratch *[]byte) bool {
+	var out response
+	var seen uint
+	rest, ok := adapter.Members(data, func(name, v []byte) ([]byte, bool) {
+		switch string(name) {
+		case "candidates":
+			if !adapter.Once(&seen, 1) {
+				return nil, false
+			}
+			out.Candidates = []*candidate{}
+			return adapter.Elements(v, func(v []byte) ([]byte, bool) {
+				c := new(candidate)
+				out.Candidates = append(out.Candidates, c)
+				return readCandidate(v, c, scratch)
+			})
+		case "usageMetadata":
+			if !adapter.Once(&seen, 2) {
+				return nil, false
+			}
+			out.UsageMetadata = new(usageMetadata)
+			return readUsage(v, out.UsageMetadata)
+		}
+		return adapter.SkipUnread(name, v, responseNames)
+	})
+	if !ok || !adapter.OnlySpace(rest) {
+		return false
+	}
+	*r = out
+	return true
+}
+
+// readCandidate reads a candidate's content and finish reason.
+func readCandidate(b []byte, c *candidate, scratch *[]byte) ([]byte, bool) {
+	var seen uint
+	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
+		switch string(name) {
+		case "content":
+			if !adapter.Once(&seen, 1) {
+				return nil, false
+			}
+			c.Content = &struct {
+				Parts []responsePart `json:"parts"`
+			}{}
+			return readContent(v, &c.Content.Parts, scratch)
+		case "finishReason":
+			if !adapter.Once(&seen, 2) {
+				return nil, false
+			}
+			// The enum's own reader decides, on the value's bytes.
+			rest, ok := adapter.SkipValue(v)
+			if !ok || c.FinishReason.UnmarshalJSON(v[:len(v)-len(rest)]) != nil {
+				return nil, false
+			}
+			return rest, true
+		}
+		return adapter.SkipUnread(name, v, candidateNames)
+	})
+}
+
+// readContent reads a content's parts, each text with its thought flag and
+// signature; the role is skipped.
+func readContent(b []byte, parts *[]responsePart, scratch *[]byte) ([]byte, bool) {
+	var seen uint
+	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
+		if string(name) != "parts" {
+			return adapter.SkipUnread(name, v, contentNames)
+		}
+		if !adapter.Once(&seen, 1) {
+			return nil, false
+		}
+		*parts = []responsePart{}
+		return adapter.Elements(v, func(v []byte) ([]byte, bool) {
+			*parts = append(*parts, responsePart{})
+			return readPart(v, &(*parts)[len(*parts)-1], scratch)
+		})
+	})
+}
+
+// readPart reads a text or thought part.
+func readPart(b []byte, p *responsePart, scratch *[]byte) ([]byte, bool) {
+	var seen uint
+	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
+		var rest []byte
+		ok := false
+		switch string(name) {
+		case "text":
+			if adapter.Once(&seen, 1) {
+				p.Text, rest, ok = adapter.ReadString(v, scratch)
+			}
+		case "thoughtSignature":
+			if adapter.Once(&seen, 2) {
+				p.ThoughtSignature, rest, ok = adapter.ReadString(v, scratch)
+			}
+		case "thought":
+			if adapter.Once(&seen, 4) {
+				p.Thought, rest, ok = adapter.ReadBool(v)
+			}
+		default:
+			return adapter.SkipUnread(name, v, partNames)
+		}
+		return rest, ok
+	})
+}
+
+// readUsage reads the token counts.
+func readUsage(b []byte, u *usageMetadata) ([]byte, bool) {
+	var seen uint
+	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
+		var dst *int
+		var bit uint
+		switch string(name) {
+		case "promptTokenCount":
+			dst, bit = &u.PromptTokenCount, 1
+		case "cachedContentTokenCount":
+			dst, bit = &u.CachedContentTokenCount, 2
+		case "toolUsePromptTokenCount":
+			dst, bit = &u.ToolUsePromptTokenCount, 4
+		case "candidatesTokenCount":
+			dst, bit = &u.CandidatesTokenCount, 8
+		case "thoughtsTokenCount":
+			dst, bit = &u.ThoughtsTokenCount, 16
+		default:
+			return adapter.SkipUnread(name, v, usageNames)
+		}
+		if !adapter.Once(&seen, bit) {
+			return nil, false
+		}
+		n, rest, ok := adapter.ReadIndex(v)
+		*dst = n
+		return rest, ok
+	})
+}

@@ -1,0 +1,134 @@
+package google
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/llmrt/llmrt/providers/internal/replay"
+	sseread "github.com/llmrt/llmrt/providers/internal/sse"
+)
+
+// checkResponse decodes data with decodeResponse and, when it takes it,
+// with encoding/json into a fresh value: both must agree. It reports
+// whether decodeResponse took it.
+func checkResponse(t *testing.T, data []byte) bool {
+	t.Helper()
+	got := response{Error: &apiError{Code: 1}, Candidates: []*candidate{{FinishReason: "STOP"}}} // must not show through
+	var scratch []byte
+	if !decodeResponse(data, &got, &scratch) {
+		return false
+	}
+	var want response
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
+	} else if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\ngot  %+v\nwant %+v", data, got, want)
+	}
+	return true
+}
+
+// TestDecodeResponse: the API's text and thought responses, spaced as it
+// sends them or compact with sorted keys as the fake server does, are read
+// directly; anything else is declined; what is read is what encoding/json
+// reads.
+func TestDecodeResponse(t *testing.T) {
+	taken := []string{
+		`{"candidates": [{"content": {"parts": [{"text": "Olá!"}],"role": "model"},"finishReason": "STOP","index": 0}],"usageMetadata": {"promptTokenCount": 11,"candidatesTokenCount": 2,"totalTokenCount": 34,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 11}],"thoughtsTokenCount": 21},"modelVersion": "gemini-2.5-flash","responseId": "VwCz"}`,
+		`{"candidates":[{"content":{"parts":[{"text":"hmm","thought":true}],"role":"model"},"index":0}],"modelVersion":"fake","usageMetadata":{"candidatesTokenCount":1,"promptTokenCount":3,"totalTokenCount":4}}`,
+		`{"candidates": [{"content": {"parts": [{"text": "","thoughtSignature": "c2ln"}],"role": "model"},"finishReason": 1,"index": 0}]}`,
+		`{"candidates": [{"content": {"parts": [{"text": "a\n\u003c"}]},"finishReason": "FINISH_REASON_UNSPECIFIED","safetyRatings": [{"category": "X","probability": "NEGLIGIBLE"}]}]}`,
+		`{"candidates": [{"content": {"role": "model"}}],"usageMetadata": {"cachedContentTokenCount": 5,"toolUsePromptTokenCount": 2}}`,
+		`{"candidates": []}`,
+		`{"responseId": "x"}`,
+	}
+	for _, p := range taken {
+		if !checkResponse(t, []byte(p)) {
+			t.Errorf("%s: declined, want it read directly", p)
+		}
+	}
+	declined := []string{
+		`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`,
+		`{"promptFeedback":{"blockReason":"SAFETY"}}`,
+		`{"error":{"code":429,"message":"slow","status":"RESOURCE_EXHAUSTED"}}`,
+		`{"candidates":[null]}`,
+		`{"candidates":null}`,
+		`{"candidates":[{"content":null}]}`,
+		`{"candidates":[{"finishReason":true}]}`,
+		`{"candidates":[{"finishReason":1.5}]}`,
+		`{"usageMetadata":{"promptTokenCount":"3"}}`,
+		`{"usageMetadata":{"promptTokenCount":-3}}`,
+		`{"CANDIDATES":[{"content":{"parts":[{"text":"case"}]}}]}`,
+		`{"candidates":[{"content":{"parts":[{"TEXT":"case"}]}}]}`,
+		`{"candidates":[],"candidates":[{"content":{"parts":[{"text":"dup"}]}}]}`,
+		`{"candidates":[{"content":{"parts":[{"text":"a","text":"b"}]}}]}`,
+		"{\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"bad \xff\"}]}}]}",
+		`{"candidates":[{"content":{"parts":[{"text":"\ud83d\ude00"}]}}]}`,
+		`{"candidates":[{"content":{"parts":[{"thought":null}]}}]}`,
+		`null`, `[]`, `{"candidates":[`, `{} {}`,
+	}
+	for _, p := range declined {
+		if checkResponse(t, []byte(p)) {
+			t.Errorf("%s: read directly, want it left to the general decoder", p)
+		}
+	}
+}
+
+// TestDecodeResponseOnRecordings: every recorded response decodeResponse
+// takes reads as encoding/json reads it, and nearly every text or thought
+// response of a stream is taken.
+func TestDecodeResponseOnRecordings(t *testing.T) {
+	var texts, taken int
+	for _, rel := range replay.Glob(t, "gemini/*.json") {
+		rec := replay.Load(t, rel)
+		if rec.Response.Status != 200 {
+			continue
+		}
+		if rec.StreamFormat != "sse" {
+			checkResponse(t, rec.Body())
+			continue
+		}
+		events := sseread.NewReader(bytes.NewReader(rec.Body()), maxEventSize)
+		for events.Next() {
+			data := events.Data()
+			ok := checkResponse(t, data)
+			if bytes.Contains(data, []byte(`"text"`)) && !bytes.Contains(data, []byte(`"functionCall"`)) {
+				texts++
+				if ok {
+					taken++
+				}
+			}
+		}
+	}
+	t.Logf("text responses read directly: %d of %d", taken, texts)
+	if texts < 50 || taken < texts*9/10 {
+		t.Errorf("text responses read directly: got %d of %d, want nine in ten of at least 50", taken, texts)
+	}
+}
+
+// FuzzDecodeResponse: whatever decodeResponse reads, encoding/json reads
+// the same way.
+func FuzzDecodeResponse(f *testing.F) {
+	for _, s := range []string{
+		`{"candidates": [{"content": {"parts": [{"text": "a\nb"}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 11,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 11}]},"modelVersion": "m"}`,
+		`{"candidates":[{"content":{"parts":[{"text":"t","thought":true,"thoughtSignature":"eA=="}]},"finishReason":"STOP"}]}`,
+		`{"candidates":[{"finishReason":3}],"usageMetadata":{"thoughtsTokenCount":2}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got response
+		var scratch []byte
+		if !decodeResponse(data, &got, &scratch) {
+			return
+		}
+		var want response
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("%q: taken, but encoding/json fails: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\ngot  %+v\nwant %+v", data, got, want)
+		}
+	})
+}

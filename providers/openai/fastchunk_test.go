@@ -1,0 +1,151 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/llmrt/llmrt/providers/internal/replay"
+	"github.com/llmrt/llmrt/providers/internal/sse"
+)
+
+// checkChunk decodes data with decodeChunk and, when it takes it, with
+// encoding/json into a fresh value, as decode does: both must agree. It
+// reports whether decodeChunk took it.
+func checkChunk(t *testing.T, data []byte) bool {
+	t.Helper()
+	// A value left from the event before, which must not show through.
+	got := chunk{Choices: []choice{{Index: 3, Delta: delta{Reasoning: "old"}}, {FinishReason: "stop"}}}
+	got.Choices = got.Choices[:0]
+	var scratch []byte
+	if !decodeChunk(data, &got, &scratch) {
+		return false
+	}
+	var want chunk
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, &want); err != nil && (!errors.As(err, &te) || te.Field == "") {
+		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
+	} else if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\ngot  %+v\nwant %+v", data, got, want)
+	}
+	return true
+}
+
+// TestDecodeChunk: the API's layouts of text, reasoning and tool call
+// chunks, and the fake server's sorted one, are read directly; anything
+// else is declined; what is read is what encoding/json reads.
+func TestDecodeChunk(t *testing.T) {
+	taken := []string{
+		`{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1782321917,"model":"gpt-5","service_tier":"default","system_fingerprint":null,"choices":[{"index":0,"delta":{"content":"Olá"},"finish_reason":null}],"usage":null,"obfuscation":"6Pf"}`,
+		`{"id":"c","choices":[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}],"usage":null}`,
+		`{"id":"c","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+		`{"id":"c","choices":[]}`,
+		`{"id":"c"}`,
+		`{"choices":[{"delta":{"reasoning_content":"hmm \u003cx\u003e"},"finish_reason":null,"index":0}],"id":"chatcmpl-fake","model":"fake","object":"chat.completion.chunk"}`,
+		`{"choices":[{"index":0,"delta":{"reasoning":"a\nb","content":null}}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"add","arguments":""}}]}}]}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{\"a\":"}}]}}]}`,
+		`{"choices":[{"index":1,"delta":{"content":"second"}}]}`,
+		` { "choices" : [ { "index" : 0 , "delta" : { "content" : "spaced" } } ] , "x" : { "nested" : [1, 2.5, true] } } `,
+	}
+	for _, p := range taken {
+		if !checkChunk(t, []byte(p)) {
+			t.Errorf("%s: declined, want it read directly", p)
+		}
+	}
+	declined := []string{
+		`{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"x"}]}}]}`,
+		`{"choices":[{"index":0,"delta":{"content":"\ud83d\ude00"}}]}`,
+		"{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"bad \xff\"}}]}",
+		`{"choices":[{"index":0,"delta":{"Content":"x"}}]}`,
+		`{"Choices":[{"index":0,"delta":{"content":"x"}}]}`,
+		`{"choices":[{"index":0,"delta":{"content":"x","content":"y"}}]}`,
+		`{"choices":[{"index":0,"delta":{"content":"x"}}],"choices":[]}`,
+		`{"choices":[{"index":0,"message":{"content":"x"}}]}`,
+		`{"choices":[{"index":0,"delta":{"function_call":{"name":"f"}}}]}`,
+		`{"choices":[{"index":-1,"delta":{"content":"x"}}]}`,
+		`{"choices":[{"index":0.0,"delta":{"content":"x"}}]}`,
+		`{"choices":[],"usage":{"prompt_tokens":1}}`,
+		`{"choices":[],"x_groq":{"id":"x"}}`,
+		`{"error":{"message":"x"}}`,
+		`{"choices":null}`,
+		`{"choices":[{"index":0,"delta":{"content":"x"}}]} trailing`,
+		`{"choices":[{"index":0,"delta":{"content":"x"}}]`,
+		`{"choices":[{"index":0,"delta":{"content":"x"},}]}`,
+		`{"x":01,"choices":[]}`,
+		`{"x":` + strings.Repeat("[", 64) + strings.Repeat("]", 64) + `}`,
+		`[]`, `null`, ``,
+	}
+	for _, p := range declined {
+		if checkChunk(t, []byte(p)) {
+			t.Errorf("%s: read directly, want it left to the general decoder", p)
+		}
+	}
+}
+
+// TestDecodeChunkOnRecordings: every recorded Chat Completions payload
+// that decodeChunk takes reads as encoding/json reads it, and nearly every
+// delta chunk is taken.
+func TestDecodeChunkOnRecordings(t *testing.T) {
+	var deltas, taken int
+	for _, rel := range replay.Glob(t, "*/*.json") {
+		rec := replay.Load(t, rel)
+		if rec.API != "openai:chat.completions" || rec.Response.Status != 200 {
+			continue
+		}
+		if !strings.HasPrefix(rec.StreamFormat, "sse") {
+			checkChunk(t, rec.Body())
+			continue
+		}
+		events := sse.NewReader(bytes.NewReader(rec.Body()), maxEventSize)
+		for events.Next() {
+			data := events.Data()
+			if len(data) == 0 || string(data) == "[DONE]" {
+				continue
+			}
+			hot := bytes.Contains(data, []byte(`"delta":{"`)) && !bytes.Contains(data, []byte(`"usage":{`)) && !bytes.Contains(data, []byte(`"x_groq"`))
+			ok := checkChunk(t, data)
+			if hot {
+				deltas++
+				if ok {
+					taken++
+				}
+			}
+		}
+	}
+	t.Logf("delta chunks read directly: %d of %d", taken, deltas)
+	if deltas < 500 || taken < deltas*9/10 {
+		t.Errorf("delta chunks read directly: got %d of %d, want nine in ten of at least 500", taken, deltas)
+	}
+}
+
+// FuzzDecodeChunk: whatever decodeChunk reads, encoding/json reads the
+// same way.
+func FuzzDecodeChunk(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"a\nb"},"logprobs":null,"finish_reason":null}],"usage":null}`,
+		`{"choices":[{"delta":{"reasoning_content":"t\\"},"finish_reason":null,"index":0}],"id":"x"}`,
+		`{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"add","arguments":"{\"a\":1}"}}]}}]}`,
+		`{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"x":[1,{"y":null}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var got chunk
+		var scratch []byte
+		if !decodeChunk(data, &got, &scratch) {
+			return
+		}
+		var want chunk
+		var te *json.UnmarshalTypeError
+		if err := json.Unmarshal(data, &want); err != nil && (!errors.As(err, &te) || te.Field == "") {
+			t.Fatalf("%q: taken, but encoding/json fails: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\ngot  %+v\nwant %+v", data, got, want)
+		}
+	})
+}

@@ -1,0 +1,62 @@
+package openai
+
+import (
+	"github.com/llmrt/llmrt/providers/internal/adapter"
+)
+
+// Nearly every event of a streamed response is a delta: a few characters
+// of output text, reasoning (summary) text or a call's arguments, with the
+// item's id, an index or two and a sequence number. decodeEvent reads such
+// an event directly, in any key order, as decodeChunk does for Chat
+// Completions: only the strings and indices the event type declares are
+// read, members no field matches are skipped, and anything else (an item,
+// a response object, an error's code, a name matching a field only by
+// case, a repeated member, a string left to encoding/json) declines the
+// event, which then goes to the general decoder.
+
+// eventNames are the fields of event, its embedded response included.
+var eventNames = []string{"type", "delta", "output_index", "summary_index", "arguments", "item", "response",
+	"code", "message", "status", "output", "usage", "incomplete_details", "error"}
+
+// decodeEvent fills ev from data when data is an event it reads directly
+// and reports whether it did; scratch is reused for unescaping.
+func decodeEvent(data []byte, ev *event, scratch *[]byte) bool {
+	var e event
+	var seen uint
+	str := func(bit uint, dst *string, v []byte) ([]byte, bool) {
+		if !adapter.Once(&seen, bit) {
+			return nil, false
+		}
+		s, rest, ok := adapter.ReadString(v, scratch)
+		*dst = s
+		return rest, ok
+	}
+	index := func(bit uint, dst *int, v []byte) ([]byte, bool) {
+		if !adapter.Once(&seen, bit) {
+			return nil, false
+		}
+		i, rest, ok := adapter.ReadIndex(v)
+		*dst = i
+		return rest, ok
+	}
+	rest, ok := adapter.Members(data, func(name, v []byte) ([]byte, bool) {
+		switch string(name) {
+		case "type":
+			return str(1, &e.Type, v)
+		case "delta":
+			return str(2, &e.Delta, v)
+		case "arguments":
+			return str(4, &e.Arguments, v)
+		case "output_index":
+			return index(8, &e.OutputIndex, v)
+		case "summary_index":
+			return index(16, &e.SummaryIndex, v)
+		}
+		return adapter.SkipUnread(name, v, eventNames)
+	})
+	if !ok || !adapter.OnlySpace(rest) {
+		return false
+	}
+	*ev = e
+	return true
+}
