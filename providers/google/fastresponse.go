@@ -28,9 +28,13 @@ var (
 )
 
 // decodeResponse fills r from data when data is a response it reads
-// directly and reports whether it did; scratch is reused for unescaping.
+// directly and reports whether it did; when it declines, r may hold part
+// of data. The candidate, content, parts and usage objects r holds from
+// the event before are reused, zeroed (the streamer keeps none of them
+// past an event); scratch is reused for unescaping.
 func decodeResponse(data []byte, r *response, scratch *[]byte) bool {
-	var out response
+	spare := *r
+	*r = response{}
 	var seen uint
 	rest, ok := adapter.Members(data, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
@@ -38,30 +42,42 @@ func decodeResponse(data []byte, r *response, scratch *[]byte) bool {
 			if !adapter.Once(&seen, 1) {
 				return nil, false
 			}
-			out.Candidates = []*candidate{}
+			r.Candidates = spare.Candidates[:0]
+			if r.Candidates == nil {
+				r.Candidates = []*candidate{}
+			}
 			return adapter.Elements(v, func(v []byte) ([]byte, bool) {
-				c := new(candidate)
-				out.Candidates = append(out.Candidates, c)
+				var c *candidate
+				if n := len(r.Candidates); n < cap(r.Candidates) {
+					c = r.Candidates[:n+1][n]
+				}
+				if c == nil {
+					c = new(candidate)
+				}
+				r.Candidates = append(r.Candidates, c)
 				return readCandidate(v, c, scratch)
 			})
 		case "usageMetadata":
 			if !adapter.Once(&seen, 2) {
 				return nil, false
 			}
-			out.UsageMetadata = new(usageMetadata)
-			return readUsage(v, out.UsageMetadata)
+			r.UsageMetadata = spare.UsageMetadata
+			if r.UsageMetadata == nil {
+				r.UsageMetadata = new(usageMetadata)
+			}
+			*r.UsageMetadata = usageMetadata{}
+			return readUsage(v, r.UsageMetadata)
 		}
 		return adapter.SkipUnread(name, v, responseNames)
 	})
-	if !ok || !adapter.OnlySpace(rest) {
-		return false
-	}
-	*r = out
-	return true
+	return ok && adapter.OnlySpace(rest)
 }
 
-// readCandidate reads a candidate's content and finish reason.
+// readCandidate reads a candidate's content and finish reason into c,
+// zeroed first, reusing its content and parts.
 func readCandidate(b []byte, c *candidate, scratch *[]byte) ([]byte, bool) {
+	content := c.Content
+	*c = candidate{}
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
@@ -69,10 +85,17 @@ func readCandidate(b []byte, c *candidate, scratch *[]byte) ([]byte, bool) {
 			if !adapter.Once(&seen, 1) {
 				return nil, false
 			}
-			c.Content = &struct {
-				Parts []responsePart `json:"parts"`
-			}{}
-			return readContent(v, &c.Content.Parts, scratch)
+			var parts []responsePart
+			if content == nil {
+				content = &struct {
+					Parts []responsePart `json:"parts"`
+				}{}
+			} else {
+				parts = content.Parts[:0]
+				content.Parts = nil
+			}
+			c.Content = content
+			return readContent(v, &c.Content.Parts, parts, scratch)
 		case "finishReason":
 			if !adapter.Once(&seen, 2) {
 				return nil, false
@@ -88,9 +111,9 @@ func readCandidate(b []byte, c *candidate, scratch *[]byte) ([]byte, bool) {
 	})
 }
 
-// readContent reads a content's parts, each text with its thought flag and
-// signature; the role is skipped.
-func readContent(b []byte, parts *[]responsePart, scratch *[]byte) ([]byte, bool) {
+// readContent reads a content's parts into *parts, appending to spare,
+// each text with its thought flag and signature; the role is skipped.
+func readContent(b []byte, parts *[]responsePart, spare []responsePart, scratch *[]byte) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		if string(name) != "parts" {
@@ -99,7 +122,10 @@ func readContent(b []byte, parts *[]responsePart, scratch *[]byte) ([]byte, bool
 		if !adapter.Once(&seen, 1) {
 			return nil, false
 		}
-		*parts = []responsePart{}
+		*parts = spare
+		if *parts == nil {
+			*parts = []responsePart{}
+		}
 		return adapter.Elements(v, func(v []byte) ([]byte, bool) {
 			*parts = append(*parts, responsePart{})
 			return readPart(v, &(*parts)[len(*parts)-1], scratch)

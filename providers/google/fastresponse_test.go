@@ -15,7 +15,13 @@ import (
 // whether decodeResponse took it.
 func checkResponse(t *testing.T, data []byte) bool {
 	t.Helper()
-	got := response{Error: &apiError{Code: 1}, Candidates: []*candidate{{FinishReason: "STOP"}}} // must not show through
+	// What a target reused from an earlier event holds must not show
+	// through.
+	got := response{Error: &apiError{Code: 1}, UsageMetadata: &usageMetadata{ThoughtsTokenCount: 5},
+		Candidates: []*candidate{{FinishReason: "STOP", Content: &struct {
+			Parts []responsePart `json:"parts"`
+		}{Parts: []responsePart{{Text: "old", Thought: true}, {ThoughtSignature: "x"}}}}, nil}}
+	got.Candidates = got.Candidates[:1]
 	var scratch []byte
 	if !decodeResponse(data, &got, &scratch) {
 		return false
@@ -118,8 +124,13 @@ func FuzzDecodeResponse(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// The target holds an earlier event, as the streamer's does.
 		var got response
 		var scratch []byte
+		earlier := `{"candidates":[{"content":{"parts":[{"text":"old","thought":true},{"text":"x"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":1}}`
+		if !decodeResponse([]byte(earlier), &got, &scratch) {
+			t.Fatalf("the earlier event was declined")
+		}
 		if !decodeResponse(data, &got, &scratch) {
 			return
 		}

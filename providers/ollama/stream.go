@@ -1,6 +1,7 @@
 package ollama
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -51,13 +52,23 @@ func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.To
 }
 
 // read decodes the body one JSON value at a time until done:true or the
-// end of the body. The Decoder returns each line as soon as it is complete,
-// so text streams chunk by chunk.
+// end of the body: whole lines of the common shapes directly (readLines),
+// then, from the first line that is not, with a Decoder. Both hand on each
+// line as soon as it is complete, so text streams chunk by chunk.
 func (s *streamer) read(ctx context.Context, r io.Reader) error {
-	dec := json.NewDecoder(r)
+	br := bufio.NewReaderSize(r, lineBuffer)
 	// One chunk value is reused: Decode leaves absent fields alone, so it
 	// is cleared per line, but not reallocated.
 	c := new(chatChunk)
+	if err := s.readLines(ctx, br, c); err != nil {
+		return err
+	}
+	return s.readValues(ctx, json.NewDecoder(br), c)
+}
+
+// readValues decodes the rest of the body with dec, one value at a time,
+// into c.
+func (s *streamer) readValues(ctx context.Context, dec *json.Decoder, c *chatChunk) error {
 	for !s.done {
 		*c = chatChunk{}
 		err := s.decode(dec, c)

@@ -18,6 +18,11 @@ import (
 var eventNames = []string{"type", "delta", "output_index", "summary_index", "arguments", "item", "response",
 	"code", "message", "status", "output", "usage", "incomplete_details", "error"}
 
+// deltaTypes are the types of the events decodeEvent reads most often,
+// kept without a copy.
+var deltaTypes = []string{"response.output_text.delta", "response.reasoning_summary_text.delta",
+	"response.reasoning_text.delta", "response.function_call_arguments.delta"}
+
 // decodeEvent fills ev from data when data is an event it reads directly
 // and reports whether it did; scratch is reused for unescaping.
 func decodeEvent(data []byte, ev *event, scratch *[]byte) bool {
@@ -42,7 +47,12 @@ func decodeEvent(data []byte, ev *event, scratch *[]byte) bool {
 	rest, ok := adapter.Members(data, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
 		case "type":
-			return str(1, &e.Type, v)
+			if !adapter.Once(&seen, 1) {
+				return nil, false
+			}
+			t, rest, ok := adapter.ReadKnownString(v, deltaTypes, scratch)
+			e.Type = t
+			return rest, ok
 		case "delta":
 			return str(2, &e.Delta, v)
 		case "arguments":

@@ -427,3 +427,18 @@ func SkipUnread(name, v []byte, names []string) ([]byte, bool) {
 	}
 	return SkipValue(v)
 }
+
+// ReadKnownString is ReadString for a member with a few usual values
+// (an event type): a value equal to one of known is returned as that
+// string, without a copy.
+func ReadKnownString(b []byte, known []string, scratch *[]byte) (string, []byte, bool) {
+	end, escaped, _, ok := scanString(b)
+	if ok && !escaped {
+		for _, k := range known {
+			if string(b[1:end-1]) == k {
+				return k, b[end:], true
+			}
+		}
+	}
+	return ReadString(b, scratch)
+}
