@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"encoding/binary"
 	"unicode/utf8"
 )
 
@@ -82,39 +83,65 @@ func ReadBool(b []byte) (v bool, rest []byte, ok bool) {
 // scanString checks the JSON string b opens with as encoding/json's
 // scanner does (no control characters, only defined escapes) and returns
 // the index just past its closing quote, whether it holds escapes, and
-// whether it is all ASCII. UTF-8 is not checked.
+// whether it is all ASCII. UTF-8 is not checked. Runs of plain bytes are
+// stepped over eight at a time.
 func scanString(b []byte) (end int, escaped, ascii, ok bool) {
 	if len(b) == 0 || b[0] != '"' {
 		return 0, false, false, false
 	}
-	ascii = true
-	for i := 1; i < len(b); i++ {
+	var high uint64 // the bytes stepped over, OR-ed: a high bit means non-ASCII
+	for i := 1; ; {
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if special(x) {
+				break
+			}
+			high |= x
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, false, false, false
+		}
 		switch c := b[i]; {
 		case c == '"':
-			return i + 1, escaped, ascii, true
+			return i + 1, escaped, high&highBits == 0, true
 		case c == '\\':
 			escaped = true
 			if i+1 >= len(b) {
 				return 0, false, false, false
 			}
-			i++
-			switch b[i] {
+			switch b[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
 			case 'u':
-				if i+4 >= len(b) || !isHex(b[i+1]) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) {
+				if i+5 >= len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
 					return 0, false, false, false
 				}
-				i += 4
+				i += 6
 			default:
 				return 0, false, false, false
 			}
 		case c < 0x20:
 			return 0, false, false, false
-		case c >= utf8.RuneSelf:
-			ascii = false
+		default:
+			high |= uint64(c)
+			i++
 		}
 	}
-	return 0, false, false, false
+}
+
+const (
+	lowBits  = 0x0101010101010101
+	highBits = 0x8080808080808080
+)
+
+// special reports whether one of the eight bytes of x is a quote, a
+// backslash or a control character (the classic "has a zero byte" and
+// "has a byte less than n" tests: exact as to whether any byte is one).
+func special(x uint64) bool {
+	q := x ^ (lowBits * '"')
+	s := x ^ (lowBits * '\\')
+	return ((x-lowBits*0x20)&^x|(q-lowBits)&^q|(s-lowBits)&^s)&highBits != 0
 }
 
 func isHex(c byte) bool {

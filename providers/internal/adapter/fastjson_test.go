@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -116,4 +117,25 @@ func FuzzSkipValue(f *testing.F) {
 			t.Fatalf("%q: skipped, but not valid JSON", v)
 		}
 	})
+}
+
+// TestSpecial: the eight-byte test finds a quote, backslash or control
+// character at any position, next to any other byte, and nothing else.
+func TestSpecial(t *testing.T) {
+	isSpecial := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
+	for pos := range 8 {
+		for c := range 256 {
+			for _, fill := range []byte{'a', 0xff, 0x80, ' ', '!', '#', '[', ']', 0x7f} {
+				var w [8]byte
+				for i := range w {
+					w[i] = fill
+				}
+				w[pos] = byte(c)
+				want := isSpecial(byte(c)) || isSpecial(fill)
+				if got := special(binary.LittleEndian.Uint64(w[:])); got != want {
+					t.Fatalf("special(% x): got %v, want %v", w, got, want)
+				}
+			}
+		}
+	}
 }
