@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -93,7 +94,9 @@ func scanString(b []byte) (end int, escaped, ascii, ok bool) {
 	for i := 1; ; {
 		for i+8 <= len(b) {
 			x := binary.LittleEndian.Uint64(b[i:])
-			if special(x) {
+			if k := firstSpecial(x); k < 8 {
+				high |= x & (1<<(8*k) - 1)
+				i += k
 				break
 			}
 			high |= x
@@ -135,13 +138,16 @@ const (
 	highBits = 0x8080808080808080
 )
 
-// special reports whether one of the eight bytes of x is a quote, a
-// backslash or a control character (the classic "has a zero byte" and
-// "has a byte less than n" tests: exact as to whether any byte is one).
-func special(x uint64) bool {
+// firstSpecial returns the index of the first of the eight bytes of x (in
+// memory order) that is a quote, a backslash or a control character, or 8
+// when none is. It uses the classic "has a zero byte" and "has a byte less
+// than n" tests, whose lowest flag is exact: a false one can only follow a
+// true one.
+func firstSpecial(x uint64) int {
 	q := x ^ (lowBits * '"')
 	s := x ^ (lowBits * '\\')
-	return ((x-lowBits*0x20)&^x|(q-lowBits)&^q|(s-lowBits)&^s)&highBits != 0
+	m := ((x-lowBits*0x20)&^x | (q-lowBits)&^q | (s-lowBits)&^s) & highBits
+	return bits.TrailingZeros64(m) / 8
 }
 
 func isHex(c byte) bool {

@@ -119,21 +119,32 @@ func FuzzSkipValue(f *testing.F) {
 	})
 }
 
-// TestSpecial: the eight-byte test finds a quote, backslash or control
-// character at any position, next to any other byte, and nothing else.
-func TestSpecial(t *testing.T) {
+// TestFirstSpecial: the eight-byte test finds the first quote, backslash
+// or control character at any position, next to any other byte, and
+// nothing else.
+func TestFirstSpecial(t *testing.T) {
 	isSpecial := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 }
 	for pos := range 8 {
 		for c := range 256 {
-			for _, fill := range []byte{'a', 0xff, 0x80, ' ', '!', '#', '[', ']', 0x7f} {
-				var w [8]byte
-				for i := range w {
-					w[i] = fill
-				}
-				w[pos] = byte(c)
-				want := isSpecial(byte(c)) || isSpecial(fill)
-				if got := special(binary.LittleEndian.Uint64(w[:])); got != want {
-					t.Fatalf("special(% x): got %v, want %v", w, got, want)
+			for _, fill := range []byte{'a', 0xff, 0x80, ' ', '!', '#', '[', ']', 0x7f, '"', 0x1f} {
+				for _, after := range []byte{'a', '"', 0x00, 0x80} {
+					var w [8]byte
+					for i := range w {
+						w[i] = fill
+					}
+					w[pos] = byte(c)
+					if pos < 7 {
+						w[pos+1] = after
+					}
+					want := 8
+					for i := len(w) - 1; i >= 0; i-- {
+						if isSpecial(w[i]) {
+							want = i
+						}
+					}
+					if got := firstSpecial(binary.LittleEndian.Uint64(w[:])); got != want {
+						t.Fatalf("firstSpecial(% x): got %d, want %d", w, got, want)
+					}
 				}
 			}
 		}
