@@ -18,7 +18,9 @@
 //
 // The wire types (wire.go) declare only the fields the adapter writes and
 // reads. The stream is parsed with the adapters' event-stream reader
-// (providers/internal/sse), each event decoded in one pass; a body that
+// (providers/internal/sse); a text or thought response, nearly every event,
+// is read directly with the adapter package's scanners (fastresponse.go),
+// any other decoded in one pass; a body that
 // is not an event stream is sniffed and read as JSON (body.go): the
 // streamed JSON array the API sends without alt=sse and single
 // generateContent objects, with string or integer enums, so recordings of

@@ -11,7 +11,7 @@ import (
 
 // lineBuffer bounds the lines readLines takes; a longer one (a large tool
 // call) and everything after it go to the Decoder.
-const lineBuffer = 256 << 10
+const lineBuffer = 64 << 10
 
 // readLines handles the lines decodeLine reads directly, one whole line at
 // a time, as each arrives, and returns at the first line it does not take

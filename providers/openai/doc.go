@@ -19,7 +19,11 @@
 // limits, and streams are parsed with the adapters' own event-stream
 // reader (providers/internal/sse), because go-openai's stream reader drops
 // in-stream error messages, treats a cut stream as a clean end and loses
-// Retry-After. Each event is decoded in one pass into a reused value with
-// only the fields read (adapter.DecodeFast); encoding/json decides what
-// happens to a payload that pass refuses.
+// Retry-After. The delta events that make up nearly every byte of a reply
+// (a chunk of text, reasoning or call arguments; a Responses text,
+// reasoning or argument delta) are read directly with the adapter
+// package's scanners (fastchunk.go, responses_fast.go); any other event is
+// decoded in one pass into a reused value with only the fields read
+// (adapter.DecodeFast), and encoding/json decides what happens to a
+// payload that pass refuses.
 package openai

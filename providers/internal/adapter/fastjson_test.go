@@ -150,3 +150,21 @@ func TestFirstSpecial(t *testing.T) {
 		}
 	}
 }
+
+// TestReadKnownString: a known value comes back as the known string, any
+// other as ReadString reads it.
+func TestReadKnownString(t *testing.T) {
+	known := []string{"response.output_text.delta", "a"}
+	var scratch []byte
+	for _, tt := range []struct{ in, want string }{
+		{`"a",`, "a"}, {`"response.output_text.delta"}`, "response.output_text.delta"}, {`"b\n"]`, "b\n"}, {`"\u0061" `, "a"},
+	} {
+		got, rest, ok := ReadKnownString([]byte(tt.in), known, &scratch)
+		if !ok || got != tt.want || len(rest) != 1 {
+			t.Errorf("ReadKnownString(%q): got %q, %q, %v; want %q", tt.in, got, rest, ok, tt.want)
+		}
+	}
+	if _, _, ok := ReadKnownString([]byte(`"a`), known, &scratch); ok {
+		t.Errorf(`ReadKnownString("a): read, want it declined`)
+	}
+}

@@ -1,7 +1,9 @@
 // Package adapter is the plumbing the provider adapters share: HTTP calls
 // with response and idle timeouts, errors built from HTTP statuses and
-// transport failures, and tool-name encoding for APIs that restrict names.
-// It is internal: programs use the adapters, never this.
+// transport failures, tool-name encoding for APIs that restrict names, and
+// JSON decoding for streams: a one-pass decoder (DecodeFast) and scanners
+// for reading an event of a known shape directly (fastjson.go). It is
+// internal: programs use the adapters, never this.
 package adapter
 
 import (

@@ -1,0 +1,245 @@
+package adapter
+
+// The walkers below let a direct reader go through an event's objects and
+// arrays, reading the members it knows and skipping the others, with the
+// same syntax checks as encoding/json (see fastjson.go).
+
+// maxSkipDepth bounds the nesting SkipValue follows; deeper values are
+// declined rather than walked.
+const maxSkipDepth = 32
+
+// Members walks the object b opens with, white space allowed between
+// tokens, calling member with each member's name and the bytes from its
+// value on; member returns what follows the value, or false to decline.
+// Names must be plain ASCII without escapes (declined otherwise), so a
+// caller can match them against its field names byte for byte and tell a
+// case-insensitive match with EqualFoldAny. Members returns what follows
+// the object.
+func Members(b []byte, member func(name, value []byte) ([]byte, bool)) ([]byte, bool) {
+	b, ok := CutPrefix(SkipSpace(b), "{")
+	if !ok {
+		return nil, false
+	}
+	b = SkipSpace(b)
+	if len(b) > 0 && b[0] == '}' {
+		return b[1:], true
+	}
+	for {
+		end, escaped, ascii, ok := scanString(b)
+		if !ok || escaped || !ascii {
+			return nil, false
+		}
+		name := b[1 : end-1]
+		if b, ok = CutPrefix(SkipSpace(b[end:]), ":"); !ok {
+			return nil, false
+		}
+		if b, ok = member(name, SkipSpace(b)); !ok {
+			return nil, false
+		}
+		b = SkipSpace(b)
+		if len(b) == 0 {
+			return nil, false
+		}
+		switch b[0] {
+		case ',':
+			b = SkipSpace(b[1:])
+		case '}':
+			return b[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// Elements walks the array b opens with, calling element with the bytes
+// from each element on; element returns what follows it, or false to
+// decline. Elements returns what follows the array.
+func Elements(b []byte, element func(value []byte) ([]byte, bool)) ([]byte, bool) {
+	b, ok := CutPrefix(SkipSpace(b), "[")
+	if !ok {
+		return nil, false
+	}
+	b = SkipSpace(b)
+	if len(b) > 0 && b[0] == ']' {
+		return b[1:], true
+	}
+	for {
+		if b, ok = element(b); !ok {
+			return nil, false
+		}
+		b = SkipSpace(b)
+		if len(b) == 0 {
+			return nil, false
+		}
+		switch b[0] {
+		case ',':
+			b = SkipSpace(b[1:])
+		case ']':
+			return b[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// EqualFoldAny reports whether the ASCII name equals one of names ignoring
+// case, as encoding/json matches member names to fields. A member the
+// caller does not read may be skipped only when this is false.
+func EqualFoldAny(name []byte, names []string) bool {
+	for _, n := range names {
+		if len(n) != len(name) {
+			continue
+		}
+		same := true
+		for i := 0; i < len(n) && same; i++ {
+			same = lower(n[i]) == lower(name[i])
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// Once marks bit in seen and reports whether it was clear. A direct reader
+// declines a member it already read: encoding/json's rules for repeated
+// names (the last wins, merged into what the first set) are left to it.
+func Once(seen *uint, bit uint) bool {
+	if *seen&bit != 0 {
+		return false
+	}
+	*seen |= bit
+	return true
+}
+
+// SkipUnread skips the value v of a member the caller does not read, and
+// declines one whose name matches one of the caller's fields, names,
+// ignoring case: encoding/json would decode it into that field.
+func SkipUnread(name, v []byte, names []string) ([]byte, bool) {
+	if EqualFoldAny(name, names) {
+		return nil, false
+	}
+	return SkipValue(v)
+}
+
+// SkipValue removes one JSON value from the start of b, checking its
+// syntax as encoding/json does; it declines values nested deeper than
+// maxSkipDepth. Strings are not checked for UTF-8, which encoding/json
+// does not reject either.
+func SkipValue(b []byte) ([]byte, bool) { return skipValue(b, 0) }
+
+func skipValue(b []byte, depth int) ([]byte, bool) {
+	if len(b) == 0 {
+		return nil, false
+	}
+	switch c := b[0]; {
+	case c == '"':
+		end, _, _, ok := scanString(b)
+		if !ok {
+			return nil, false
+		}
+		return b[end:], true
+	case c == '{' || c == '[':
+		if depth >= maxSkipDepth {
+			return nil, false
+		}
+		return skipContainer(b, depth)
+	case c == 't':
+		return CutPrefix(b, "true")
+	case c == 'f':
+		return CutPrefix(b, "false")
+	case c == 'n':
+		return CutPrefix(b, "null")
+	}
+	return skipNumber(b)
+}
+
+// skipContainer skips the object or array b opens with.
+func skipContainer(b []byte, depth int) ([]byte, bool) {
+	object := b[0] == '{'
+	closer := byte(']')
+	if object {
+		closer = '}'
+	}
+	b = SkipSpace(b[1:])
+	if len(b) > 0 && b[0] == closer {
+		return b[1:], true
+	}
+	for {
+		var ok bool
+		if object {
+			end, _, _, ok := scanString(b)
+			if !ok {
+				return nil, false
+			}
+			if b, ok = CutPrefix(SkipSpace(b[end:]), ":"); !ok {
+				return nil, false
+			}
+			b = SkipSpace(b)
+		}
+		if b, ok = skipValue(b, depth+1); !ok {
+			return nil, false
+		}
+		b = SkipSpace(b)
+		if len(b) == 0 {
+			return nil, false
+		}
+		switch b[0] {
+		case ',':
+			b = SkipSpace(b[1:])
+		case closer:
+			return b[1:], true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// skipNumber skips -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func skipNumber(b []byte) ([]byte, bool) {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && '1' <= b[i] && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return nil, false
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return nil, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return nil, false
+		}
+		i = j
+	}
+	return b[i:], true
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && '0' <= b[i] && b[i] <= '9' {
+		i++
+	}
+	return i
+}
