@@ -18,17 +18,7 @@ func checkDelta(t *testing.T, data []byte) bool {
 	t.Helper()
 	var got eventJSON
 	got.Usage.OutputTokens = 99 // a value left from the event before
-	var scratch []byte
-	if !decodeDelta(data, &got, &scratch) {
-		return false
-	}
-	var want eventJSON
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
-	} else if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s:\ngot  %+v\nwant %+v", data, got, want)
-	}
-	return true
+	return replay.SameDirect(t, data, &got, decodeDelta, false)
 }
 
 // TestDecodeDelta: the API's own layout of text, thinking and argument

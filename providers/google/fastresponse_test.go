@@ -22,17 +22,7 @@ func checkResponse(t *testing.T, data []byte) bool {
 			Parts []responsePart `json:"parts"`
 		}{Parts: []responsePart{{Text: "old", Thought: true}, {ThoughtSignature: "x"}}}}, nil}}
 	got.Candidates = got.Candidates[:1]
-	var scratch []byte
-	if !decodeResponse(data, &got, &scratch) {
-		return false
-	}
-	var want response
-	if err := json.Unmarshal(data, &want); err != nil {
-		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
-	} else if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s:\ngot  %+v\nwant %+v", data, got, want)
-	}
-	return true
+	return replay.SameDirect(t, data, &got, decodeResponse, false)
 }
 
 // TestDecodeResponse: the API's text and thought responses, spaced as it

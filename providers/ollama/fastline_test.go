@@ -15,18 +15,7 @@ import (
 func checkLine(t *testing.T, data []byte) bool {
 	t.Helper()
 	got := chatChunk{Done: true, DoneReason: "old", Error: json.RawMessage(`"old"`)} // must not show through
-	var scratch []byte
-	if !decodeLine(data, &got, &scratch) {
-		return false
-	}
-	var want chatChunk
-	var te *json.UnmarshalTypeError
-	if err := json.Unmarshal(data, &want); err != nil && (!errors.As(err, &te) || te.Field == "") {
-		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
-	} else if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s:\ngot  %+v\nwant %+v", data, got, want)
-	}
-	return true
+	return replay.SameDirect(t, data, &got, decodeLine, true)
 }
 
 // TestDecodeLine: Ollama's content, thinking and done lines, and the fake

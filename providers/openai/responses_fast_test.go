@@ -18,18 +18,7 @@ import (
 func checkEvent(t *testing.T, data []byte) bool {
 	t.Helper()
 	got := event{Type: "old", Message: "left from before", Item: &item{}} // must not show through
-	var scratch []byte
-	if !decodeEvent(data, &got, &scratch) {
-		return false
-	}
-	var want event
-	var te *json.UnmarshalTypeError
-	if err := json.Unmarshal(data, &want); err != nil && (!errors.As(err, &te) || te.Field == "") {
-		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
-	} else if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s:\ngot  %+v\nwant %+v", data, got, want)
-	}
-	return true
+	return replay.SameDirect(t, data, &got, decodeEvent, true)
 }
 
 // TestDecodeEvent: the API's text, reasoning and argument deltas are read

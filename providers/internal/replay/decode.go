@@ -28,3 +28,26 @@ func SameDecode[T any](t testing.TB, rel string, data []byte) {
 		t.Errorf("%s: %s\ngot  %+v\nwant %+v", rel, data, got, want)
 	}
 }
+
+// SameDirect checks a direct reader of one protocol's hot events against
+// encoding/json: when decode takes data into got (which may hold what an
+// earlier event left, which must not show through), got must be what
+// encoding/json reads from data into a fresh T. It reports whether decode
+// took data. lenient says the parser skips a field of an unexpected type,
+// as encoding/json reports it after decoding the rest; otherwise any
+// error of encoding/json's on data taken is a failure.
+func SameDirect[T any](t testing.TB, data []byte, got *T, decode func([]byte, *T, *[]byte) bool, lenient bool) bool {
+	t.Helper()
+	var scratch []byte
+	if !decode(data, got, &scratch) {
+		return false
+	}
+	var want T
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, &want); err != nil && (!lenient || !errors.As(err, &te) || te.Field == "") {
+		t.Errorf("%s: taken, but encoding/json fails: %v", data, err)
+	} else if !reflect.DeepEqual(*got, want) {
+		t.Errorf("%s:\ngot  %+v\nwant %+v", data, *got, want)
+	}
+	return true
+}
