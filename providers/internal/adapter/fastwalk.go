@@ -36,17 +36,9 @@ func Members(b []byte, member func(name, value []byte) ([]byte, bool)) ([]byte, 
 		if b, ok = member(name, SkipSpace(b)); !ok {
 			return nil, false
 		}
-		b = SkipSpace(b)
-		if len(b) == 0 {
-			return nil, false
-		}
-		switch b[0] {
-		case ',':
-			b = SkipSpace(b[1:])
-		case '}':
-			return b[1:], true
-		default:
-			return nil, false
+		var done bool
+		if b, done, ok = separator(b, '}'); !ok || done {
+			return b, ok
 		}
 	}
 }
@@ -67,19 +59,25 @@ func Elements(b []byte, element func(value []byte) ([]byte, bool)) ([]byte, bool
 		if b, ok = element(b); !ok {
 			return nil, false
 		}
-		b = SkipSpace(b)
-		if len(b) == 0 {
-			return nil, false
-		}
-		switch b[0] {
-		case ',':
-			b = SkipSpace(b[1:])
-		case ']':
-			return b[1:], true
-		default:
-			return nil, false
+		var done bool
+		if b, done, ok = separator(b, ']'); !ok || done {
+			return b, ok
 		}
 	}
+}
+
+// separator reads what follows a member or an element: a comma, after
+// which the next one starts (returned), or close, which ends the object
+// or array (done, with what follows it returned).
+func separator(b []byte, close byte) (rest []byte, done, ok bool) {
+	b = SkipSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == ',':
+		return SkipSpace(b[1:]), false, true
+	case len(b) > 0 && b[0] == close:
+		return b[1:], true, true
+	}
+	return nil, false, false
 }
 
 // EqualFoldAny reports whether the ASCII name equals one of names ignoring
