@@ -24,7 +24,7 @@ type peer struct {
 	protocol string // the fake server's protocol it speaks
 }
 
-// args returns the command line and environment that make the peer answer
+// command returns the command line and environment that make the peer answer
 // prompt once from the server at url and exit.
 func (p peer) command(home, url, prompt string) *exec.Cmd {
 	var cmd *exec.Cmd
@@ -41,7 +41,7 @@ func (p peer) command(home, url, prompt string) *exec.Cmd {
 	return cmd
 }
 
-// run times one run of the peer against url with its output to stdout.
+// runPeer times one run of the peer against url with its output to stdout.
 func (h *harness) runPeer(p peer, url, prompt string, stdout io.Writer) sample {
 	home := filepath.Join(h.ws, p.name+"-home")
 	check(os.MkdirAll(home, 0o755))
