@@ -104,10 +104,23 @@ func TestShellCmdKillsGroup(t *testing.T) {
 }
 
 func TestShellCmdCancel(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	// The call is cancelled once the command has started its sleeps, not
+	// at a fixed time that a loaded machine may reach before the shell runs.
+	started := filepath.Join(t.TempDir(), "started")
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	sr, res, err := runShellTest(t, ctx, Options{Shell: ShellOptions{GraceKill: 300 * time.Millisecond}}, map[string]any{"command": "echo $$; sleep 30 & sleep 30"})
-	if !errors.Is(err, context.DeadlineExceeded) || !res.IsError {
+	go func() {
+		defer cancel()
+		for range 3000 {
+			if _, err := os.Stat(started); err == nil {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	sr, res, err := runShellTest(t, ctx, Options{Shell: ShellOptions{GraceKill: 300 * time.Millisecond}},
+		map[string]any{"command": "echo $$; sleep 30 & : > " + started + "; sleep 30"})
+	if !errors.Is(err, context.Canceled) || !res.IsError {
 		t.Fatalf("cancelled shell_cmd: err %v IsError %v, want the context error and an error result", err, res.IsError)
 	}
 	pgid := leadingPID(t, sr.Output)

@@ -67,6 +67,9 @@ func (s *Stream) Send(ctx context.Context, msg []byte, _ string) error {
 	if s.broken != nil {
 		return s.broken
 	}
+	if err := ctx.Err(); err != nil {
+		return err // given up before a byte went: the stream is whole
+	}
 	if d, ok := s.w.(deadliner); ok {
 		// The cut is made only while this write runs: a late one would
 		// fail the next message.
@@ -88,8 +91,11 @@ func (s *Stream) Send(ctx context.Context, msg []byte, _ string) error {
 			}
 		}()
 	}
-	if _, err := s.w.Write(buf); err != nil {
+	if n, err := s.w.Write(buf); err != nil {
 		if ctx.Err() != nil {
+			if n == 0 {
+				return ctx.Err() // cut before a byte went: the stream is whole
+			}
 			s.broken = fmt.Errorf("%w: an earlier message was cut short (the server stopped reading)", ErrClosed)
 			return ctx.Err()
 		}
