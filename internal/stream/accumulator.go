@@ -41,7 +41,7 @@ func (a *Accumulator) Add(c providers.Chunk) {
 		a.addToolCall(c.ToolCall)
 		a.emitted = true
 	case providers.ChunkUsage:
-		a.usage = mergeUsage(a.usage, c.Usage)
+		a.usage = MergeUsage(a.usage, c.Usage)
 	case providers.ChunkWarning:
 		if c.Warning.Code == providers.WarnStreamRestarted {
 			// The attempt so far is void; the reply streams again.
@@ -145,9 +145,9 @@ func (a *Accumulator) Reset() {
 	*a = Accumulator{Provider: provider}
 }
 
-// mergeUsage overlays the non-zero fields of v on u. Usage chunks carry running
+// MergeUsage overlays the non-zero fields of v on u. Usage chunks carry running
 // totals for the call, so the latest non-zero value of a field wins.
-func mergeUsage(u, v providers.Usage) providers.Usage {
+func MergeUsage(u, v providers.Usage) providers.Usage {
 	pick := func(a, b int) int {
 		if b != 0 {
 			return b

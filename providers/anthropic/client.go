@@ -120,8 +120,11 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{endpoint: p.endpoint, codec: codec, emit: emit, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
-	return s.read(ctx, resp.Body)
+	// Deltas that arrive in one read reach the caller as one chunk.
+	c := adapter.NewCoalescer(emit)
+	defer c.Flush()
+	s := &streamer{endpoint: p.endpoint, codec: codec, emit: c.Emit, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
+	return s.read(ctx, c.Before(resp.Body))
 }
 
 // nameRule is what Anthropic accepts: ^[a-zA-Z0-9_-]{1,128}$.

@@ -117,8 +117,11 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	}
 	// Closing the body also stops the transport's idle timer.
 	defer resp.Body.Close()
-	s := &streamer{endpoint: endpoint, names: names, emit: emit, warnings: warnings, raw: req.Raw}
-	return s.read(ctx, resp.Body, resp.Header.Get("Content-Type"))
+	// Deltas that arrive in one read reach the caller as one chunk.
+	c := adapter.NewCoalescer(emit)
+	defer c.Flush()
+	s := &streamer{endpoint: endpoint, names: names, emit: c.Emit, warnings: warnings, raw: req.Raw}
+	return s.read(ctx, c.Before(resp.Body), resp.Header.Get("Content-Type"))
 }
 
 // endpoint is the streamGenerateContent URL for model, without the query.

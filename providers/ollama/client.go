@@ -97,9 +97,12 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := newStreamer(endpoint, codec, req.Tools, emit)
+	// Deltas that arrive in one read reach the caller as one chunk.
+	c := adapter.NewCoalescer(emit)
+	defer c.Flush()
+	s := newStreamer(endpoint, codec, req.Tools, c.Emit)
 	s.raw = req.Raw
-	return s.read(ctx, resp.Body)
+	return s.read(ctx, c.Before(resp.Body))
 }
 
 func (p *Provider) setHeaders(h http.Header) {

@@ -169,7 +169,9 @@ func TestPlainTextStreams(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Stream: got %v, want the reply (text held back until the end deadlocks the server)", err)
 	}
-	if want := []string{"  I will", " read", " the file."}; !slices.Equal(texts, want) {
-		t.Errorf("text chunks: got %q, want %q", texts, want)
+	// The first chunk came before the server sent the rest; lines that
+	// arrived together may come joined.
+	if len(texts) < 2 || (texts[0] != "  I will" && texts[0] != "  I will read") || strings.Join(texts, "") != "  I will read the file." {
+		t.Errorf("text chunks: got %q, want the first line(s) first, then the rest", texts)
 	}
 }

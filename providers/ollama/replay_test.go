@@ -70,8 +70,10 @@ func TestReplayNative(t *testing.T) {
 			if !strings.HasPrefix(text, tt.text) || (tt.textLen > 0 && len(text) != tt.textLen) {
 				t.Errorf("text: got %q (%d bytes), want prefix %q and %d bytes", text, len(text), tt.text, tt.textLen)
 			}
-			if n := countType(chunks, providers.ChunkText); tt.textChunks > 0 && n != tt.textChunks {
-				t.Errorf("text chunks: got %d, want %d (one per line)", n, tt.textChunks)
+			// Lines that arrive in one read are joined: at most one chunk
+			// per line, however the server's writes were cut.
+			if n := countType(chunks, providers.ChunkText); tt.textChunks > 0 && (n < 1 || n > tt.textChunks) {
+				t.Errorf("text chunks: got %d, want 1 to %d (at most one per line)", n, tt.textChunks)
 			}
 			if reply.Stop != tt.stop || reply.Usage != tt.usage {
 				t.Errorf("stop/usage: got %q %+v, want %q %+v", reply.Stop, reply.Usage, tt.stop, tt.usage)

@@ -128,8 +128,11 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	for _, w := range warnings {
 		emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 	}
-	s := &streamer{site: site{p.cfg.Name, endpoint}, codec: codec, emit: emit, raw: req.Raw}
-	br := bufio.NewReaderSize(resp.Body, 64<<10)
+	// Deltas that arrive in one read reach the caller as one chunk.
+	c := adapter.NewCoalescer(emit)
+	defer c.Flush()
+	s := &streamer{site: site{p.cfg.Name, endpoint}, codec: codec, emit: c.Emit, raw: req.Raw}
+	br := bufio.NewReaderSize(c.Before(resp.Body), 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), br) {
 		return s.readJSON(ctx, br)
 	}

@@ -1,0 +1,122 @@
+package adapter
+
+import (
+	"io"
+	"strings"
+
+	"github.com/llmrt/llmrt/internal/stream"
+	"github.com/llmrt/llmrt/providers"
+)
+
+// maxJoined bounds the text one joined chunk holds, so a reply that
+// arrives faster than it is read still reaches the caller in pieces.
+const maxJoined = 64 << 10
+
+// Coalescer joins text deltas that arrive together. A server that streams
+// one token per event sends many events per network read; each would
+// otherwise cost the caller a chunk (an engine event, a render, a write).
+// Consecutive text chunks, or consecutive reasoning chunks without a
+// signature, are held (with the usage totals that come between them) and passed on as one when something else comes,
+// before the stream is read from the network again (see Before), and when
+// the stream ends (Flush). So nothing is held while the reader waits for
+// the server: the caller sees text as early as it would one chunk at a
+// time, only in fewer pieces. Raw payloads pass at once, not in order
+// with held text.
+type Coalescer struct {
+	emit  func(providers.Chunk)
+	first providers.Chunk // the held chunk, when only one is held
+	more  strings.Builder // the held text, once a second chunk joined
+	held  int
+	// usage holds the running totals that came with the held text, passed
+	// on after it (a protocol that restates its totals with every delta
+	// would otherwise cut every run of text).
+	usage     providers.Usage
+	heldUsage bool
+}
+
+// NewCoalescer returns a Coalescer passing chunks on to emit.
+func NewCoalescer(emit func(providers.Chunk)) *Coalescer {
+	return &Coalescer{emit: emit}
+}
+
+// Emit takes one chunk of the stream, in order.
+func (c *Coalescer) Emit(ch providers.Chunk) {
+	if ch.Type == providers.ChunkRaw {
+		// An event's payload, asked for beside the chunks: it passes at
+		// once, so asking for it leaves the other chunks as they were.
+		c.emit(ch)
+		return
+	}
+	if ch.Type == providers.ChunkUsage {
+		c.usage, c.heldUsage = stream.MergeUsage(c.usage, ch.Usage), true
+		return
+	}
+	if !joinable(ch) {
+		c.Flush()
+		c.emit(ch)
+		return
+	}
+	switch {
+	case c.held == 0:
+		c.first = ch
+	case ch.Type != c.first.Type:
+		c.flushText()
+		c.first = ch
+	default:
+		if c.held == 1 {
+			c.more.WriteString(c.first.Text)
+		}
+		c.more.WriteString(ch.Text)
+	}
+	c.held++
+	if c.more.Len() >= maxJoined {
+		c.flushText()
+	}
+}
+
+// joinable reports whether ch is a plain text or reasoning delta.
+func joinable(ch providers.Chunk) bool {
+	switch ch.Type {
+	case providers.ChunkText:
+		return true
+	case providers.ChunkReasoning:
+		return ch.Signature == "" && ch.Redacted == ""
+	}
+	return false
+}
+
+// Flush passes on what is held: the text, then the totals.
+func (c *Coalescer) Flush() {
+	c.flushText()
+	if c.heldUsage {
+		c.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: c.usage})
+		c.usage, c.heldUsage = providers.Usage{}, false
+	}
+}
+
+func (c *Coalescer) flushText() {
+	switch c.held {
+	case 0:
+		return
+	case 1:
+		c.emit(c.first)
+	default:
+		c.emit(providers.Chunk{Type: c.first.Type, Text: c.more.String()})
+		c.more = strings.Builder{}
+	}
+	c.first, c.held = providers.Chunk{}, 0
+}
+
+// Before returns r, flushing c before each read: whatever arrived is
+// passed on before the reader may wait for more.
+func (c *Coalescer) Before(r io.Reader) io.Reader { return flushReader{r, c} }
+
+type flushReader struct {
+	r io.Reader
+	c *Coalescer
+}
+
+func (f flushReader) Read(p []byte) (int, error) {
+	f.c.Flush()
+	return f.r.Read(p)
+}
