@@ -1,8 +1,10 @@
 package cmd_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,6 +19,16 @@ func TestLongSessionIsCompacted(t *testing.T) {
 	const window = 5_000 // tokens
 	sb := newSandbox(t)
 	sb.write(".llmrt/config.json", fmt.Sprintf(`{"context_window": %d}`, window))
+	// Claude Code's PreCompact hook, matched on its trigger, runs before
+	// the compaction the run makes on its own.
+	user, _ := json.Marshal(map[string]any{"hooks": map[string]any{
+		"PreCompact": commandHook("auto", `cat >> "$HOME/precompact.jsonl"`)}})
+	if err := os.MkdirAll(filepath.Join(sb.home, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sb.home, ".claude", "settings.json"), user, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	srv := fake(t, fakellm.OpenAI,
 		finalAnswer("noted part 1"),
 		finalAnswer("noted part 2"),
@@ -40,6 +52,10 @@ func TestLongSessionIsCompacted(t *testing.T) {
 		if n == 3 && !strings.Contains(o.stdout, "context_compacted") {
 			t.Errorf("run 3 should report the compaction:\n%s", o.stdout)
 		}
+	}
+	fired, _ := os.ReadFile(filepath.Join(sb.home, "precompact.jsonl"))
+	if n := strings.Count(string(fired), `"hook_event_name":"PreCompact"`); n != 1 || !strings.Contains(string(fired), `"trigger":"auto"`) {
+		t.Errorf("the PreCompact hook should run once, with trigger auto: got %q", fired)
 	}
 	reqs := srv.Requests()
 	if len(reqs) != 5 {

@@ -145,8 +145,9 @@ func (h *cmdHost) turn(rt *engine.Runtime, forms ui.Prompter, events engine.Sink
 func (h *cmdHost) request() engine.Request {
 	req := h.s.request()
 	req.Redact = h.secrets.string
-	if h.s.hooks != nil {
-		req.Hooks = h.s.hooks
+	if r := h.s.hooks; r != nil {
+		req.Hooks = r
+		req.Compaction.Before = func(ctx context.Context) { r.PreCompact(ctx, "auto", "") }
 	}
 	if h.checkpoints != nil {
 		req.Hooks = checkpointHooks{inner: req.Hooks, cp: h.checkpoints}

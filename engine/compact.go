@@ -29,6 +29,10 @@ type Compaction struct {
 	// Threshold is the fraction of the window at which to compact; zero
 	// means 0.85.
 	Threshold float64
+	// Before, when set, is called before the run compacts the
+	// conversation on its own (Claude Code's PreCompact hook with trigger
+	// "auto"); a compaction a caller asks for is the caller's to announce.
+	Before func(ctx context.Context) `json:"-"`
 }
 
 // WarningContextCompacted is the code of the warning a compaction emits.
@@ -58,6 +62,9 @@ func (r *run) maybeCompact(ctx context.Context) {
 	}
 	if next <= int(th*float64(window)) {
 		return
+	}
+	if r.req.Compaction.Before != nil {
+		r.req.Compaction.Before(ctx)
 	}
 	if err := r.compact(ctx, "", window/3); err != nil && !errors.Is(err, ErrNothingToCompact) && ctx.Err() == nil {
 		r.warn("compaction_failed", fmt.Sprintf("the conversation could not be compacted (%v); sending it whole", err))
@@ -252,6 +259,9 @@ func (r *run) compactRefused(ctx context.Context) bool {
 		return false
 	}
 	r.guard.refused = refusedStuck
+	if r.req.Compaction.Before != nil {
+		r.req.Compaction.Before(ctx)
+	}
 	if err := r.compact(ctx, "", min(r.contextWindow(), r.conv.nextTokens(r.tools.specs))/4); err != nil {
 		return false
 	}
