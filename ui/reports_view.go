@@ -284,8 +284,8 @@ type help struct{ cmds []Command }
 
 func (h help) draw(l *look, width int) []string {
 	p := l.pal
-	keyT := table{cols: []column{{style: p.Code}, {}}}
-	cmdT := table{cols: []column{{style: p.Code}, {}}}
+	keyT := table{cols: []column{{style: p.Code}, {}}, wrap: true}
+	cmdT := table{cols: []column{{style: p.Code}, {}}, wrap: true}
 	for _, k := range keys {
 		keyT.add(k[0], k[1])
 		cmdT.cols[0].min = max(cmdT.cols[0].min, widthOf(k[0]))

@@ -32,10 +32,14 @@ type column struct {
 // table lays rows out in columns two cells apart, under a dim header (no
 // header when no column has a title). Every column but the last is as wide
 // as its widest cell, at most two fifths of the screen; the last takes the
-// room left and its cells are cut to it, so each line fits the width.
+// room left and its cells are cut to it (or wrapped, with wrap), so each
+// line fits the width.
 type table struct {
 	cols []column
 	rows [][]string
+	// wrap says the last column's cells wrap onto lines of their own,
+	// under the column, instead of being cut.
+	wrap bool
 }
 
 func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
@@ -54,10 +58,33 @@ func (t *table) lines(p Palette, width int) []string {
 	if strings.Join(titles, "") != "" {
 		out = append(out, t.line(titles, widths, keep, width, func(int) lipgloss.Style { return p.Dim }))
 	}
+	style := func(i int) lipgloss.Style { return t.cols[i].style }
+	last := len(t.cols) - 1
 	for _, r := range t.rows {
-		out = append(out, t.line(r, widths, keep, width, func(i int) lipgloss.Style { return t.cols[i].style }))
+		if !t.wrap || !keep[last] || widthOf(r[last]) <= widths[last] {
+			out = append(out, t.line(r, widths, keep, width, style))
+			continue
+		}
+		parts := wrapText(r[last], widths[last])
+		first := append(append([]string(nil), r[:last]...), parts[0])
+		out = append(out, t.line(first, widths, keep, width, style))
+		indent := strings.Repeat(" ", t.lastStart(widths, keep))
+		for _, s := range parts[1:] {
+			out = append(out, indent+style(last).Render(s))
+		}
 	}
 	return out
+}
+
+// lastStart is the cell at which the last column starts.
+func (t *table) lastStart(widths []int, keep []bool) int {
+	at := widthOf(margin)
+	for i := range len(t.cols) - 1 {
+		if keep[i] {
+			at += widths[i] + 2
+		}
+	}
+	return at
 }
 
 // layout gives each column its width and says which are kept.
@@ -67,15 +94,7 @@ func (t *table) layout(width int) (widths []int, keep []bool) {
 	for i := range t.cols {
 		widths[i], keep[i] = min(t.widest(i), max(width*2/5, 8)), true
 	}
-	room := func() int {
-		used := widthOf(margin)
-		for i := range n - 1 {
-			if keep[i] {
-				used += widths[i] + 2
-			}
-		}
-		return width - used
-	}
+	room := func() int { return width - t.lastStart(widths, keep) }
 	for i := n - 2; i >= 0 && room() < lastMin; i-- {
 		keep[i] = !t.cols[i].optional
 	}
