@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/llmrt/llmrt/cmd/internal/fakellm"
+	"github.com/llmrt/llmrt/internal/hopper"
 	ossandbox "github.com/llmrt/llmrt/tools/sandbox"
 )
 
@@ -99,68 +99,12 @@ func TestNsboxHostSocketsAndTerminals(t *testing.T) {
 	}
 }
 
-// hopperSource forks, lets the parent exit and does it again every 200 µs,
-// in a session of its own, so that neither a list of pids nor a process
-// group holds it. Its file (the argument) holds its session id, then how
-// many times it hopped, written now and then. After the first fork it
-// runs on one thread with only raw system calls and no allocation, which
-// a Go program cut off from its other threads can do.
-const hopperSource = `package main
-
-import (
-	"os"
-	"syscall"
-	"unsafe"
-)
-
-var keep *os.File
-
-// digits writes n into b, right-aligned, padded with zeros.
-func digits(b []byte, n int) {
-	for i := len(b) - 1; i >= 0; i-- {
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-}
-
-func main() {
-	f, err := os.OpenFile(os.Args[1], os.O_WRONLY|os.O_CREATE, 0o666)
-	if err != nil {
-		os.Exit(1)
-	}
-	keep = f
-	fd := f.Fd()
-	sid, _ := syscall.Setsid()
-	var buf [23]byte
-	digits(buf[:10], sid)
-	buf[10] = ' '
-	ts := syscall.Timespec{Nsec: 200_000}
-	for gen := 0; ; gen++ {
-		if gen%50 == 0 {
-			digits(buf[11:], gen)
-			syscall.RawSyscall6(syscall.SYS_PWRITE64, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), 0, 0, 0)
-		}
-		syscall.RawSyscall(syscall.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
-		pid, _, errno := syscall.RawSyscall6(syscall.SYS_CLONE, uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
-		if errno == 0 && pid != 0 {
-			syscall.RawSyscall(syscall.SYS_EXIT_GROUP, 0, 0, 0)
-		}
-	}
-}
-`
-
-var hopperOnce struct {
-	sync.Once
-	path string
-	err  error
-}
-
 // hopperIn puts a copy of the hopper in dir, the workspace: a confined
 // command sees the host's temporary directory, where the hopper is built,
 // private and empty.
 func hopperIn(t *testing.T, dir string) string {
 	t.Helper()
-	b, err := os.ReadFile(hopper(t))
+	b, err := os.ReadFile(hopperBuilt(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,32 +115,11 @@ func hopperIn(t *testing.T, dir string) string {
 	return path
 }
 
-// hopper builds the hopper once, into the directory of the binaries under
-// test.
-func hopper(t *testing.T) string {
+// hopperBuilt builds the hopper once, into the directory of the binaries
+// under test.
+func hopperBuilt(t *testing.T) string {
 	t.Helper()
-	hopperOnce.Do(func() {
-		dir, err := os.MkdirTemp(filepath.Dir(binary), "hopper")
-		if err == nil {
-			err = os.Chmod(dir, 0o755)
-		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, "main.go"), []byte(hopperSource), 0o644)
-		}
-		if err == nil {
-			build := exec.Command("go", "build", "-o", "hopper", "main.go")
-			build.Dir = dir
-			var out []byte
-			if out, err = build.CombinedOutput(); err != nil {
-				err = fmt.Errorf("%v\n%s", err, out)
-			}
-		}
-		hopperOnce.path, hopperOnce.err = filepath.Join(dir, "hopper"), err
-	})
-	if hopperOnce.err != nil {
-		t.Fatalf("build the hopper: %v", hopperOnce.err)
-	}
-	return hopperOnce.path
+	return hopper.Build(t, filepath.Dir(binary))
 }
 
 // hopping reports whether the hopper writing file still runs: a process
@@ -234,16 +157,6 @@ func stopHopper(file string) {
 	}
 }
 
-// waitHops waits until the hopper has written file.
-func waitHops(t *testing.T, file string) {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if b, _ := os.ReadFile(file); len(b) > 0 {
-			return
-		}
-	}
-	t.Fatalf("the hopper did not start: %s is empty", file)
-}
 
 // TestNsboxHopperEndsWithTheCall: a process that forks every 200 µs,
 // lets its parent exit and leaves the call's process group survives
@@ -252,7 +165,7 @@ func waitHops(t *testing.T, file string) {
 func TestNsboxHopperEndsWithTheCall(t *testing.T) {
 	t.Parallel()
 	needNamespaces(t)
-	hopper(t)
+	hopperBuilt(t)
 	for name, cred := range users(t) {
 		t.Run(name+", the call returns", func(t *testing.T) {
 			t.Parallel()
@@ -290,7 +203,7 @@ func TestNsboxHopperEndsWithTheCall(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitHops(t, count)
+			hopper.Wait(t, count)
 			cmd.Process.Kill() // llmrt alone, not its group
 			cmd.Wait()
 			time.Sleep(300 * time.Millisecond)

@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -63,38 +64,61 @@ func childrenNow() map[int]uint64 {
 // stop stops whatever the call left running, wherever it moved: every
 // process carrying the call's marker and, while no other call runs, every
 // process this process adopted during the call (and their descendants),
-// marker or not. SIGTERM, then SIGKILL after grace. Zombies it leaves as
-// this process's children are reaped. It returns how many processes it
-// found.
+// marker or not, and the process groups they are in. SIGTERM, then
+// SIGKILL after grace. A process that forks and exits faster than pids
+// are read (a hopper) is gone by the time its pid is signalled, but its
+// group is not. Zombies it leaves as this process's children are reaped.
+// It returns how many processes it found.
 func (c *callWatch) stop(grace time.Duration) int {
 	sole := callsRunning.Load() == 1
-	live, dead := c.find(sole)
+	live, groups, dead := c.find(sole)
 	found := len(live)
 	// The ones killed here that were re-parented to this process become
 	// its zombies: reap them by pid too.
 	dead = append(dead, live...)
-	if found > 0 {
-		signalAll(live, syscall.SIGTERM)
-		for deadline := time.Now().Add(grace); len(live) > 0 && time.Now().Before(deadline); {
+	if found > 0 || len(groups) > 0 {
+		left := func() bool { return len(live) > 0 || anyGroup(groups) }
+		signalAll(live, groups, syscall.SIGTERM)
+		for deadline := time.Now().Add(grace); left() && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
-			live, _ = c.find(sole)
+			live, groups, dead = c.more(sole, groups, dead)
 		}
-		signalAll(live, syscall.SIGKILL)
-		for deadline := time.Now().Add(time.Second); len(live) > 0 && time.Now().Before(deadline); {
+		signalAll(live, groups, syscall.SIGKILL)
+		for deadline := time.Now().Add(time.Second); left() && time.Now().Before(deadline); {
 			time.Sleep(5 * time.Millisecond)
-			live, _ = c.find(sole)
+			live, groups, dead = c.more(sole, groups, dead)
+			signalAll(live, groups, syscall.SIGKILL)
 		}
-		_, more := c.find(sole)
+		_, _, more := c.find(sole)
 		dead = append(dead, more...)
 	}
-	reap(dead)
+	slices.Sort(dead)
+	reap(slices.Compact(dead))
 	return found
 }
 
-// find lists the call's live leftovers and the zombies among this
-// process's children that are the call's to reap. adopted says whether
-// children this process adopted during the call count as the call's.
-func (c *callWatch) find(adopted bool) (live, dead []int) {
+// more looks again for the call's leftovers: the live ones, the groups
+// seen so far and now, and the zombies to reap.
+func (c *callWatch) more(sole bool, groups, dead []int) (live, allGroups, allDead []int) {
+	live, now, zombies := c.find(sole)
+	for _, g := range now {
+		if !slices.Contains(groups, g) {
+			groups = append(groups, g)
+		}
+	}
+	return live, groups, append(append(dead, zombies...), live...)
+}
+
+// anyGroup reports whether a process is left in one of groups.
+func anyGroup(groups []int) bool {
+	return slices.ContainsFunc(groups, func(g int) bool { return syscall.Kill(-g, 0) == nil })
+}
+
+// find lists the call's live leftovers, the process groups they are in
+// (never this process's own) and the zombies among this process's
+// children that are the call's to reap. adopted says whether children
+// this process adopted during the call count as the call's.
+func (c *callWatch) find(adopted bool) (live, groups, dead []int) {
 	self, group := os.Getpid(), syscall.Getpgrp()
 	procs, _ := processTable()
 	// A child in this process's own group was started by it in the
@@ -105,11 +129,17 @@ func (c *callWatch) find(adopted bool) (live, dead []int) {
 		return p.ppid == self && p.pgrp != group && !(ok && start == p.start)
 	}
 	children := map[int][]int{}
+	pgrp := map[int]int{}
+	leads := map[int]bool{} // live processes that lead their group
 	var roots []int
 	for _, p := range procs {
+		if p.pid == p.pgrp && !p.zombie {
+			leads[p.pid] = true
+		}
 		if p.pid == self || (p.start < c.since && !p.zombie) {
 			continue
 		}
+		pgrp[p.pid] = p.pgrp
 		switch {
 		case p.zombie:
 			if p.ppid == self && (p.pgrp == c.pgid || adopted && isNew(p)) {
@@ -122,14 +152,33 @@ func (c *callWatch) find(adopted bool) (live, dead []int) {
 		}
 	}
 	// A leftover's descendants are leftovers too, whatever they carry.
+	isLive := map[int]bool{}
 	for len(roots) > 0 {
 		pid := roots[0]
 		roots = roots[1:]
 		live = append(live, pid)
+		isLive[pid] = true
 		roots = append(roots, children[pid]...)
 		delete(children, pid)
 	}
-	return live, dead
+	// A group's id is the pid of the process that made it. The group of a
+	// leftover or of one of the call's zombies is signalled unless that process still runs and is not a
+	// leftover: an unconfined command shares this process's session,
+	// where it could join the group of a process this one started (an
+	// MCP server). The members of a hopper's group have moved on by the
+	// time their pids are read; its maker is long gone.
+	seen := map[int]bool{}
+	for _, pid := range append(live[:len(live):len(live)], dead...) {
+		g := pgrp[pid]
+		if g <= 1 || g == group || seen[g] {
+			continue
+		}
+		seen[g] = true
+		if !leads[g] || isLive[g] {
+			groups = append(groups, g)
+		}
+	}
+	return live, groups, dead
 }
 
 // StopAll stops every process this process started that is still running,
@@ -171,21 +220,25 @@ func StopAll(grace time.Duration) {
 	if len(live) == 0 {
 		return
 	}
-	signalAll(live, syscall.SIGTERM)
+	signalAll(live, nil, syscall.SIGTERM)
 	for deadline := time.Now().Add(grace); len(live) > 0 && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
 		live = descendants()
 	}
-	signalAll(live, syscall.SIGKILL)
+	signalAll(live, nil, syscall.SIGKILL)
 	for deadline := time.Now().Add(time.Second); len(live) > 0 && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 		live = descendants()
 	}
 }
 
-func signalAll(pids []int, sig syscall.Signal) {
+// signalAll sends sig to each of pids and to each process group of groups.
+func signalAll(pids, groups []int, sig syscall.Signal) {
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, sig)
+	}
+	for _, g := range groups {
+		_ = syscall.Kill(-g, sig)
 	}
 }
 
