@@ -157,7 +157,6 @@ func stopHopper(file string) {
 	}
 }
 
-
 // TestNsboxHopperEndsWithTheCall: a process that forks every 200 µs,
 // lets its parent exit and leaves the call's process group survives
 // neither the call that started it in the background nor llmrt killed
