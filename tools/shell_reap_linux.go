@@ -82,6 +82,8 @@ func (c *callWatch) stop(grace time.Duration) int {
 		for deadline := time.Now().Add(grace); left() && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 			live, groups, dead = c.more(sole, groups, dead)
+			// A process forked after the signal was sent has not had it.
+			signalAll(live, groups, syscall.SIGTERM)
 		}
 		signalAll(live, groups, syscall.SIGKILL)
 		for deadline := time.Now().Add(time.Second); left() && time.Now().Before(deadline); {
