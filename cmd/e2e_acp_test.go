@@ -474,7 +474,7 @@ func writeTranscript(t *testing.T, path string, p *acpPeer, sb *sandbox) {
 	b.WriteString("Three turns in one session: a read that needs no permission, a write that asks and is\n")
 	b.WriteString("allowed once (and is handed to the editor's buffer through `fs/write_text_file`), and a plain\n")
 	b.WriteString("answer. `→` is the editor (client), `←` is `llmrt acp --permission ask`. The model's answers\n")
-	b.WriteString("stream as `agent_message_chunk` updates, one per fragment.\n\n")
+	b.WriteString("stream as `agent_message_chunk` updates as they arrive (what comes in one read, as one).\n\n")
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, l := range p.log {
