@@ -111,9 +111,10 @@ func (c *callWatch) more(sole bool, groups, dead []int) (live, allGroups, allDea
 	return live, groups, append(append(dead, zombies...), live...)
 }
 
-// anyGroup reports whether a process is left in one of groups.
+// anyGroup reports whether a running process is left in one of groups
+// (zombies, which no signal ends, do not count).
 func anyGroup(groups []int) bool {
-	return slices.ContainsFunc(groups, func(g int) bool { return syscall.Kill(-g, 0) == nil })
+	return slices.ContainsFunc(groups, groupAlive)
 }
 
 // find lists the call's live leftovers, the process groups they are in
