@@ -133,19 +133,29 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	notice := sandbox.Notice()
 	pgid := cmd.Process.Pid
 	watch.started(pgid)
+	exit := watchExit(pgid) // before Wait may reap it
+	defer exit.close()
 	done := make(chan error, 1)
 	// This goroutine ends when Wait returns, which WaitDelay bounds.
 	go func() { done <- cmd.Wait() }()
-	res, cancelled, waitErr := superviseShell(ctx, pgid, done, out, timeout, grace)
-	res.DurationMS = time.Since(start).Milliseconds()
+	res, cancelled, waitErr := superviseShell(ctx, pgid, done, exit.exited(), out, timeout, grace)
 	// Whatever the command left behind, in its process group or out of it,
 	// is stopped now: nothing a call starts outlives it.
 	left := 0
+	held := errors.Is(waitErr, errOutputHeld)
 	if !res.TimedOut && !cancelled {
 		members, _ := liveMembers(pgid)
 		left = len(members)
 		stopGroup(pgid, grace, nil)
 	}
+	if held {
+		// The command has exited but processes it left hold its output
+		// open: they are stopped now, rather than after the grace, and
+		// what they and the command wrote is read to its end.
+		left += watch.stop(grace)
+		waitErr = <-done
+	}
+	res.DurationMS = time.Since(start).Milliseconds()
 	if sandbox.Ended(cmd) {
 		left++
 	}
@@ -226,9 +236,20 @@ func buildCmd(a shellArgs, shell, dir string, opts ShellOptions, out *headTail, 
 	return cmd
 }
 
+// errOutputHeld says the command exited while processes it left still
+// hold its output open.
+var errOutputHeld = errors.New("the command exited; processes it left hold its output")
+
+// heldFor is how long a command's output may stay open after it exited
+// before the processes holding it are taken for leftovers.
+const heldFor = 50 * time.Millisecond
+
 // superviseShell waits for the command, stopping its process group on
-// timeout or cancellation, and reports progress while it runs.
-func superviseShell(ctx context.Context, pgid int, done <-chan error, out *headTail, timeout, grace time.Duration) (shellResult, bool, error) {
+// timeout or cancellation, and reports progress while it runs. exited
+// (nil where the exit cannot be watched) is closed when the command's
+// process has exited; when its output stays open past that, it returns
+// errOutputHeld.
+func superviseShell(ctx context.Context, pgid int, done <-chan error, exited <-chan struct{}, out *headTail, timeout, grace time.Duration) (shellResult, bool, error) {
 	var res shellResult
 	timer := time.NewTimer(timeout)
 	defer timer.Stop()
@@ -239,6 +260,13 @@ func superviseShell(ctx context.Context, pgid int, done <-chan error, out *headT
 		select {
 		case err := <-done:
 			return res, false, err
+		case <-exited:
+			select {
+			case err := <-done:
+				return res, false, err
+			case <-time.After(heldFor):
+				return res, false, errOutputHeld
+			}
 		case <-timer.C:
 			res.TimedOut = true
 			res.Note = fmt.Sprintf("timed out after %d ms; the whole process group was stopped (SIGTERM, then SIGKILL if it lingered). Raise timeout_ms (max 600000) or run something shorter", timeout.Milliseconds())
