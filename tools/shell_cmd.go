@@ -159,7 +159,10 @@ func runShell(ctx context.Context, ws *Workspace, opts ShellOptions, a shellArgs
 	if sandbox.Ended(cmd) {
 		left++
 	}
-	if left += watch.stop(grace); left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
+	if !held {
+		left += watch.stop(grace)
+	}
+	if left > 0 || errors.Is(waitErr, exec.ErrWaitDelay) {
 		res.Note = joinNotes(res.Note, "background processes the command started were stopped when it returned; llmrt does not keep processes running between calls")
 	}
 	// Only now, with nothing of the command left running, can what it did

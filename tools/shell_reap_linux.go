@@ -68,15 +68,15 @@ func childrenNow() map[int]uint64 {
 // SIGKILL after grace. A process that forks and exits faster than pids
 // are read (a hopper) is gone by the time its pid is signalled, but its
 // group is not. Zombies it leaves as this process's children are reaped.
-// It returns how many processes it found.
+// It returns how many processes and groups it found.
 func (c *callWatch) stop(grace time.Duration) int {
 	sole := callsRunning.Load() == 1
 	live, groups, dead := c.find(sole)
-	found := len(live)
+	found := len(live) + len(groups)
 	// The ones killed here that were re-parented to this process become
 	// its zombies: reap them by pid too.
 	dead = append(dead, live...)
-	if found > 0 || len(groups) > 0 {
+	if found > 0 {
 		left := func() bool { return len(live) > 0 || anyGroup(groups) }
 		signalAll(live, groups, syscall.SIGTERM)
 		for deadline := time.Now().Add(grace); left() && time.Now().Before(deadline); {
