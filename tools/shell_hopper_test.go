@@ -4,7 +4,6 @@ package tools
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +21,7 @@ func TestShellCmdStopsAHopper(t *testing.T) {
 	if err := EnableSubreaper(); err != nil {
 		t.Skipf("no subreaper: %v", err)
 	}
-	hop := hopper.Build(t, os.TempDir())
+	hop := hopper.Build(t, t.TempDir())
 	count := filepath.Join(t.TempDir(), "hops")
 	t.Cleanup(func() { hopper.Stop(count) })
 	sr, res, err := runShellTest(t, context.Background(), Options{Shell: ShellOptions{GraceKill: 300 * time.Millisecond}},

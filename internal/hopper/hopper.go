@@ -67,38 +67,44 @@ func main() {
 `
 
 var built struct {
-	sync.Once
-	path string
-	err  error
+	sync.Mutex
+	path map[string]string // the directory given → the hopper built there
 }
 
-// Build builds the hopper once per test binary, in a directory of its own
-// under dir (readable by every user), and returns its path.
+// Build builds the hopper in a directory of its own under dir (readable
+// by every user), once per dir for the test binary, and returns its path.
+// The hopper lives as long as dir.
 func Build(t testing.TB, dir string) string {
 	t.Helper()
-	built.Do(func() {
-		d, err := os.MkdirTemp(dir, "hopper")
-		if err == nil {
-			err = os.Chmod(d, 0o755)
-		}
-		if err == nil {
-			err = os.WriteFile(filepath.Join(d, "main.go"), []byte(Source), 0o644)
-		}
-		if err == nil {
-			build := exec.Command("go", "build", "-o", "hopper", "main.go")
-			build.Dir = d
-			build.Env = append(os.Environ(), "GOFLAGS=", "CGO_ENABLED=0")
-			var out []byte
-			if out, err = build.CombinedOutput(); err != nil {
-				err = &buildError{err, out}
-			}
-		}
-		built.path, built.err = filepath.Join(d, "hopper"), err
-	})
-	if built.err != nil {
-		t.Fatalf("build the hopper: %v", built.err)
+	built.Lock()
+	defer built.Unlock()
+	if p, ok := built.path[dir]; ok {
+		return p
 	}
-	return built.path
+	d, err := os.MkdirTemp(dir, "hopper")
+	if err == nil {
+		err = os.Chmod(d, 0o755)
+	}
+	if err == nil {
+		err = os.WriteFile(filepath.Join(d, "main.go"), []byte(Source), 0o644)
+	}
+	if err == nil {
+		build := exec.Command("go", "build", "-o", "hopper", "main.go")
+		build.Dir = d
+		build.Env = append(os.Environ(), "GOFLAGS=", "CGO_ENABLED=0")
+		var out []byte
+		if out, err = build.CombinedOutput(); err != nil {
+			err = &buildError{err, out}
+		}
+	}
+	if err != nil {
+		t.Fatalf("build the hopper: %v", err)
+	}
+	if built.path == nil {
+		built.path = map[string]string{}
+	}
+	built.path[dir] = filepath.Join(d, "hopper")
+	return built.path[dir]
 }
 
 type buildError struct {
