@@ -63,12 +63,18 @@ func (r *run) maybeCompact(ctx context.Context) {
 	if next <= int(th*float64(window)) {
 		return
 	}
+	if err := r.compactOnItsOwn(ctx, window/3); err != nil && !errors.Is(err, ErrNothingToCompact) && ctx.Err() == nil {
+		r.warn("compaction_failed", fmt.Sprintf("the conversation could not be compacted (%v); sending it whole", err))
+	}
+}
+
+// compactOnItsOwn is a compaction the run decides on (no focus), told
+// to Compaction.Before first.
+func (r *run) compactOnItsOwn(ctx context.Context, keep int) error {
 	if r.req.Compaction.Before != nil {
 		r.req.Compaction.Before(ctx)
 	}
-	if err := r.compact(ctx, "", window/3); err != nil && !errors.Is(err, ErrNothingToCompact) && ctx.Err() == nil {
-		r.warn("compaction_failed", fmt.Sprintf("the conversation could not be compacted (%v); sending it whole", err))
-	}
+	return r.compact(ctx, "", keep)
 }
 
 // compact replaces the older part of the conversation with a summary the
@@ -259,10 +265,7 @@ func (r *run) compactRefused(ctx context.Context) bool {
 		return false
 	}
 	r.guard.refused = refusedStuck
-	if r.req.Compaction.Before != nil {
-		r.req.Compaction.Before(ctx)
-	}
-	if err := r.compact(ctx, "", min(r.contextWindow(), r.conv.nextTokens(r.tools.specs))/4); err != nil {
+	if err := r.compactOnItsOwn(ctx, min(r.contextWindow(), r.conv.nextTokens(r.tools.specs))/4); err != nil {
 		return false
 	}
 	r.guard.refused = refusedCompacted

@@ -16,9 +16,9 @@ const maxJoined = 64 << 10
 // one token per event sends many events per network read; each would
 // otherwise cost the caller a chunk (an engine event, a render, a write).
 // Consecutive text chunks, or consecutive reasoning chunks without a
-// signature, are held (with the usage totals that come between them) and passed on as one when something else comes,
-// before the stream is read from the network again (see Before), and when
-// the stream ends (Flush). So nothing is held while the reader waits for
+// signature, are held (with the usage totals that come between them) and
+// passed on as one when something else comes, before the stream is read
+// from the network again (see Before), and when the stream ends (Flush). So nothing is held while the reader waits for
 // the server: the caller sees text as early as it would one chunk at a
 // time, only in fewer pieces. Raw payloads pass at once, not in order
 // with held text.
