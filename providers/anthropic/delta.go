@@ -1,8 +1,6 @@
 package anthropic
 
 import (
-	"bytes"
-
 	"github.com/llmrt/llmrt/providers/internal/adapter"
 )
 
@@ -35,7 +33,7 @@ var deltaKinds = [...]struct{ typ, field string }{
 // argument delta laid out as the API sends it (white space allowed before
 // the closing braces, where the API pads events) or with its keys sorted,
 // and reports whether it did. scratch is reused for unescaping.
-func decodeDelta(data []byte, ev *eventJSON, scratch *[]byte) bool {
+func decodeDelta(data []byte, ev *eventJSON, scratch *adapter.Scratch) bool {
 	if rest, ok := adapter.CutPrefix(data, apiPrefix); ok {
 		return apiDelta(rest, ev, scratch)
 	}
@@ -46,7 +44,7 @@ func decodeDelta(data []byte, ev *eventJSON, scratch *[]byte) bool {
 }
 
 // apiDelta reads N,"delta":{"type":"T","F":S}} after apiPrefix.
-func apiDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
+func apiDelta(rest []byte, ev *eventJSON, scratch *adapter.Scratch) bool {
 	index, rest, ok := adapter.ReadIndex(rest)
 	if !ok {
 		return false
@@ -56,7 +54,7 @@ func apiDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
 		if !ok {
 			continue
 		}
-		s, tail, ok := adapter.ReadString(after, scratch)
+		s, tail, ok := adapter.ReadText(after, scratch)
 		if !ok || !closesTwice(tail) {
 			return false
 		}
@@ -68,13 +66,13 @@ func apiDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
 
 // sortedDelta reads F":S,"type":"T"},"index":N,"type":"content_block_delta"}
 // after sortedPrefix.
-func sortedDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
+func sortedDelta(rest []byte, ev *eventJSON, scratch *adapter.Scratch) bool {
 	for k, kind := range deltaKinds {
 		after, ok := adapter.CutPrefixes(rest, kind.field, `":`)
 		if !ok {
 			continue
 		}
-		s, tail, ok := adapter.ReadString(after, scratch)
+		s, tail, ok := adapter.ReadText(after, scratch)
 		if !ok {
 			return false
 		}
@@ -86,7 +84,7 @@ func sortedDelta(rest []byte, ev *eventJSON, scratch *[]byte) bool {
 			return false
 		}
 		tail, ok = adapter.CutPrefix(tail, `,"type":"content_block_delta"}`)
-		if !ok || len(bytes.TrimLeft(tail, " \t\r\n")) != 0 {
+		if !ok || !adapter.OnlySpace(tail) {
 			return false
 		}
 		setDelta(ev, index, k, s)
@@ -114,11 +112,11 @@ func setDelta(ev *eventJSON, index, k int, s string) {
 // but white space.
 func closesTwice(b []byte) bool {
 	for range 2 {
-		b = bytes.TrimLeft(b, " \t\r\n")
+		b = adapter.SkipSpace(b)
 		if len(b) == 0 || b[0] != '}' {
 			return false
 		}
 		b = b[1:]
 	}
-	return len(bytes.TrimLeft(b, " \t\r\n")) == 0
+	return adapter.OnlySpace(b)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 	sseread "github.com/llmrt/llmrt/providers/internal/sse"
 )
@@ -119,7 +120,7 @@ func FuzzDecodeDelta(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got eventJSON
-		var scratch []byte
+		var scratch adapter.Scratch
 		if !decodeDelta(data, &got, &scratch) {
 			return
 		}

@@ -28,8 +28,8 @@ type streamer struct {
 	done    bool   // message_stop seen
 	stop    string // stop_reason, from message_delta
 	usage   usage
-	blocks  []openBlock // by content block index
-	scratch []byte      // reused to unescape delta strings
+	blocks  []openBlock     // by content block index
+	scratch adapter.Scratch // reused to unescape delta strings
 }
 
 // usage holds the API's counts; input_tokens excludes cached input.

@@ -19,12 +19,12 @@ import (
 // The names of the fields of response, candidate, its content,
 // responsePart and usageMetadata.
 var (
-	responseNames  = []string{"candidates", "promptFeedback", "usageMetadata", "error"}
-	candidateNames = []string{"content", "finishReason"}
-	contentNames   = []string{"parts"}
-	partNames      = []string{"text", "thought", "thoughtSignature", "functionCall"}
-	usageNames     = []string{"promptTokenCount", "cachedContentTokenCount", "toolUsePromptTokenCount",
-		"candidatesTokenCount", "thoughtsTokenCount"}
+	responseNames  = adapter.NewFields("candidates", "promptFeedback", "usageMetadata", "error")
+	candidateNames = adapter.NewFields("content", "finishReason")
+	contentNames   = adapter.NewFields("parts")
+	partNames      = adapter.NewFields("text", "thought", "thoughtSignature", "functionCall")
+	usageNames     = adapter.NewFields("promptTokenCount", "cachedContentTokenCount", "toolUsePromptTokenCount",
+		"candidatesTokenCount", "thoughtsTokenCount")
 )
 
 // decodeResponse fills r from data when data is a response it reads
@@ -32,7 +32,7 @@ var (
 // of data. The candidate, content, parts and usage objects r holds from
 // the event before are reused, zeroed (the streamer keeps none of them
 // past an event); scratch is reused for unescaping.
-func decodeResponse(data []byte, r *response, scratch *[]byte) bool {
+func decodeResponse(data []byte, r *response, scratch *adapter.Scratch) bool {
 	spare := *r
 	*r = response{}
 	var seen uint
@@ -75,7 +75,7 @@ func decodeResponse(data []byte, r *response, scratch *[]byte) bool {
 
 // readCandidate reads a candidate's content and finish reason into c,
 // zeroed first, reusing its content and parts.
-func readCandidate(b []byte, c *candidate, scratch *[]byte) ([]byte, bool) {
+func readCandidate(b []byte, c *candidate, scratch *adapter.Scratch) ([]byte, bool) {
 	content := c.Content
 	*c = candidate{}
 	var seen uint
@@ -113,7 +113,7 @@ func readCandidate(b []byte, c *candidate, scratch *[]byte) ([]byte, bool) {
 
 // readContent reads a content's parts into *parts, appending to spare,
 // each text with its thought flag and signature; the role is skipped.
-func readContent(b []byte, parts *[]responsePart, spare []responsePart, scratch *[]byte) ([]byte, bool) {
+func readContent(b []byte, parts *[]responsePart, spare []responsePart, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		if string(name) != "parts" {
@@ -134,7 +134,7 @@ func readContent(b []byte, parts *[]responsePart, spare []responsePart, scratch 
 }
 
 // readPart reads a text or thought part.
-func readPart(b []byte, p *responsePart, scratch *[]byte) ([]byte, bool) {
+func readPart(b []byte, p *responsePart, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		var rest []byte
@@ -142,7 +142,7 @@ func readPart(b []byte, p *responsePart, scratch *[]byte) ([]byte, bool) {
 		switch string(name) {
 		case "text":
 			if adapter.Once(&seen, 1) {
-				p.Text, rest, ok = adapter.ReadString(v, scratch)
+				p.Text, rest, ok = adapter.ReadText(v, scratch)
 			}
 		case "thoughtSignature":
 			if adapter.Once(&seen, 2) {

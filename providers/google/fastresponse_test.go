@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 	sseread "github.com/llmrt/llmrt/providers/internal/sse"
 )
@@ -116,7 +117,7 @@ func FuzzDecodeResponse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// The target holds an earlier event, as the streamer's does.
 		var got response
-		var scratch []byte
+		var scratch adapter.Scratch
 		earlier := `{"candidates":[{"content":{"parts":[{"text":"old","thought":true},{"text":"x"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":1}}`
 		if !decodeResponse([]byte(earlier), &got, &scratch) {
 			t.Fatalf("the earlier event was declined")

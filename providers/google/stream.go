@@ -24,9 +24,9 @@ type streamer struct {
 	block     blockReason // the prompt was blocked for this reason
 	blockMsg  string
 	usage     providers.Usage
-	args      bytes.Buffer // scratch for encoding call arguments
-	resp      response     // the decode target of each event, reused
-	scratch   []byte       // decodeResponse's unescaping buffer, reused
+	args      bytes.Buffer    // scratch for encoding call arguments
+	resp      response        // the decode target of each event, reused
+	scratch   adapter.Scratch // decodeResponse's unescaping buffer, reused
 }
 
 // handle emits what one response holds, in order: each part of the first

@@ -17,13 +17,13 @@ import (
 
 // The names of the fields of chatChunk and of its message.
 var (
-	lineNames    = []string{"message", "done", "done_reason", "prompt_eval_count", "eval_count", "error"}
-	messageNames = []string{"content", "thinking", "tool_calls"}
+	lineNames    = adapter.NewFields("message", "done", "done_reason", "prompt_eval_count", "eval_count", "error")
+	messageNames = adapter.NewFields("content", "thinking", "tool_calls")
 )
 
 // decodeLine fills c from line when it is a line it reads directly and
 // reports whether it did; scratch is reused for unescaping.
-func decodeLine(line []byte, c *chatChunk, scratch *[]byte) bool {
+func decodeLine(line []byte, c *chatChunk, scratch *adapter.Scratch) bool {
 	var out chatChunk
 	var seen uint
 	rest, ok := adapter.Members(line, func(name, v []byte) ([]byte, bool) {
@@ -64,7 +64,7 @@ func decodeLine(line []byte, c *chatChunk, scratch *[]byte) bool {
 
 // readMessage reads the message's content and thinking; the role is
 // skipped.
-func readMessage(b []byte, c *chatChunk, scratch *[]byte) ([]byte, bool) {
+func readMessage(b []byte, c *chatChunk, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	m := &c.Message
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
@@ -73,11 +73,11 @@ func readMessage(b []byte, c *chatChunk, scratch *[]byte) ([]byte, bool) {
 		switch string(name) {
 		case "content":
 			if adapter.Once(&seen, 1) {
-				m.Content, rest, ok = adapter.ReadString(v, scratch)
+				m.Content, rest, ok = adapter.ReadText(v, scratch)
 			}
 		case "thinking":
 			if adapter.Once(&seen, 2) {
-				m.Thinking, rest, ok = adapter.ReadString(v, scratch)
+				m.Thinking, rest, ok = adapter.ReadText(v, scratch)
 			}
 		default:
 			return adapter.SkipUnread(name, v, messageNames)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 )
 
@@ -100,7 +101,7 @@ func FuzzDecodeLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got chatChunk
-		var scratch []byte
+		var scratch adapter.Scratch
 		if !decodeLine(data, &got, &scratch) {
 			return
 		}

@@ -42,7 +42,7 @@ type streamer struct {
 	stop  string
 	line  json.RawMessage // the line being decoded, reused
 
-	scratch []byte // decodeLine's unescaping buffer, reused
+	scratch adapter.Scratch // decodeLine's unescaping buffer, reused
 }
 
 func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.ToolSpec, emit func(providers.Chunk)) *streamer {

@@ -22,17 +22,17 @@ import (
 // goopenai.FunctionCall: a member that matches one but is not read as
 // expected declines the chunk rather than being skipped.
 var (
-	chunkNames    = []string{"choices", "usage", "x_groq", "error"}
-	choiceNames   = []string{"index", "delta", "message", "finish_reason"}
-	deltaNames    = []string{"content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"}
-	toolCallNames = []string{"index", "id", "type", "function"}
-	functionNames = []string{"name", "arguments"}
+	chunkNames    = adapter.NewFields("choices", "usage", "x_groq", "error")
+	choiceNames   = adapter.NewFields("index", "delta", "message", "finish_reason")
+	deltaNames    = adapter.NewFields("content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call")
+	toolCallNames = adapter.NewFields("index", "id", "type", "function")
+	functionNames = adapter.NewFields("name", "arguments")
 )
 
 // decodeChunk fills c from data when data is a chunk it reads directly
 // (see above) and reports whether it did. c.Choices' array is reused;
 // scratch is reused for unescaping.
-func decodeChunk(data []byte, c *chunk, scratch *[]byte) bool {
+func decodeChunk(data []byte, c *chunk, scratch *adapter.Scratch) bool {
 	choices := c.Choices[:0]
 	var seen uint
 	rest, ok := adapter.Members(data, func(name, v []byte) ([]byte, bool) {
@@ -67,7 +67,7 @@ func decodeChunk(data []byte, c *chunk, scratch *[]byte) bool {
 }
 
 // readChoice reads one choice of a streamed chunk.
-func readChoice(b []byte, ch *choice, scratch *[]byte) ([]byte, bool) {
+func readChoice(b []byte, ch *choice, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
@@ -95,7 +95,7 @@ func readChoice(b []byte, ch *choice, scratch *[]byte) ([]byte, bool) {
 
 // readDelta reads a choice's delta: text as a string, reasoning under
 // either name, a refusal, tool call fragments.
-func readDelta(b []byte, d *delta, scratch *[]byte) ([]byte, bool) {
+func readDelta(b []byte, d *delta, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
@@ -103,22 +103,22 @@ func readDelta(b []byte, d *delta, scratch *[]byte) ([]byte, bool) {
 			if !adapter.Once(&seen, 1) {
 				return nil, false
 			}
-			return nullOrString(v, &d.Content.Text, scratch)
+			return nullOrText(v, &d.Content.Text, scratch)
 		case "refusal":
 			if !adapter.Once(&seen, 2) {
 				return nil, false
 			}
-			return nullOrString(v, &d.Refusal, scratch)
+			return nullOrText(v, &d.Refusal, scratch)
 		case "reasoning_content":
 			if !adapter.Once(&seen, 4) {
 				return nil, false
 			}
-			return nullOrString(v, &d.ReasoningContent, scratch)
+			return nullOrText(v, &d.ReasoningContent, scratch)
 		case "reasoning":
 			if !adapter.Once(&seen, 8) {
 				return nil, false
 			}
-			return nullOrString(v, &d.Reasoning, scratch)
+			return nullOrText(v, &d.Reasoning, scratch)
 		case "tool_calls":
 			if !adapter.Once(&seen, 16) {
 				return nil, false
@@ -134,7 +134,7 @@ func readDelta(b []byte, d *delta, scratch *[]byte) ([]byte, bool) {
 }
 
 // readToolCall reads one tool call fragment.
-func readToolCall(b []byte, tc *goopenai.ToolCall, scratch *[]byte) ([]byte, bool) {
+func readToolCall(b []byte, tc *goopenai.ToolCall, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
@@ -168,7 +168,7 @@ func readToolCall(b []byte, tc *goopenai.ToolCall, scratch *[]byte) ([]byte, boo
 }
 
 // readFunction reads a fragment's name and arguments.
-func readFunction(b []byte, f *goopenai.FunctionCall, scratch *[]byte) ([]byte, bool) {
+func readFunction(b []byte, f *goopenai.FunctionCall, scratch *adapter.Scratch) ([]byte, bool) {
 	var seen uint
 	return adapter.Members(b, func(name, v []byte) ([]byte, bool) {
 		switch string(name) {
@@ -181,7 +181,7 @@ func readFunction(b []byte, f *goopenai.FunctionCall, scratch *[]byte) ([]byte, 
 			if !adapter.Once(&seen, 2) {
 				return nil, false
 			}
-			return nullOrString(v, &f.Arguments, scratch)
+			return nullOrText(v, &f.Arguments, scratch)
 		}
 		return adapter.SkipUnread(name, v, functionNames)
 	})
@@ -189,11 +189,21 @@ func readFunction(b []byte, f *goopenai.FunctionCall, scratch *[]byte) ([]byte, 
 
 // nullOrString reads a string into s; null leaves s alone, as
 // encoding/json does.
-func nullOrString(v []byte, s *string, scratch *[]byte) ([]byte, bool) {
+func nullOrString(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
 	if rest, ok := adapter.CutPrefix(v, "null"); ok {
 		return rest, true
 	}
 	str, rest, ok := adapter.ReadString(v, scratch)
+	*s = str
+	return rest, ok
+}
+
+// nullOrText is nullOrString for a delta's text (adapter.ReadText).
+func nullOrText(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
+	if rest, ok := adapter.CutPrefix(v, "null"); ok {
+		return rest, true
+	}
+	str, rest, ok := adapter.ReadText(v, scratch)
 	*s = str
 	return rest, ok
 }

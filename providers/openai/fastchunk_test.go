@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 	"github.com/llmrt/llmrt/providers/internal/sse"
 )
@@ -124,7 +125,7 @@ func FuzzDecodeChunk(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got chunk
-		var scratch []byte
+		var scratch adapter.Scratch
 		if !decodeChunk(data, &got, &scratch) {
 			return
 		}

@@ -15,8 +15,8 @@ import (
 // event, which then goes to the general decoder.
 
 // eventNames are the fields of event, its embedded response included.
-var eventNames = []string{"type", "delta", "output_index", "summary_index", "arguments", "item", "response",
-	"code", "message", "status", "output", "usage", "incomplete_details", "error"}
+var eventNames = adapter.NewFields("type", "delta", "output_index", "summary_index", "arguments", "item", "response",
+	"code", "message", "status", "output", "usage", "incomplete_details", "error")
 
 // deltaTypes are the types of the events decodeEvent reads most often,
 // kept without a copy.
@@ -25,14 +25,14 @@ var deltaTypes = []string{"response.output_text.delta", "response.reasoning_summ
 
 // decodeEvent fills ev from data when data is an event it reads directly
 // and reports whether it did; scratch is reused for unescaping.
-func decodeEvent(data []byte, ev *event, scratch *[]byte) bool {
+func decodeEvent(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	var e event
 	var seen uint
-	str := func(bit uint, dst *string, v []byte) ([]byte, bool) {
+	text := func(bit uint, dst *string, v []byte) ([]byte, bool) {
 		if !adapter.Once(&seen, bit) {
 			return nil, false
 		}
-		s, rest, ok := adapter.ReadString(v, scratch)
+		s, rest, ok := adapter.ReadText(v, scratch)
 		*dst = s
 		return rest, ok
 	}
@@ -54,9 +54,9 @@ func decodeEvent(data []byte, ev *event, scratch *[]byte) bool {
 			e.Type = t
 			return rest, ok
 		case "delta":
-			return str(2, &e.Delta, v)
+			return text(2, &e.Delta, v)
 		case "arguments":
-			return str(4, &e.Arguments, v)
+			return text(4, &e.Arguments, v)
 		case "output_index":
 			return index(8, &e.OutputIndex, v)
 		case "summary_index":

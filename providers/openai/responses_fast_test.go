@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmrt/llmrt/providers/internal/adapter"
 	"github.com/llmrt/llmrt/providers/internal/replay"
 	"github.com/llmrt/llmrt/providers/internal/sse"
 )
@@ -108,7 +109,7 @@ func FuzzDecodeEvent(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var got event
-		var scratch []byte
+		var scratch adapter.Scratch
 		if !decodeEvent(data, &got, &scratch) {
 			return
 		}

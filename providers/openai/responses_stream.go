@@ -35,8 +35,8 @@ type rstreamer struct {
 	calls  int
 	items  []itemSeen
 
-	ev      event  // the decode target, reused from event to event
-	scratch []byte // decodeEvent's unescaping buffer, reused
+	ev      event           // the decode target, reused from event to event
+	scratch adapter.Scratch // decodeEvent's unescaping buffer, reused
 }
 
 // readSSE parses an event stream until response.completed (or

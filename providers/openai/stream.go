@@ -35,8 +35,8 @@ type streamer struct {
 	ids     map[string]int // call id → index, for servers that send no index
 	last    int            // index of the latest call fragment
 
-	c       chunk  // the decode target, reused from event to event
-	scratch []byte // decodeChunk's unescaping buffer, reused
+	c       chunk           // the decode target, reused from event to event
+	scratch adapter.Scratch // decodeChunk's unescaping buffer, reused
 }
 
 type callSeen struct{ id, name bool }

@@ -66,7 +66,9 @@ func SkipSpace(b []byte) []byte {
 // OnlySpace reports whether b holds nothing but JSON white space.
 func OnlySpace(b []byte) bool { return len(SkipSpace(b)) == 0 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+// isSpace tests c > ' ' first: nearly every byte a reader asks about is
+// not white space.
+func isSpace(c byte) bool { return c <= ' ' && (c == ' ' || c == '\t' || c == '\n' || c == '\r') }
 
 // ReadBool reads true or false.
 func ReadBool(b []byte) (v bool, rest []byte, ok bool) {
@@ -106,20 +108,11 @@ func scanString(b []byte) (end int, escaped, ascii, ok bool) {
 			return i + 1, escaped, high&highBits == 0, true
 		case c == '\\':
 			escaped = true
-			if i+1 >= len(b) {
+			n, ok := escapeLen(b[i:])
+			if !ok {
 				return 0, false, false, false
 			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+5 >= len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-					return 0, false, false, false
-				}
-				i += 6
-			default:
-				return 0, false, false, false
-			}
+			i += n
 		case c < 0x20:
 			return 0, false, false, false
 		default:
@@ -127,6 +120,86 @@ func scanString(b []byte) (end int, escaped, ascii, ok bool) {
 			i++
 		}
 	}
+}
+
+// scanName checks the JSON string b opens with is a member name a caller
+// can compare byte for byte, plain ASCII without escapes, and returns the
+// index just past its closing quote.
+func scanName(b []byte) (end int, ok bool) {
+	if len(b) == 0 || b[0] != '"' {
+		return 0, false
+	}
+	i := 1
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if m := specialOrHigh(x); m != 0 {
+			i += bits.TrailingZeros64(m) / 8
+			return i + 1, b[i] == '"'
+		}
+	}
+	for ; i < len(b); i++ {
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// skipString checks the JSON string b opens with as scanString does and
+// returns the index just past its closing quote, for a value that is
+// skipped: neither its escapes nor its bytes are reported.
+func skipString(b []byte) (end int, ok bool) {
+	if len(b) == 0 || b[0] != '"' {
+		return 0, false
+	}
+	for i := 1; ; {
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			if k := firstSpecial(x); k < 8 {
+				i += k
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return 0, false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			return i + 1, true
+		case c == '\\':
+			n, ok := escapeLen(b[i:])
+			if !ok {
+				return 0, false
+			}
+			i += n
+		case c < 0x20:
+			return 0, false
+		default:
+			i++
+		}
+	}
+}
+
+// escapeLen returns the length of the escape b opens with (a backslash
+// and what follows it), or false for one JSON does not define.
+func escapeLen(b []byte) (int, bool) {
+	if len(b) < 2 {
+		return 0, false
+	}
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, true
+	case 'u':
+		if len(b) < 6 || !isHex(b[2]) || !isHex(b[3]) || !isHex(b[4]) || !isHex(b[5]) {
+			return 0, false
+		}
+		return 6, true
+	}
+	return 0, false
 }
 
 const (
@@ -140,11 +213,20 @@ const (
 // than n" tests, whose lowest flag is exact: a false one can only follow a
 // true one.
 func firstSpecial(x uint64) int {
+	return bits.TrailingZeros64(special(x)) / 8
+}
+
+// special flags (with its high bit) each of the eight bytes of x that is
+// a quote, a backslash or a control character, and maybe some bytes after
+// the first flagged one.
+func special(x uint64) uint64 {
 	q := x ^ (lowBits * '"')
 	s := x ^ (lowBits * '\\')
-	m := ((x-lowBits*0x20)&^x | (q-lowBits)&^q | (s-lowBits)&^s) & highBits
-	return bits.TrailingZeros64(m) / 8
+	return ((x-lowBits*0x20)&^x | (q-lowBits)&^q | (s-lowBits)&^s) & highBits
 }
+
+// specialOrHigh is special with the non-ASCII bytes flagged too.
+func specialOrHigh(x uint64) uint64 { return special(x) | x&highBits }
 
 func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
@@ -170,19 +252,41 @@ func hexValue(b []byte) rune {
 // invalid UTF-8 and \u escapes of UTF-16 surrogates, whose replacement
 // rules it leaves to the general decoder. scratch is reused for
 // unescaping.
-func ReadString(b []byte, scratch *[]byte) (s string, rest []byte, ok bool) {
-	end, escaped, ascii, ok := scanString(b)
+func ReadString(b []byte, scratch *Scratch) (s string, rest []byte, ok bool) {
+	v, rest, ok := readString(b, scratch)
 	if !ok {
 		return "", nil, false
 	}
-	body := b[1 : end-1]
-	if !ascii && !utf8.Valid(body) {
+	return string(v), rest, true
+}
+
+// ReadText is ReadString for a delta's text, which the stream's caller
+// copies on (joins, appends to a reply): the value is copied into a block
+// scratch shares with the deltas before and after it, not allocated on
+// its own.
+func ReadText(b []byte, scratch *Scratch) (s string, rest []byte, ok bool) {
+	v, rest, ok := readString(b, scratch)
+	if !ok {
 		return "", nil, false
 	}
-	if !escaped {
-		return string(body), b[end:], true
+	return scratch.text(v), rest, true
+}
+
+// readString is ReadString's work: the value's bytes, in b when it holds
+// no escape, else in scratch, valid until scratch is used again.
+func readString(b []byte, scratch *Scratch) (v, rest []byte, ok bool) {
+	end, escaped, ascii, ok := scanString(b)
+	if !ok {
+		return nil, nil, false
 	}
-	out := (*scratch)[:0]
+	body := b[1 : end-1]
+	if !ascii && !utf8.Valid(body) {
+		return nil, nil, false
+	}
+	if !escaped {
+		return body, b[end:], true
+	}
+	out := scratch.buf[:0]
 	for len(body) > 0 {
 		i := 0
 		for i < len(body) && body[i] != '\\' {
@@ -197,7 +301,7 @@ func ReadString(b []byte, scratch *[]byte) (s string, rest []byte, ok bool) {
 		case 'u':
 			r := hexValue(body[i+2:])
 			if utf8.RuneLen(r) < 0 { // a surrogate
-				return "", nil, false
+				return nil, nil, false
 			}
 			out = utf8.AppendRune(out, r)
 			body = body[i+6:]
@@ -217,14 +321,14 @@ func ReadString(b []byte, scratch *[]byte) (s string, rest []byte, ok bool) {
 		}
 		body = body[i+2:]
 	}
-	*scratch = out
-	return string(out), b[end:], true
+	scratch.buf = out
+	return out, b[end:], true
 }
 
 // ReadKnownString is ReadString for a member with a few usual values
 // (an event type): a value equal to one of known is returned as that
 // string, without a copy.
-func ReadKnownString(b []byte, known []string, scratch *[]byte) (string, []byte, bool) {
+func ReadKnownString(b []byte, known []string, scratch *Scratch) (string, []byte, bool) {
 	end, escaped, _, ok := scanString(b)
 	if ok && !escaped {
 		for _, k := range known {

@@ -3,6 +3,7 @@ package adapter
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestReadString(t *testing.T) {
 		`""`, `"hi"`, `"Olá 😀"`, `"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\u003c\u0000\uFFFF"`,
 		`"` + strings.Repeat("x", 1<<16) + `"`, `"end\\"`,
 	}
-	var scratch []byte
+	var scratch Scratch
 	for _, in := range taken {
 		got, rest, ok := ReadString([]byte(in+`,"next"`), &scratch)
 		var want string
@@ -76,8 +77,8 @@ func TestMembers(t *testing.T) {
 			t.Errorf("Members(%q): walked, want it declined", in)
 		}
 	}
-	if !EqualFoldAny([]byte("Choices"), []string{"usage", "choices"}) || EqualFoldAny([]byte("choice"), []string{"choices"}) {
-		t.Errorf("EqualFoldAny: wrong match")
+	if f := NewFields("usage", "choices"); !f.Fold([]byte("Choices")) || f.Fold([]byte("choice")) || f.Fold([]byte("a_very_long_name")) {
+		t.Errorf("Fields.Fold: wrong match")
 	}
 }
 
@@ -87,7 +88,7 @@ func FuzzReadString(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var scratch []byte
+		var scratch Scratch
 		got, rest, ok := ReadString(data, &scratch)
 		if !ok {
 			return
@@ -155,7 +156,7 @@ func TestFirstSpecial(t *testing.T) {
 // other as ReadString reads it.
 func TestReadKnownString(t *testing.T) {
 	known := []string{"response.output_text.delta", "a"}
-	var scratch []byte
+	var scratch Scratch
 	for _, tt := range []struct{ in, want string }{
 		{`"a",`, "a"}, {`"response.output_text.delta"}`, "response.output_text.delta"}, {`"b\n"]`, "b\n"}, {`"\u0061" `, "a"},
 	} {
@@ -166,5 +167,36 @@ func TestReadKnownString(t *testing.T) {
 	}
 	if _, _, ok := ReadKnownString([]byte(`"a`), known, &scratch); ok {
 		t.Errorf(`ReadKnownString("a): read, want it declined`)
+	}
+}
+
+// TestReadTextKeepsEveryString: the strings ReadText hands out share
+// blocks, and each stays what it was read as while later ones are read,
+// across blocks, escaped or not, and longer than a block's share.
+func TestReadTextKeepsEveryString(t *testing.T) {
+	var scratch Scratch
+	var got, want []string
+	for i := range 20000 {
+		v := fmt.Sprintf("w%d ", i)
+		switch {
+		case i%7 == 0:
+			v += "\n\"quoted\""
+		case i%1000 == 0:
+			v = strings.Repeat("long ", textBlock/4)
+		}
+		in, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, rest, ok := ReadText(append(in, ','), &scratch)
+		if !ok || string(rest) != "," {
+			t.Fatalf("ReadText(%.40s): got %q, %v", in, rest, ok)
+		}
+		got, want = append(got, s), append(want, v)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("string %d: got %.40q, want %.40q", i, got[i], want[i])
+		}
 	}
 }

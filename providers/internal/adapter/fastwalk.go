@@ -25,8 +25,8 @@ func Members(b []byte, member func(name, value []byte) ([]byte, bool)) ([]byte, 
 		return b[1:], true
 	}
 	for {
-		end, escaped, ascii, ok := scanString(b)
-		if !ok || escaped || !ascii {
+		end, ok := scanName(b)
+		if !ok {
 			return nil, false
 		}
 		name := b[1 : end-1]
@@ -80,14 +80,33 @@ func separator(b []byte, close byte) (rest []byte, done, ok bool) {
 	return nil, false, false
 }
 
-// EqualFoldAny reports whether the ASCII name equals one of names ignoring
-// case, as encoding/json matches member names to fields. A member the
-// caller does not read may be skipped only when this is false.
-func EqualFoldAny(name []byte, names []string) bool {
+// Fields is the set of member names a direct reader reads into a field.
+// A member it does not read may be skipped only when its name matches
+// none of them ignoring case: encoding/json would decode it into that
+// field.
+type Fields struct {
+	byLen [][]string // the names by length
+}
+
+// NewFields returns the set of names.
+func NewFields(names ...string) *Fields {
+	f := &Fields{}
 	for _, n := range names {
-		if len(n) != len(name) {
-			continue
+		for len(f.byLen) <= len(n) {
+			f.byLen = append(f.byLen, nil)
 		}
+		f.byLen[len(n)] = append(f.byLen[len(n)], n)
+	}
+	return f
+}
+
+// Fold reports whether the ASCII name equals one of the names ignoring
+// case, as encoding/json matches member names to fields.
+func (f *Fields) Fold(name []byte) bool {
+	if len(name) >= len(f.byLen) {
+		return false
+	}
+	for _, n := range f.byLen[len(name)] {
 		same := true
 		for i := 0; i < len(n) && same; i++ {
 			same = lower(n[i]) == lower(name[i])
@@ -118,10 +137,10 @@ func Once(seen *uint, bit uint) bool {
 }
 
 // SkipUnread skips the value v of a member the caller does not read, and
-// declines one whose name matches one of the caller's fields, names,
-// ignoring case: encoding/json would decode it into that field.
-func SkipUnread(name, v []byte, names []string) ([]byte, bool) {
-	if EqualFoldAny(name, names) {
+// declines one whose name matches one of the caller's fields ignoring
+// case: encoding/json would decode it into that field.
+func SkipUnread(name, v []byte, fields *Fields) ([]byte, bool) {
+	if fields.Fold(name) {
 		return nil, false
 	}
 	return SkipValue(v)
@@ -139,7 +158,7 @@ func skipValue(b []byte, depth int) ([]byte, bool) {
 	}
 	switch c := b[0]; {
 	case c == '"':
-		end, _, _, ok := scanString(b)
+		end, ok := skipString(b)
 		if !ok {
 			return nil, false
 		}
@@ -173,7 +192,7 @@ func skipContainer(b []byte, depth int) ([]byte, bool) {
 	for {
 		var ok bool
 		if object {
-			end, _, _, ok := scanString(b)
+			end, ok := skipString(b)
 			if !ok {
 				return nil, false
 			}

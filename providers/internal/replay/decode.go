@@ -36,9 +36,9 @@ func SameDecode[T any](t testing.TB, rel string, data []byte) {
 // took data. lenient says the parser skips a field of an unexpected type,
 // as encoding/json reports it after decoding the rest; otherwise any
 // error of encoding/json's on data taken is a failure.
-func SameDirect[T any](t testing.TB, data []byte, got *T, decode func([]byte, *T, *[]byte) bool, lenient bool) bool {
+func SameDirect[T any](t testing.TB, data []byte, got *T, decode func([]byte, *T, *adapter.Scratch) bool, lenient bool) bool {
 	t.Helper()
-	var scratch []byte
+	var scratch adapter.Scratch
 	if !decode(data, got, &scratch) {
 		return false
 	}

@@ -5,11 +5,19 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 )
 
 // ErrUnexpectedEOF reports a stream that ended inside a line: the last
 // field was cut off.
 var ErrUnexpectedEOF = errors.New("sse: the stream ended in the middle of a line")
+
+// bufferSize is the reader's first buffer: twice the 64 KiB a caller's
+// bufio.Reader usually holds, so that once the event being read is moved
+// to the buffer's start there is room for a read as large as that
+// bufio.Reader, which it then hands straight to the network without a
+// copy of its own.
+const bufferSize = 128 << 10
 
 // maxFieldName is the length of the longest field name ("event", "retry");
 // a line whose colon comes later is not a field.
@@ -24,27 +32,35 @@ type Reader struct {
 	buf        []byte // read from r; buf[pos:end] is not yet parsed
 	pos, end   int
 	skipLF     bool // the last line ended in \r: a \n right after it belongs to it
+	cr         int  // the index in buf of the next \r from pos on (MaxInt: none before end), or below pos when not known
 	eof        bool
 	begun      bool // a line was read (a byte order mark may open the stream)
 	eventBytes int  // the size of the event being read, for the max
 
-	data  []byte
-	typ   string
-	name  string // the last event type read, kept so a repeat costs nothing
-	dirty bool   // a field of the current event was read
-	err   error
+	// data is the event's data so far, its lines joined by newlines. A
+	// single data line is not copied: data then points into buf (aliased),
+	// and is copied to own before fill moves what buf holds.
+	data    []byte
+	own     []byte
+	aliased bool
+	hasData bool // a data line was read
+	typ     string
+	name    string // the last event type read, kept so a repeat costs nothing
+	dirty   bool   // a field of the current event was read
+	err     error
 }
 
 // NewReader reads events from r. An event larger than maxEventSize bytes
 // fails the stream with bufio.ErrTooLong, as a bufio.Scanner would.
 func NewReader(r io.Reader, maxEventSize int) *Reader {
-	return &Reader{r: r, max: maxEventSize}
+	return &Reader{r: r, max: maxEventSize, cr: -1}
 }
 
 // Next reads the next event and reports whether there is one. At the end
 // of the stream (or on an error) it returns false; Err tells which.
 func (r *Reader) Next() bool {
-	r.data, r.typ, r.dirty, r.eventBytes = r.data[:0], "", false, 0
+	r.data, r.aliased, r.hasData = nil, false, false
+	r.typ, r.dirty, r.eventBytes = "", false, 0
 	for r.err == nil {
 		line, ok := r.line()
 		if !ok {
@@ -65,13 +81,8 @@ func (r *Reader) Next() bool {
 	return false
 }
 
-// dispatch ends the event: data without its last newline.
-func (r *Reader) dispatch() bool {
-	if n := len(r.data); n > 0 {
-		r.data = r.data[:n-1]
-	}
-	return true
-}
+// dispatch ends the event.
+func (r *Reader) dispatch() bool { return true }
 
 // field handles one line of an event.
 func (r *Reader) field(line []byte) {
@@ -79,7 +90,7 @@ func (r *Reader) field(line []byte) {
 		r.begun = true
 		line = bytes.TrimPrefix(line, []byte("\xEF\xBB\xBF"))
 	}
-	colon := bytes.IndexByte(line, ':')
+	colon := fieldEnd(line)
 	if colon > maxFieldName {
 		return
 	}
@@ -94,8 +105,12 @@ func (r *Reader) field(line []byte) {
 	}
 	switch string(line[:colon]) {
 	case "data":
-		r.data = append(r.data, value...)
-		r.data = append(r.data, '\n')
+		if !r.hasData {
+			r.data, r.aliased, r.hasData = value, true, true
+		} else {
+			r.keep()
+			r.data = append(append(r.data, '\n'), value...)
+		}
 		r.dirty = true
 	case "event":
 		if r.name != string(value) {
@@ -113,8 +128,28 @@ func (r *Reader) field(line []byte) {
 	// retry, comments (a leading colon) and unknown fields are skipped.
 }
 
+// fieldEnd returns the index of line's first colon, or -1, looking for the
+// two fields that make up nearly every line first.
+func fieldEnd(line []byte) int {
+	switch {
+	case len(line) >= 5 && string(line[:5]) == "data:":
+		return 4
+	case len(line) >= 6 && string(line[:6]) == "event:":
+		return 5
+	}
+	return bytes.IndexByte(line, ':')
+}
+
 // Type is the event's type: its event field, or "" when it had none.
 func (r *Reader) Type() string { return r.typ }
+
+// keep copies data that points into buf to a buffer of the reader's own.
+func (r *Reader) keep() {
+	if r.aliased {
+		r.own = append(r.own[:0], r.data...)
+		r.data, r.aliased = r.own, false
+	}
+}
 
 // Data is the event's data, its data fields joined by newlines. It is
 // valid until the next call to Next.
@@ -141,7 +176,7 @@ func (r *Reader) line() ([]byte, bool) {
 			r.skipLF = false
 		}
 		rest := r.buf[r.pos:r.end]
-		if i := lineEnd(rest); i >= 0 {
+		if i := r.lineEnd(rest); i >= 0 {
 			line := rest[:i]
 			r.pos += i + 1
 			r.eventBytes += i + 1
@@ -178,14 +213,16 @@ func (r *Reader) line() ([]byte, bool) {
 // fill reads more input, keeping the unparsed rest at the buffer's start
 // and growing the buffer when the rest fills it.
 func (r *Reader) fill() {
+	r.keep()
 	if r.pos > 0 {
 		r.end = copy(r.buf, r.buf[r.pos:r.end])
 		r.pos = 0
 	}
 	if r.end == len(r.buf) {
-		size := max(4096, 2*len(r.buf))
+		size := max(bufferSize, 2*len(r.buf))
 		r.buf = append(r.buf, make([]byte, size-len(r.buf))...)
 	}
+	r.cr = -1 // positions moved, and more bytes come
 	n, err := r.r.Read(r.buf[r.end:])
 	r.end += n
 	if err == io.EOF {
@@ -195,17 +232,20 @@ func (r *Reader) fill() {
 	}
 }
 
-// lineEnd returns the index of the first \r or \n in b, or -1. Two
-// single-byte searches, which the runtime vectorises, cost less than one
-// search for either byte, which goes byte by byte.
-func lineEnd(b []byte) int {
-	i := bytes.IndexByte(b, '\n')
-	before := b
-	if i >= 0 {
-		before = b[:i]
+// lineEnd returns the index of the first \r or \n in rest, buf[pos:end],
+// or -1. Where the next \r is, is remembered until a read brings more
+// bytes: most streams hold none, and one search per read then replaces
+// one per line.
+func (r *Reader) lineEnd(rest []byte) int {
+	if r.cr < r.pos {
+		r.cr = math.MaxInt
+		if j := bytes.IndexByte(rest, '\r'); j >= 0 {
+			r.cr = r.pos + j
+		}
 	}
-	if j := bytes.IndexByte(before, '\r'); j >= 0 {
-		return j
+	i := bytes.IndexByte(rest, '\n')
+	if cr := r.cr - r.pos; cr < len(rest) && (i < 0 || cr < i) {
+		return cr
 	}
 	return i
 }
