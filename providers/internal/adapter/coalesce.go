@@ -18,15 +18,17 @@ const maxJoined = 64 << 10
 // Consecutive text chunks, or consecutive reasoning chunks without a
 // signature, are held (with the usage totals that come between them) and
 // passed on as one when something else comes, before the stream is read
-// from the network again (see Before), and when the stream ends (Flush). So nothing is held while the reader waits for
-// the server: the caller sees text as early as it would one chunk at a
-// time, only in fewer pieces. Raw payloads pass at once, not in order
+// from the network again (see Before), and when the stream ends (Flush).
+// So nothing is held while the reader waits for the server: the caller
+// sees text as early as it would one chunk at a time, only in fewer
+// pieces. Raw payloads pass at once, not in order
 // with held text.
 type Coalescer struct {
 	emit  func(providers.Chunk)
 	first providers.Chunk // the held chunk, when only one is held
 	more  strings.Builder // the held text, once a second chunk joined
 	held  int
+	last  int // the length of the text joined last
 	// usage holds the running totals that came with the held text, passed
 	// on after it (a protocol that restates its totals with every delta
 	// would otherwise cut every run of text).
@@ -64,6 +66,9 @@ func (c *Coalescer) Emit(ch providers.Chunk) {
 		c.first = ch
 	default:
 		if c.held == 1 {
+			// Room for as much as was joined last time, at once, rather
+			// than a builder doubling its way there on every read.
+			c.more.Grow(max(c.last, len(c.first.Text)+len(ch.Text)))
 			c.more.WriteString(c.first.Text)
 		}
 		c.more.WriteString(ch.Text)
@@ -101,6 +106,7 @@ func (c *Coalescer) flushText() {
 	case 1:
 		c.emit(c.first)
 	default:
+		c.last = min(c.more.Len(), maxJoined)
 		c.emit(providers.Chunk{Type: c.first.Type, Text: c.more.String()})
 		c.more = strings.Builder{}
 	}
