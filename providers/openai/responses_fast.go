@@ -26,6 +26,9 @@ var deltaTypes = []string{"response.output_text.delta", "response.reasoning_summ
 // decodeEvent fills ev from data when data is an event it reads directly
 // and reports whether it did; scratch is reused for unescaping.
 func decodeEvent(data []byte, ev *event, scratch *adapter.Scratch) bool {
+	if apiDelta(data, ev, scratch) {
+		return true
+	}
 	var e event
 	var seen uint
 	text := func(bit uint, dst *string, v []byte) ([]byte, bool) {
@@ -65,6 +68,81 @@ func decodeEvent(data []byte, ev *event, scratch *adapter.Scratch) bool {
 		return adapter.SkipUnread(name, v, eventNames)
 	})
 	if !ok || !adapter.OnlySpace(rest) {
+		return false
+	}
+	*ev = e
+	return true
+}
+
+// apiDelta reads a delta laid out as OpenAI sends it, "type" first and the
+// other members in the order of their names, without white space:
+//
+//	{"type":T,["content_index":N,]"delta":S,"item_id":S,["logprobs":[],]
+//	["obfuscation":S,]"output_index":N,"sequence_number":N[,"summary_index":N]}
+//
+// with T one of deltaTypes. Comparing the names in place costs a fraction
+// of walking the members; any other layout is walked.
+func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
+	b, ok := adapter.CutPrefix(data, `{"type":"`)
+	if !ok {
+		return false
+	}
+	var e event
+	for _, t := range deltaTypes {
+		if rest, ok := adapter.CutPrefixes(b, t, `",`); ok {
+			e.Type, b = t, rest
+			break
+		}
+	}
+	if e.Type == "" {
+		return false
+	}
+	if rest, ok := adapter.CutPrefix(b, `"content_index":`); ok {
+		if b, ok = adapter.SkipValue(rest); !ok {
+			return false
+		}
+		if b, ok = adapter.CutPrefix(b, ","); !ok {
+			return false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, `"delta":`); !ok {
+		return false
+	}
+	if e.Delta, b, ok = adapter.ReadText(b, scratch); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"item_id":`); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"logprobs":[]`); ok {
+		b = rest
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"obfuscation":`); ok {
+		if b, ok = adapter.SkipValue(rest); !ok {
+			return false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, `,"output_index":`); !ok {
+		return false
+	}
+	if e.OutputIndex, b, ok = adapter.ReadIndex(b); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"sequence_number":`); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"summary_index":`); ok {
+		if e.SummaryIndex, b, ok = adapter.ReadIndex(rest); !ok {
+			return false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, "}"); !ok || !adapter.OnlySpace(b) {
 		return false
 	}
 	*ev = e

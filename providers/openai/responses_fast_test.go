@@ -66,7 +66,7 @@ func TestDecodeEvent(t *testing.T) {
 // decodeEvent takes reads as encoding/json reads it, and nearly every
 // delta is taken.
 func TestDecodeEventOnRecordings(t *testing.T) {
-	var deltas, taken int
+	var deltas, taken, openai, laidOut int
 	for _, rel := range replay.Glob(t, "*/*.json") {
 		rec := replay.Load(t, rel)
 		if rec.API != "openai:responses" || rec.Response.Status != 200 {
@@ -88,12 +88,25 @@ func TestDecodeEventOnRecordings(t *testing.T) {
 				if ok {
 					taken++
 				}
+				if rec.Provider == "openai" {
+					openai++
+					var ev event
+					var scratch adapter.Scratch
+					if apiDelta(data, &ev, &scratch) {
+						laidOut++
+					}
+				}
 			}
 		}
 	}
-	t.Logf("deltas read directly: %d of %d", taken, deltas)
+	t.Logf("deltas read directly: %d of %d; OpenAI's in its own layout: %d of %d", taken, deltas, laidOut, openai)
 	if deltas < 500 || taken < deltas*9/10 {
 		t.Errorf("deltas read directly: got %d of %d, want nine in ten of at least 500", taken, deltas)
+	}
+	// OpenAI's own deltas take the short way (apiDelta); other servers'
+	// (xAI's start with the sequence number) are walked.
+	if openai < 500 || laidOut < openai*9/10 {
+		t.Errorf("OpenAI's deltas read in its layout: got %d of %d, want nine in ten of at least 500", laidOut, openai)
 	}
 }
 
