@@ -33,6 +33,9 @@ var (
 // (see above) and reports whether it did. c.Choices' array is reused;
 // scratch is reused for unescaping.
 func decodeChunk(data []byte, c *chunk, scratch *adapter.Scratch) bool {
+	if apiChunk(data, c, scratch) {
+		return true
+	}
 	choices := c.Choices[:0]
 	var seen uint
 	rest, ok := adapter.Members(data, func(name, v []byte) ([]byte, bool) {
@@ -206,4 +209,97 @@ func nullOrText(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
 	str, rest, ok := adapter.ReadText(v, scratch)
 	*s = str
 	return rest, ok
+}
+
+// apiChunk reads a text delta laid out as OpenAI's API and most servers
+// that copy it send one, without white space:
+//
+//	{"id":S,"object":"chat.completion.chunk","created":N,"model":S[,"service_tier":V]
+//	[,"system_fingerprint":V][,"provider":V],"choices":[{"index":N,"delta":{["role":"assistant",]
+//	"content":S[,"role":"assistant"]}[,"logprobs":null][,"finish_reason":null]
+//	[,"native_finish_reason":null]}][,"usage":null][,"service_tier":V]
+//	[,"system_fingerprint":V][,"obfuscation":V]}
+//
+// Comparing the names in place costs a fraction of walking the members;
+// any other layout is walked. None of the members skipped is a field of
+// chunk, so a repeated one changes nothing.
+func apiChunk(data []byte, c *chunk, scratch *adapter.Scratch) bool {
+	b, ok := adapter.CutPrefix(data, `{"id":`)
+	if !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"object":"chat.completion.chunk","created":`); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"model":`); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if b, ok = skipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"provider":`); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"choices":[{"index":`); !ok {
+		return false
+	}
+	index, b, ok := adapter.ReadIndex(b)
+	if !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"delta":{`); !ok {
+		return false
+	}
+	b = cutOptional(b, `"role":"assistant",`)
+	if b, ok = adapter.CutPrefix(b, `"content":`); !ok {
+		return false
+	}
+	text, b, ok := adapter.ReadText(b, scratch)
+	if !ok {
+		return false
+	}
+	b = cutOptional(b, `,"role":"assistant"`)
+	if b, ok = adapter.CutPrefix(b, `}`); !ok {
+		return false
+	}
+	b = cutOptional(cutOptional(cutOptional(b, `,"logprobs":null`), `,"finish_reason":null`), `,"native_finish_reason":null`)
+	if b, ok = adapter.CutPrefix(b, `}]`); !ok {
+		return false
+	}
+	b = cutOptional(b, `,"usage":null`)
+	if b, ok = skipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"obfuscation":`); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `}`); !ok || !adapter.OnlySpace(b) {
+		return false
+	}
+	*c = chunk{Choices: append(c.Choices[:0], choice{Index: index, Delta: delta{Content: content{Text: text}}})}
+	return true
+}
+
+// cutOptional removes p from the start of b when b starts with it.
+func cutOptional(b []byte, p string) []byte {
+	if rest, ok := adapter.CutPrefix(b, p); ok {
+		return rest
+	}
+	return b
+}
+
+// skipOptional skips, in order, each member that b starts with of those
+// opened by the prefixes (a comma, the quoted name and a colon).
+func skipOptional(b []byte, prefixes ...string) ([]byte, bool) {
+	for _, p := range prefixes {
+		if rest, ok := adapter.CutPrefix(b, p); ok {
+			if b, ok = adapter.SkipValue(rest); !ok {
+				return nil, false
+			}
+		}
+	}
+	return b, true
 }

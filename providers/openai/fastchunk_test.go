@@ -80,7 +80,7 @@ func TestDecodeChunk(t *testing.T) {
 // that decodeChunk takes reads as encoding/json reads it, and nearly every
 // delta chunk is taken.
 func TestDecodeChunkOnRecordings(t *testing.T) {
-	var deltas, taken int
+	var deltas, taken, openai, laidOut, anyLaidOut int
 	for _, rel := range replay.Glob(t, "*/*.json") {
 		rec := replay.Load(t, rel)
 		if rec.API != "openai:chat.completions" || rec.Response.Status != 200 {
@@ -104,11 +104,30 @@ func TestDecodeChunkOnRecordings(t *testing.T) {
 					taken++
 				}
 			}
+			if bytes.Contains(data, []byte(`"delta":{"content":"`)) {
+				var c chunk
+				var scratch adapter.Scratch
+				if apiChunk(data, &c, &scratch) {
+					anyLaidOut++
+				}
+			}
+			if rec.Provider == "openai" && bytes.Contains(data, []byte(`"delta":{"content":"`)) {
+				openai++
+				var c chunk
+				var scratch adapter.Scratch
+				if apiChunk(data, &c, &scratch) {
+					laidOut++
+				}
+			}
 		}
 	}
-	t.Logf("delta chunks read directly: %d of %d", taken, deltas)
+	t.Logf("delta chunks read directly: %d of %d; OpenAI's text deltas in its layout: %d of %d (all servers': %d)", taken, deltas, laidOut, openai, anyLaidOut)
 	if deltas < 500 || taken < deltas*9/10 {
 		t.Errorf("delta chunks read directly: got %d of %d, want nine in ten of at least 500", taken, deltas)
+	}
+	// OpenAI's text deltas take the short way (apiChunk).
+	if openai < 100 || laidOut < openai*9/10 {
+		t.Errorf("OpenAI's text deltas read in its layout: got %d of %d, want nine in ten of at least 100", laidOut, openai)
 	}
 }
 
