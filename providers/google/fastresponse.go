@@ -33,6 +33,9 @@ var (
 // the event before are reused, zeroed (the streamer keeps none of them
 // past an event); scratch is reused for unescaping.
 func decodeResponse(data []byte, r *response, scratch *adapter.Scratch) bool {
+	if apiResponse(data, r, scratch) {
+		return true
+	}
 	spare := *r
 	*r = response{}
 	var seen uint
@@ -186,4 +189,76 @@ func readUsage(b []byte, u *usageMetadata) ([]byte, bool) {
 		*dst = n
 		return rest, ok
 	})
+}
+
+// apiResponse reads a text or thought delta laid out as the API sends it,
+// a space after each colon:
+//
+//	{"candidates": [{"content": {"parts": [{"text": S[,"thought": true]}],"role": "model"},
+//	"index": N}],"usageMetadata": {...},"modelVersion": S[,"responseId": S]}
+//
+// comparing the names in place, which costs a fraction of walking the
+// members; the usage is walked (its members vary with the model). Any
+// other layout is walked whole.
+func apiResponse(data []byte, r *response, scratch *adapter.Scratch) bool {
+	b, ok := adapter.CutPrefix(data, `{"candidates": [{"content": {"parts": [{"text": `)
+	if !ok {
+		return false
+	}
+	var p responsePart
+	if p.Text, b, ok = adapter.ReadText(b, scratch); !ok {
+		return false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"thought": true`); ok {
+		p.Thought, b = true, rest
+	}
+	if b, ok = adapter.CutPrefix(b, `}],"role": "model"},"index": `); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `}],"usageMetadata": `); !ok {
+		return false
+	}
+	u := r.UsageMetadata
+	if u == nil {
+		u = new(usageMetadata)
+	}
+	*u = usageMetadata{}
+	if b, ok = readUsage(b, u); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"modelVersion": `); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"responseId": `); ok {
+		if b, ok = adapter.SkipValue(rest); !ok {
+			return false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, `}`); !ok || !adapter.OnlySpace(b) {
+		return false
+	}
+	// The candidate, its content and its parts are reused as
+	// decodeResponse reuses them.
+	var c *candidate
+	if len(r.Candidates) > 0 && r.Candidates[0] != nil {
+		c = r.Candidates[0]
+	} else {
+		c = new(candidate)
+	}
+	content := c.Content
+	if content == nil {
+		content = &struct {
+			Parts []responsePart `json:"parts"`
+		}{}
+	}
+	content.Parts = append(content.Parts[:0], p)
+	*c = candidate{Content: content}
+	*r = response{Candidates: append(r.Candidates[:0], c), UsageMetadata: u}
+	return true
 }

@@ -76,7 +76,7 @@ func TestDecodeResponse(t *testing.T) {
 // takes reads as encoding/json reads it, and nearly every text or thought
 // response of a stream is taken.
 func TestDecodeResponseOnRecordings(t *testing.T) {
-	var texts, taken int
+	var texts, taken, deltas, laidOut int
 	for _, rel := range replay.Glob(t, "gemini/*.json") {
 		rec := replay.Load(t, rel)
 		if rec.Response.Status != 200 {
@@ -95,12 +95,25 @@ func TestDecodeResponseOnRecordings(t *testing.T) {
 				if ok {
 					taken++
 				}
+				if !bytes.Contains(data, []byte(`"finishReason"`)) {
+					deltas++
+					var r response
+					var scratch adapter.Scratch
+					if apiResponse(data, &r, &scratch) {
+						laidOut++
+					}
+				}
 			}
 		}
 	}
-	t.Logf("text responses read directly: %d of %d", taken, texts)
+	t.Logf("text responses read directly: %d of %d; deltas in the API's layout: %d of %d", taken, texts, laidOut, deltas)
 	if texts < 50 || taken < texts*9/10 {
 		t.Errorf("text responses read directly: got %d of %d, want nine in ten of at least 50", taken, texts)
+	}
+	// The deltas the API sends (no finish reason yet) take the short way
+	// (apiResponse).
+	if deltas < 40 || laidOut < deltas*9/10 {
+		t.Errorf("deltas read in the API's layout: got %d of %d, want nine in ten of at least 40", laidOut, deltas)
 	}
 }
 
