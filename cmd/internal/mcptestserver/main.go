@@ -29,14 +29,17 @@ func main() {
 	stubborn := os.Getenv("MCPTEST_IGNORE_TERM") == "1"
 	if stubborn {
 		// SIGTERM is noted, never obeyed: MCPTEST_TERMFILE receives the
-		// time it came, in Unix nanoseconds.
+		// time the first one came, in Unix nanoseconds (a client closing
+		// the server's input may send another a grace later).
 		terms := make(chan os.Signal, 1)
 		signal.Notify(terms, syscall.SIGTERM)
 		go func() {
+			first := true
 			for range terms {
-				if f := os.Getenv("MCPTEST_TERMFILE"); f != "" {
+				if f := os.Getenv("MCPTEST_TERMFILE"); f != "" && first {
 					_ = os.WriteFile(f, []byte(strconv.FormatInt(time.Now().UnixNano(), 10)), 0o644)
 				}
+				first = false
 			}
 		}()
 	}
