@@ -24,7 +24,7 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 	block := func(start map[string]any, deltas []map[string]any) {
 		st.sse("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": start})
 		for _, d := range deltas {
-			st.sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": d})
+			st.blockDelta(idx, d)
 		}
 		st.sse("content_block_stop", map[string]any{"type": "content_block_stop", "index": idx})
 		idx++
@@ -45,7 +45,7 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 		if t.Error != nil && t.Error.AfterOutput { // break off inside the text block
 			st.sse("content_block_start", map[string]any{"type": "content_block_start", "index": idx, "content_block": map[string]any{"type": "text", "text": ""}})
 			for _, d := range ds {
-				st.sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": d})
+				st.blockDelta(idx, d)
 			}
 			st.cut = true
 			return
@@ -82,6 +82,19 @@ func writeAnthropic(st *stream, t scripted.Turn) {
 	st.sse("message_stop", map[string]any{"type": "message_stop"})
 }
 
+// blockDelta writes an Anthropic content block delta: a text or thinking
+// delta laid out as the API lays it out, another from its map.
+func (st *stream) blockDelta(idx int, d map[string]any) {
+	switch d["type"] {
+	case "text_delta":
+		st.sseData("content_block_delta", anthropicDelta(idx, "text_delta", "text", d["text"].(string)))
+	case "thinking_delta":
+		st.sseData("content_block_delta", anthropicDelta(idx, "thinking_delta", "thinking", d["thinking"].(string)))
+	default:
+		st.sse("content_block_delta", map[string]any{"type": "content_block_delta", "index": idx, "delta": d})
+	}
+}
+
 func writeGemini(st *stream, t scripted.Turn) {
 	st.w.Header().Set("Content-Type", "text/event-stream")
 	in, out := usageOf(t)
@@ -94,10 +107,10 @@ func writeGemini(st *stream, t scripted.Turn) {
 			"usageMetadata": map[string]any{"promptTokenCount": in, "candidatesTokenCount": out, "totalTokenCount": in + out}})
 	}
 	for _, p := range scripted.Words(t.Reasoning) {
-		chunk([]any{map[string]any{"text": p, "thought": true}}, "")
+		st.sseData("", geminiText(p, true, in, out))
 	}
 	for _, p := range scripted.Words(t.Text) {
-		chunk([]any{map[string]any{"text": p}}, "")
+		st.sseData("", geminiText(p, false, in, out))
 	}
 	if t.Error != nil {
 		if c, _, ok := header(t); ok { // Gemini sends a call whole
@@ -131,10 +144,10 @@ func writeOllama(st *stream, t scripted.Turn) {
 		st.frame(string(b) + "\n")
 	}
 	for _, p := range scripted.Words(t.Reasoning) {
-		line(map[string]any{"role": "assistant", "content": "", "thinking": p}, false, nil)
+		st.frame(ollamaLine("", p) + "\n")
 	}
 	for _, p := range scripted.Words(t.Text) {
-		line(map[string]any{"role": "assistant", "content": p}, false, nil)
+		st.frame(ollamaLine(p, "") + "\n")
 	}
 	if t.Error != nil {
 		if c, _, ok := header(t); ok { // Ollama sends a call whole

@@ -15,7 +15,7 @@ func writeOpenAI(st *stream, t scripted.Turn) {
 		st.sse("", chunk(map[string]any{"reasoning_content": p}, nil))
 	}
 	for _, p := range scripted.Words(t.Text) {
-		st.sse("", chunk(map[string]any{"content": p}, nil))
+		st.sseData("", chatText(p))
 	}
 	if t.Error != nil { // after_output or after_call_header: break off mid-reply
 		if c, args, ok := header(t); ok {

@@ -136,7 +136,8 @@ func writeResponses(st *stream, t scripted.Turn, enc string) {
 		item(added, done,
 			func() {
 				for _, p := range scripted.Words(t.Reasoning) {
-					ev(map[string]any{"type": "response.reasoning_summary_text.delta", "item_id": id, "output_index": idx, "summary_index": 0, "delta": p})
+					st.sseData("response.reasoning_summary_text.delta", responsesSummary(p, id, idx, seq))
+					seq++
 				}
 			})
 	}
@@ -150,7 +151,8 @@ func writeResponses(st *stream, t scripted.Turn, enc string) {
 		}
 		item(map[string]any{"id": id, "type": "message", "role": "assistant", "status": "in_progress", "content": []any{}}, done, func() {
 			for _, p := range scripted.Words(t.Text) {
-				ev(map[string]any{"type": "response.output_text.delta", "item_id": id, "output_index": idx, "content_index": 0, "delta": p})
+				st.sseData("response.output_text.delta", responsesText(p, id, idx, seq))
+				seq++
 			}
 		})
 	}
