@@ -24,6 +24,9 @@ var (
 // decodeLine fills c from line when it is a line it reads directly and
 // reports whether it did; scratch is reused for unescaping.
 func decodeLine(line []byte, c *chatChunk, scratch *adapter.Scratch) bool {
+	if apiLine(line, c, scratch) {
+		return true
+	}
 	var out chatChunk
 	var seen uint
 	rest, ok := adapter.Members(line, func(name, v []byte) ([]byte, bool) {
@@ -84,4 +87,43 @@ func readMessage(b []byte, c *chatChunk, scratch *adapter.Scratch) ([]byte, bool
 		}
 		return rest, ok
 	})
+}
+
+// apiLine reads a content or thinking line laid out as Ollama writes it:
+//
+//	{"model":S,"created_at":S,"message":{"role":"assistant","content":S[,"thinking":S]},"done":false}
+//
+// comparing the names in place, which costs a fraction of walking the
+// members; any other layout is walked.
+func apiLine(line []byte, c *chatChunk, scratch *adapter.Scratch) bool {
+	b, ok := adapter.CutPrefix(line, `{"model":`)
+	if !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"created_at":`); !ok {
+		return false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"message":{"role":"assistant","content":`); !ok {
+		return false
+	}
+	var out chatChunk
+	if out.Message.Content, b, ok = adapter.ReadText(b, scratch); !ok {
+		return false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"thinking":`); ok {
+		if out.Message.Thinking, b, ok = adapter.ReadText(rest, scratch); !ok {
+			return false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, `},"done":false}`); !ok || !adapter.OnlySpace(b) {
+		return false
+	}
+	*c = out
+	return true
 }

@@ -63,7 +63,7 @@ func TestDecodeLine(t *testing.T) {
 // as encoding/json reads it, and nearly every content or thinking line is
 // taken.
 func TestDecodeLineOnRecordings(t *testing.T) {
-	var texts, taken int
+	var texts, taken, laidOut int
 	for _, rel := range replay.Glob(t, "ollama/*.json") {
 		rec := replay.Load(t, rel)
 		if rec.API != "ollama:api/chat" || rec.Response.Status != 200 {
@@ -81,12 +81,20 @@ func TestDecodeLineOnRecordings(t *testing.T) {
 				if ok {
 					taken++
 				}
+				var scratch adapter.Scratch
+				if apiLine(line, &c, &scratch) {
+					laidOut++
+				}
 			}
 		}
 	}
-	t.Logf("content lines read directly: %d of %d", taken, texts)
+	t.Logf("content lines read directly: %d of %d, %d in Ollama's layout", taken, texts, laidOut)
 	if texts < 100 || taken < texts*9/10 {
 		t.Errorf("content lines read directly: got %d of %d, want nine in ten of at least 100", taken, texts)
+	}
+	// Ollama's lines take the short way (apiLine).
+	if laidOut < texts*9/10 {
+		t.Errorf("content lines read in Ollama's layout: got %d of %d, want nine in ten", laidOut, texts)
 	}
 }
 
