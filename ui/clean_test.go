@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 
@@ -176,7 +177,12 @@ func TestTextWriter(t *testing.T) {
 	var out bytes.Buffer
 	w := NewTextWriter(&out)
 	for i := 0; i < len(hostile); i += 3 {
-		if n, err := w.Write([]byte(hostile[i:min(i+3, len(hostile))])); err != nil || n != min(3, len(hostile)-i) {
+		piece := hostile[i:min(i+3, len(hostile))]
+		write := func() (int, error) { return w.Write([]byte(piece)) }
+		if i%2 == 1 {
+			write = func() (int, error) { return io.WriteString(w, piece) }
+		}
+		if n, err := write(); err != nil || n != len(piece) {
 			t.Fatalf("Write: %d, %v", n, err)
 		}
 	}

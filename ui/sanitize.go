@@ -331,11 +331,15 @@ func NewTextWriter(w io.Writer) *TextWriter { return &TextWriter{w: w} }
 
 // Write writes p without its control sequences. It reports len(p) written
 // when the underlying write succeeds, whatever was removed.
-func (t *TextWriter) Write(p []byte) (int, error) {
-	if s := t.clean.String(string(p)); s != "" {
-		if _, err := io.WriteString(t.w, s); err != nil {
+func (t *TextWriter) Write(p []byte) (int, error) { return t.WriteString(string(p)) }
+
+// WriteString is Write for a string, which io.WriteString then passes
+// without a copy: a whole answer is printed this way.
+func (t *TextWriter) WriteString(s string) (int, error) {
+	if c := t.clean.String(s); c != "" {
+		if _, err := io.WriteString(t.w, c); err != nil {
 			return 0, err
 		}
 	}
-	return len(p), nil
+	return len(s), nil
 }
