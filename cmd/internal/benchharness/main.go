@@ -56,10 +56,7 @@ func main() {
 	fmt.Printf("llmrt benchmarks: %d runs each, %s\n\n", *runs, machine())
 	fmt.Printf("%-44s %22s %22s\n", "measurement", "median (min–max)", "peak RSS MB")
 	if want("oneshot") {
-		h.row("cold one-shot run, one trivial turn", h.oneShot)
-		for _, p := range h.peers {
-			h.row("  "+p.name+", same turn", func() sample { return h.peerOneShot(p) })
-		}
+		h.oneShot()
 	}
 	if want("help") {
 		h.row("llmrt --help", func() sample { return h.exec(nil, nil, "--help") })
@@ -205,8 +202,49 @@ func finalAnswer(text string) scripted.Turn {
 	return scripted.Turn{ToolCalls: []scripted.Call{{Name: "final_answer", Arguments: a}}}
 }
 
-func (h *harness) oneShot() sample {
-	return h.run(fakellm.OpenAI, []scripted.Turn{finalAnswer("ok")}, nil, "-p", "hi")
+// oneShot times a run answering one trivial turn ("ok") next to curl
+// making the same request to the same canned server, and the peers on the
+// same turn.
+func (h *harness) oneShot() {
+	dir, err := os.MkdirTemp("", "llmrt-bench-canned")
+	check(err)
+	defer os.RemoveAll(dir)
+	routes := h.recordRoutes(fakellm.OpenAI, scripted.Turn{Text: "ok"}, dir)
+	url, stop := startCanned(routes, dir)
+	defer stop()
+	ll := h.row("cold one-shot run, one trivial turn", func() sample {
+		env, args := provider(fakellm.OpenAI, url)
+		args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
+		return h.exec(env, nil, args...)
+	})
+	curl := h.row("  curl, same request", func() sample { return curlRoute(routes[len(routes)-1], url, dir) })
+	for _, p := range h.peers {
+		h.row("  "+p.name+", same turn", func() sample { return h.peerOneShot(p) })
+	}
+	fmt.Printf("%-44s %22s\n", "  ratio llmrt/curl (medians)", fmt.Sprintf("%.2f×", median(ll)/median(curl)))
+}
+
+// curlRoute times curl sending r's request to the canned server at url and
+// reading the answer.
+func curlRoute(r route, url, dir string) sample {
+	req := filepath.Join(dir, "req-"+strings.ReplaceAll(strings.Trim(r.Path, "/"), "/", "-")+".json")
+	if _, err := os.Stat(req); err != nil {
+		check(os.WriteFile(req, []byte(r.Req), 0o644))
+	}
+	return curlSample("-X", r.Method, "-H", "Content-Type: application/json", "--data-binary", "@"+req, url+r.Path)
+}
+
+// curlSample times curl with args, its output discarded.
+func curlSample(args ...string) sample {
+	cmd := exec.Command("curl", append([]string{"-sS", "-N", "-o", os.DevNull}, args...)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	s, err := measure(cmd)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "benchharness: curl: %v\n%s", err, out.String())
+		os.Exit(1)
+	}
+	return s
 }
 
 // loop times a run of 100 model turns, each calling path_exists, and
@@ -247,7 +285,6 @@ func (h *harness) stream(p string, tokens int) {
 	url, stop := startCanned(routes, dir)
 	defer stop()
 	streamRoute := routes[len(routes)-1]
-	check(os.WriteFile(filepath.Join(dir, "req.json"), []byte(streamRoute.Req), 0o644))
 
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	defer devnull.Close()
@@ -257,23 +294,8 @@ func (h *harness) stream(p string, tokens int) {
 		args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
 		return h.exec(env, devnull, args...)
 	})
-	curlRow := func(args ...string) sample {
-		cmd := exec.Command("curl", append([]string{"-sS", "-N", "-o", os.DevNull}, args...)...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		s, err := measure(cmd)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "benchharness: curl: %v\n%s", err, out.String())
-			os.Exit(1)
-		}
-		return s
-	}
-	curl := h.row("  curl, same stream", func() sample {
-		return curlRow("-X", streamRoute.Method, "-H", "Content-Type: application/json", "--data-binary", "@"+filepath.Join(dir, "req.json"), url+streamRoute.Path)
-	})
-	h.row("  curl, same bytes from a file (no server)", func() sample {
-		return curlRow("file://" + streamRoute.File)
-	})
+	curl := h.row("  curl, same stream", func() sample { return curlRoute(streamRoute, url, dir) })
+	h.row("  curl, same bytes from a file (no server)", func() sample { return curlSample("file://" + streamRoute.File) })
 	for _, pe := range h.peers {
 		if pe.protocol == p {
 			h.row("  "+pe.name+", same stream", func() sample { return h.runPeer(pe, url, "stream", devnull) })
