@@ -54,7 +54,7 @@ func main() {
 	want := func(row string) bool { return *only == "" || slices.Contains(strings.Split(*only, ","), row) }
 
 	fmt.Printf("llmrt benchmarks: %d runs each, %s\n\n", *runs, machine())
-	fmt.Printf("%-44s %22s %22s\n", "measurement", "median (min–max)", "peak RSS MB")
+	fmt.Printf("%-44s %22s %22s %22s\n", "measurement", "median (min–max)", "CPU ms (user+sys)", "peak RSS MB")
 	if want("oneshot") {
 		h.oneShot()
 	}
@@ -87,7 +87,8 @@ type harness struct {
 // sample is one timed process.
 type sample struct {
 	wall time.Duration
-	rss  int64 // KiB
+	cpu  time.Duration // user and system time, its children's included
+	rss  int64         // KiB
 }
 
 func (h *harness) row(name string, f func() sample) []sample {
@@ -96,12 +97,18 @@ func (h *harness) row(name string, f func() sample) []sample {
 		ss = append(ss, f())
 	}
 	walls := make([]float64, len(ss))
+	cpus := make([]float64, len(ss))
 	rss := make([]float64, len(ss))
 	for i, s := range ss {
 		walls[i] = float64(s.wall.Microseconds()) / 1000
+		cpus[i] = float64(s.cpu.Microseconds()) / 1000
 		rss[i] = float64(s.rss) / 1024
 	}
-	fmt.Printf("%-44s %22s %22s\n", name, stat(walls, "ms"), stat(rss, ""))
+	cpu := ""
+	if slices.Max(cpus) > 0 {
+		cpu = stat(cpus, "")
+	}
+	fmt.Printf("%-44s %22s %22s %22s\n", name, stat(walls, "ms"), cpu, stat(rss, ""))
 	return ss
 }
 
@@ -160,7 +167,9 @@ func measure(cmd *exec.Cmd) (sample, error) {
 	if err != nil {
 		return s, err
 	}
-	s.rss = cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	s.rss = ru.Maxrss
+	s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	if peakFile != "" {
 		data, err := os.ReadFile(peakFile)
 		if err != nil {
@@ -221,7 +230,7 @@ func (h *harness) oneShot() {
 	for _, p := range h.peers {
 		h.row("  "+p.name+", same turn", func() sample { return h.peerOneShot(p) })
 	}
-	fmt.Printf("%-44s %22s\n", "  ratio llmrt/curl (medians)", fmt.Sprintf("%.2f×", median(ll)/median(curl)))
+	ratio(ll, curl)
 }
 
 // curlRoute times curl sending r's request to the canned server at url and
@@ -264,7 +273,7 @@ func (h *harness) loop() {
 		per = append(per, float64(s.wall.Microseconds())/1000/n)
 		rss = append(rss, float64(s.rss)/1024)
 	}
-	fmt.Printf("%-44s %22s %22s\n", "tool loop, per iteration (100 iterations)", stat(per, "ms"), stat(rss, ""))
+	fmt.Printf("%-44s %22s %22s %22s\n", "tool loop, per iteration (100 iterations)", stat(per, "ms"), "", stat(rss, ""))
 }
 
 // stream times a long streamed answer piped to /dev/null next to curl
@@ -301,15 +310,29 @@ func (h *harness) stream(p string, tokens int) {
 			h.row("  "+pe.name+", same stream", func() sample { return h.runPeer(pe, url, "stream", devnull) })
 		}
 	}
-	fmt.Printf("%-44s %22s\n", "  ratio llmrt/curl (medians)", fmt.Sprintf("%.2f×", median(ll)/median(curl)))
+	ratio(ll, curl)
 }
 
-func median(ss []sample) float64 {
+// ratio prints the medians of ll over those of curl: wall time and CPU
+// time.
+func ratio(ll, curl []sample) {
+	cpu := func(s sample) float64 { return float64(s.cpu) }
+	fmt.Printf("%-44s %22s %22s\n", "  ratio llmrt/curl (medians)",
+		fmt.Sprintf("%.2f×", median(ll, wall)/median(curl, wall)), fmt.Sprintf("%.2f×", median(ll, cpu)/median(curl, cpu)))
+}
+
+func wall(s sample) float64 { return float64(s.wall) }
+
+// median is the median of f over ss.
+func median(ss []sample, f func(sample) float64) float64 {
 	v := make([]float64, len(ss))
 	for i, s := range ss {
-		v[i] = float64(s.wall)
+		v[i] = f(s)
 	}
 	slices.Sort(v)
+	if len(v)%2 == 0 {
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
 	return v[len(v)/2]
 }
 
