@@ -21,12 +21,13 @@ const (
 	sortedPrefix = `{"delta":{"`
 )
 
-// deltaKinds are the deltas read directly: their type and the member
-// holding their one string.
-var deltaKinds = [...]struct{ typ, field string }{
-	{"text_delta", "text"},
-	{"thinking_delta", "thinking"},
-	{"input_json_delta", "partial_json"},
+// deltaKinds are the deltas read directly: their type, the member holding
+// their one string, and what follows the index in the API's layout up to
+// that string, written out so that it is compared in one go.
+var deltaKinds = [...]struct{ typ, field, api string }{
+	{"text_delta", "text", `,"delta":{"type":"text_delta","text":`},
+	{"thinking_delta", "thinking", `,"delta":{"type":"thinking_delta","thinking":`},
+	{"input_json_delta", "partial_json", `,"delta":{"type":"input_json_delta","partial_json":`},
 }
 
 // decodeDelta fills ev from data when data is a text, thinking or
@@ -50,7 +51,7 @@ func apiDelta(rest []byte, ev *eventJSON, scratch *adapter.Scratch) bool {
 		return false
 	}
 	for k, kind := range deltaKinds {
-		after, ok := adapter.CutPrefixes(rest, `,"delta":{"type":"`, kind.typ, `","`, kind.field, `":`)
+		after, ok := adapter.CutPrefix(rest, kind.api)
 		if !ok {
 			continue
 		}

@@ -133,3 +133,12 @@ func FuzzDecodeDelta(f *testing.F) {
 		}
 	})
 }
+
+// TestDeltaKindsLayout: each kind's API layout is its type and field.
+func TestDeltaKindsLayout(t *testing.T) {
+	for _, k := range deltaKinds {
+		if want := `,"delta":{"type":"` + k.typ + `","` + k.field + `":`; k.api != want {
+			t.Errorf("%s: layout %s, want %s", k.typ, k.api, want)
+		}
+	}
+}
