@@ -2,11 +2,13 @@
 # bench/run.sh — llmrt's speed and size, measured the way a user meets them.
 #
 # Builds llmrt as released (-trimpath, -s -w) and times it against a fake
-# model server on loopback (cmd/internal/benchharness): a cold one-shot run,
-# --help, `llmrt acp` start to its answer to initialize (with its idle RSS),
-# a 100-iteration tool loop, and a 100,000-token streamed answer on the
-# openai, anthropic, google and ollama protocols beside curl fetching the
-# same stream. Then it runs the Go benchmarks of the hot paths (engine loop,
+# model server on loopback (cmd/internal/benchharness): a cold one-shot run
+# beside curl making the same request, --help, `llmrt acp` start to its
+# answer to initialize (with its idle RSS), a 100-iteration tool loop, and a
+# 100,000-token streamed answer on each protocol (the Responses API, Chat
+# Completions, Anthropic, Gemini, Ollama) beside curl fetching the same
+# stream. Each row gives wall time, CPU time (user plus system) and peak
+# memory. Then it runs the Go benchmarks of the hot paths (engine loop,
 # stream parsing, search, TUI, run_code) and prints the binary sizes.
 #
 #   bench/run.sh                 everything, 15 runs per row
