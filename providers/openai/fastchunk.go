@@ -224,41 +224,16 @@ func nullOrText(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
 // any other layout is walked. None of the members skipped is a field of
 // chunk, so a repeated one changes nothing.
 func apiChunk(data []byte, c *chunk, scratch *adapter.Scratch) bool {
-	b, ok := adapter.CutPrefix(data, `{"id":`)
+	// The opening up to the text, the same in every delta of a reply, is
+	// checked once (see adapter.Span).
+	head := &scratch.Spans[0]
+	b, ok := head.Skip(data)
+	index := head.Index
 	if !ok {
-		return false
-	}
-	if b, ok = adapter.SkipValue(b); !ok {
-		return false
-	}
-	if b, ok = adapter.CutPrefix(b, `,"object":"chat.completion.chunk","created":`); !ok {
-		return false
-	}
-	if b, ok = adapter.SkipValue(b); !ok {
-		return false
-	}
-	if b, ok = adapter.CutPrefix(b, `,"model":`); !ok {
-		return false
-	}
-	if b, ok = adapter.SkipValue(b); !ok {
-		return false
-	}
-	if b, ok = skipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"provider":`); !ok {
-		return false
-	}
-	if b, ok = adapter.CutPrefix(b, `,"choices":[{"index":`); !ok {
-		return false
-	}
-	index, b, ok := adapter.ReadIndex(b)
-	if !ok {
-		return false
-	}
-	if b, ok = adapter.CutPrefix(b, `,"delta":{`); !ok {
-		return false
-	}
-	b = cutOptional(b, `"role":"assistant",`)
-	if b, ok = adapter.CutPrefix(b, `"content":`); !ok {
-		return false
+		if b, index, ok = chunkHead(data); !ok {
+			return false
+		}
+		head.Keep(data, b, index)
 	}
 	text, b, ok := adapter.ReadText(b, scratch)
 	if !ok {
@@ -281,6 +256,48 @@ func apiChunk(data []byte, c *chunk, scratch *adapter.Scratch) bool {
 	}
 	*c = chunk{Choices: append(c.Choices[:0], choice{Index: index, Delta: delta{Content: content{Text: text}}})}
 	return true
+}
+
+// chunkHead reads apiChunk's layout up to the text: it returns what
+// follows "content": and the choice's index.
+func chunkHead(data []byte) ([]byte, int, bool) {
+	b, ok := adapter.CutPrefix(data, `{"id":`)
+	if !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"object":"chat.completion.chunk","created":`); !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"model":`); !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return nil, 0, false
+	}
+	if b, ok = skipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"provider":`); !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"choices":[{"index":`); !ok {
+		return nil, 0, false
+	}
+	index, b, ok := adapter.ReadIndex(b)
+	if !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"delta":{`); !ok {
+		return nil, 0, false
+	}
+	b = cutOptional(b, `"role":"assistant",`)
+	if b, ok = adapter.CutPrefix(b, `"content":`); !ok {
+		return nil, 0, false
+	}
+	return b, index, true
 }
 
 // cutOptional removes p from the start of b when b starts with it.

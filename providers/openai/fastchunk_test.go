@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,10 +19,17 @@ import (
 // reports whether decodeChunk took it.
 func checkChunk(t *testing.T, data []byte) bool {
 	t.Helper()
+	return checkChunkIn(t, new(adapter.Scratch), data)
+}
+
+// checkChunkIn is checkChunk with the scratch of the stream data is an
+// event of.
+func checkChunkIn(t *testing.T, scratch *adapter.Scratch, data []byte) bool {
+	t.Helper()
 	// A value left from the event before, which must not show through.
 	got := chunk{Choices: []choice{{Index: 3, Delta: delta{Reasoning: "old"}}, {FinishReason: "stop"}}}
 	got.Choices = got.Choices[:0]
-	return replay.SameDirect(t, data, &got, decodeChunk, true)
+	return replay.SameDirectIn(t, scratch, data, &got, decodeChunk, true)
 }
 
 // TestDecodeChunk: the API's layouts of text, reasoning and tool call
@@ -91,13 +99,14 @@ func TestDecodeChunkOnRecordings(t *testing.T) {
 			continue
 		}
 		events := sse.NewReader(bytes.NewReader(rec.Body()), maxEventSize)
+		scratch := new(adapter.Scratch) // the stream's, carried from event to event
 		for events.Next() {
 			data := events.Data()
 			if len(data) == 0 || string(data) == "[DONE]" {
 				continue
 			}
 			hot := bytes.Contains(data, []byte(`"delta":{"`)) && !bytes.Contains(data, []byte(`"usage":{`)) && !bytes.Contains(data, []byte(`"x_groq"`))
-			ok := checkChunk(t, data)
+			ok := checkChunkIn(t, scratch, data)
 			if hot {
 				deltas++
 				if ok {
@@ -129,6 +138,47 @@ func TestDecodeChunkOnRecordings(t *testing.T) {
 	if openai < 100 || laidOut < openai*9/10 {
 		t.Errorf("OpenAI's text deltas read in its layout: got %d of %d, want nine in ten of at least 100", laidOut, openai)
 	}
+}
+
+// TestDecodeChunkCarriesOnlyWhatRepeats: one scratch reads a stream's
+// chunks; what it remembers from one (the opening up to the text) serves
+// the next only where the bytes are the same, an index or an id that
+// changes is read again.
+func TestDecodeChunkCarriesOnlyWhatRepeats(t *testing.T) {
+	head := func(id string, index int) string {
+		return `{"id":"` + id + `","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"fp","choices":[{"index":` + strconv.Itoa(index) + `,"delta":{"content":`
+	}
+	tail := `},"logprobs":null,"finish_reason":null}],"usage":null,"obfuscation":"pad"}`
+	stream := []string{
+		head("a", 0) + `"one"` + tail,
+		head("a", 0) + `"two"` + tail,
+		head("a", 1) + `"three"` + tail,
+		head("a", 12) + `"four"` + tail,
+		head("a", 1) + `"five"` + tail,
+		head("b", 1) + `"six"` + tail,
+		head("b", 1) + `null` + tail,
+		head("b", 1) + `"seven"},"logprobs":null,"finish_reason":"stop"}]}`,
+		`{"id":"b","object":"chat.completion.chunk","created":1,"model":"m","system_fingerprint":"fp","choices":[{"index":1,"delta":{"content":"x","content":"y"}}]}`,
+		head("b", 1) + `"eight"` + tail,
+	}
+	scratch := new(adapter.Scratch)
+	for _, ev := range stream {
+		checkChunkIn(t, scratch, []byte(ev))
+	}
+}
+
+// FuzzDecodeChunkPair: a chunk read after another, with what the reader
+// kept from the first, reads as encoding/json reads it.
+func FuzzDecodeChunkPair(f *testing.F) {
+	head := `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":`
+	f.Add([]byte(head+`"a"},"logprobs":null,"finish_reason":null}]}`), []byte(head+`"b"},"logprobs":null,"finish_reason":null}]}`))
+	f.Add([]byte(head+`"a"}}]}`), []byte(`{"id":"c","object":"chat.completion.chunk","created":10,"model":"m","choices":[{"index":0,"delta":{"content":"b"}}]}`))
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		var got chunk
+		scratch := new(adapter.Scratch)
+		decodeChunk(first, &got, scratch)
+		replay.SameDirectIn(t, scratch, second, &got, decodeChunk, true)
+	})
 }
 
 // FuzzDecodeChunk: whatever decodeChunk reads, encoding/json reads the

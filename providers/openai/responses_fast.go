@@ -111,30 +111,34 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	if e.Delta, b, ok = adapter.ReadText(b, scratch); !ok {
 		return false
 	}
-	if b, ok = adapter.CutPrefix(b, `,"item_id":`); !ok {
-		return false
+	// From the item's id on, a reply's deltas differ only in the
+	// obfuscation and the sequence number: the rest is checked once (see
+	// adapter.Span).
+	item := &scratch.Spans[0]
+	rest, ok := item.Skip(b)
+	padded := item.Index == 1
+	if !ok {
+		if rest, padded, ok = eventItem(b); !ok {
+			return false
+		}
+		item.Keep(b, rest, boolIndex(padded))
 	}
-	if b, ok = adapter.SkipValue(b); !ok {
-		return false
-	}
-	if rest, ok := adapter.CutPrefix(b, `,"logprobs":[]`); ok {
-		b = rest
-	}
-	if rest, ok := adapter.CutPrefix(b, `,"obfuscation":`); ok {
-		if b, ok = adapter.SkipValue(rest); !ok {
+	b = rest
+	if padded {
+		if b, ok = adapter.SkipValue(b); !ok {
 			return false
 		}
 	}
-	if b, ok = adapter.CutPrefix(b, `,"output_index":`); !ok {
-		return false
+	at := &scratch.Spans[1]
+	rest, ok = at.Skip(b)
+	e.OutputIndex = at.Index
+	if !ok {
+		if rest, e.OutputIndex, ok = eventIndex(b); !ok {
+			return false
+		}
+		at.Keep(b, rest, e.OutputIndex)
 	}
-	if e.OutputIndex, b, ok = adapter.ReadIndex(b); !ok {
-		return false
-	}
-	if b, ok = adapter.CutPrefix(b, `,"sequence_number":`); !ok {
-		return false
-	}
-	if b, ok = adapter.SkipValue(b); !ok {
+	if b, ok = adapter.SkipValue(rest); !ok { // the sequence number
 		return false
 	}
 	if rest, ok := adapter.CutPrefix(b, `,"summary_index":`); ok {
@@ -147,4 +151,43 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	}
 	*ev = e
 	return true
+}
+
+// eventItem reads ,"item_id":S[,"logprobs":[]][,"obfuscation": and
+// reports whether the obfuscation's name was read (its value follows).
+func eventItem(b []byte) (rest []byte, padded, ok bool) {
+	if b, ok = adapter.CutPrefix(b, `,"item_id":`); !ok {
+		return nil, false, false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return nil, false, false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"logprobs":[]`); ok {
+		b = rest
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"obfuscation":`); ok {
+		return rest, true, true
+	}
+	return b, false, true
+}
+
+// eventIndex reads ,"output_index":N,"sequence_number": and returns N.
+func eventIndex(b []byte) (rest []byte, index int, ok bool) {
+	if b, ok = adapter.CutPrefix(b, `,"output_index":`); !ok {
+		return nil, 0, false
+	}
+	if index, b, ok = adapter.ReadIndex(b); !ok {
+		return nil, 0, false
+	}
+	if b, ok = adapter.CutPrefix(b, `,"sequence_number":`); !ok {
+		return nil, 0, false
+	}
+	return b, index, true
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

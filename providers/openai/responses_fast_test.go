@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,8 +19,15 @@ import (
 // reports whether decodeEvent took it.
 func checkEvent(t *testing.T, data []byte) bool {
 	t.Helper()
+	return checkEventIn(t, new(adapter.Scratch), data)
+}
+
+// checkEventIn is checkEvent with the scratch of the stream data is an
+// event of.
+func checkEventIn(t *testing.T, scratch *adapter.Scratch, data []byte) bool {
+	t.Helper()
 	got := event{Type: "old", Message: "left from before", Item: &item{}} // must not show through
-	return replay.SameDirect(t, data, &got, decodeEvent, true)
+	return replay.SameDirectIn(t, scratch, data, &got, decodeEvent, true)
 }
 
 // TestDecodeEvent: the API's text, reasoning and argument deltas are read
@@ -77,12 +85,13 @@ func TestDecodeEventOnRecordings(t *testing.T) {
 			continue
 		}
 		events := sse.NewReader(bytes.NewReader(rec.Body()), maxEventSize)
+		scratch := new(adapter.Scratch) // the stream's, carried from event to event
 		for events.Next() {
 			data := events.Data()
 			if len(data) == 0 || string(data) == "[DONE]" {
 				continue
 			}
-			ok := checkEvent(t, data)
+			ok := checkEventIn(t, scratch, data)
 			if bytes.Contains(data, []byte(`.delta"`)) {
 				deltas++
 				if ok {
@@ -108,6 +117,55 @@ func TestDecodeEventOnRecordings(t *testing.T) {
 	if openai < 500 || laidOut < openai*9/10 {
 		t.Errorf("OpenAI's deltas read in its layout: got %d of %d, want nine in ten of at least 500", laidOut, openai)
 	}
+}
+
+// TestDecodeEventCarriesOnlyWhatRepeats: one scratch reads a stream's
+// events; what it remembers from one (the item's id up to the
+// obfuscation, the output index) serves the next only where the bytes are
+// the same.
+func TestDecodeEventCarriesOnlyWhatRepeats(t *testing.T) {
+	text := func(delta, item, pad string, output, seq int) string {
+		s := `{"type":"response.output_text.delta","content_index":0,"delta":"` + delta + `","item_id":"` + item + `","logprobs":[]`
+		if pad != "" {
+			s += `,"obfuscation":"` + pad + `"`
+		}
+		return s + `,"output_index":` + strconv.Itoa(output) + `,"sequence_number":` + strconv.Itoa(seq) + `}`
+	}
+	stream := []string{
+		text("a", "msg_1", "p1", 0, 4),
+		text("b", "msg_1", "p22", 0, 5),
+		text("c", "msg_1", "p3", 1, 6),
+		text("d", "msg_1", "p3", 12, 7),
+		text("e", "msg_2", "p3", 12, 8),
+		text("f", "msg_2", "", 12, 9),
+		text("g", "msg_2", "", 3, 10),
+		text("h", "msg_2", "p4", 3, 11),
+		`{"type":"response.reasoning_summary_text.delta","delta":"i","item_id":"msg_2","obfuscation":"p","output_index":3,"sequence_number":12,"summary_index":2}`,
+		`{"type":"response.output_text.delta","content_index":0,"delta":"j","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":1.5e3}`,
+		`{"type":"response.output_text.delta","content_index":0,"delta":"k","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":13,"output_index":4}`,
+		text("l", "msg_2", "p4", 3, 14),
+	}
+	scratch := new(adapter.Scratch)
+	for _, ev := range stream {
+		checkEventIn(t, scratch, []byte(ev))
+	}
+}
+
+// FuzzDecodeEventPair: an event read after another, with what the reader
+// kept from the first, reads as encoding/json reads it.
+func FuzzDecodeEventPair(f *testing.F) {
+	ev := func(delta, seq string) []byte {
+		return []byte(`{"type":"response.output_text.delta","content_index":0,"delta":"` + delta + `","item_id":"msg_1","logprobs":[],"obfuscation":"pad","output_index":0,"sequence_number":` + seq + `}`)
+	}
+	f.Add(ev("a", "4"), ev("b", "5"))
+	f.Add(ev("a", "4"), []byte(`{"type":"response.output_text.delta","content_index":0,"delta":"b","item_id":"msg_1","logprobs":[],"output_index":0,"sequence_number":5}`))
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		var got event
+		scratch := new(adapter.Scratch)
+		decodeEvent(first, &got, scratch)
+		got = event{Type: "old", Message: "left from before", Item: &item{}}
+		replay.SameDirectIn(t, scratch, second, &got, decodeEvent, true)
+	})
 }
 
 // FuzzDecodeEvent: whatever decodeEvent reads, encoding/json reads the

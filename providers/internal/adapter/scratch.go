@@ -6,9 +6,10 @@ import "unsafe"
 const textBlock = 16 << 10
 
 // Scratch is a stream reader's reusable memory: a buffer for unescaping
-// strings, and the block ReadText copies delta text into. A stream of a
-// hundred thousand one-token deltas then costs a few allocations of a
-// block each instead of one per delta.
+// strings, the block ReadText copies delta text into, and the spans a
+// reader remembers from one event to the next. A stream of a hundred
+// thousand one-token deltas then costs a few allocations of a block each
+// instead of one per delta.
 //
 // A block is only ever appended to: the bytes a string was made from are
 // never written again, so the strings are as immutable as Go requires. A
@@ -17,6 +18,37 @@ const textBlock = 16 << 10
 type Scratch struct {
 	buf   []byte
 	block []byte
+	// Spans are for the reader's own use (see Span).
+	Spans [2]Span
+}
+
+// Span remembers bytes a reader checked at one place of an event, so that
+// where the next event holds the same bytes it steps over them without
+// checking them again: JSON read from left to right reads the same bytes
+// the same way. Most members of a stream's deltas (an id, a model, an
+// index) are the same in every one. A span must end where what the reader
+// makes of it does not depend on what follows: after a colon, a comma or
+// a string, never inside or right after a number. Index keeps a value the
+// reader read from the span.
+type Span struct {
+	b     []byte
+	Index int
+}
+
+// Skip returns what follows the span in b, or false when b does not open
+// with it (or nothing is remembered).
+func (s *Span) Skip(b []byte) ([]byte, bool) {
+	if len(s.b) == 0 || len(b) < len(s.b) || string(b[:len(s.b)]) != string(s.b) {
+		return nil, false
+	}
+	return b[len(s.b):], true
+}
+
+// Keep remembers the bytes of b up to rest, what follows them in b, and
+// index, a value read from them.
+func (s *Span) Keep(b, rest []byte, index int) {
+	s.b = append(s.b[:0], b[:len(b)-len(rest)]...)
+	s.Index = index
 }
 
 // text returns v as a string backed by the current block.

@@ -38,8 +38,15 @@ func SameDecode[T any](t testing.TB, rel string, data []byte) {
 // error of encoding/json's on data taken is a failure.
 func SameDirect[T any](t testing.TB, data []byte, got *T, decode func([]byte, *T, *adapter.Scratch) bool, lenient bool) bool {
 	t.Helper()
-	var scratch adapter.Scratch
-	if !decode(data, got, &scratch) {
+	return SameDirectIn(t, new(adapter.Scratch), data, got, decode, lenient)
+}
+
+// SameDirectIn is SameDirect with the reader's scratch given: one scratch
+// for the events of one stream checks what a reader carries from one event
+// to the next (adapter.Span).
+func SameDirectIn[T any](t testing.TB, scratch *adapter.Scratch, data []byte, got *T, decode func([]byte, *T, *adapter.Scratch) bool, lenient bool) bool {
+	t.Helper()
+	if !decode(data, got, scratch) {
 		return false
 	}
 	var want T
