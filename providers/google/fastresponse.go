@@ -226,21 +226,25 @@ func apiResponse(data []byte, r *response, scratch *adapter.Scratch) bool {
 		u = new(usageMetadata)
 	}
 	*u = usageMetadata{}
-	if b, ok = readUsage(b, u); !ok {
-		return false
-	}
-	if b, ok = adapter.CutPrefix(b, `,"modelVersion": `); !ok {
-		return false
-	}
-	if b, ok = adapter.SkipValue(b); !ok {
-		return false
-	}
-	if rest, ok := adapter.CutPrefix(b, `,"responseId": `); ok {
-		if b, ok = adapter.SkipValue(rest); !ok {
+	if rest, ok := apiUsage(b, u, &scratch.Spans[0]); ok {
+		b = rest
+	} else {
+		*u = usageMetadata{}
+		if b, ok = readUsage(b, u); !ok {
 			return false
 		}
 	}
-	if b, ok = adapter.CutPrefix(b, `}`); !ok || !adapter.OnlySpace(b) {
+	// The model's version and the response's id are the same in every
+	// event of a reply (see adapter.Span).
+	ids := &scratch.Spans[1]
+	rest, ok := ids.Skip(b)
+	if !ok {
+		if rest, ok = responseIDs(b); !ok {
+			return false
+		}
+		ids.Keep(b, rest, 0)
+	}
+	if b, ok = adapter.CutPrefix(rest, `}`); !ok || !adapter.OnlySpace(b) {
 		return false
 	}
 	// The candidate, its content and its parts are reused as
@@ -261,4 +265,69 @@ func apiResponse(data []byte, r *response, scratch *adapter.Scratch) bool {
 	*c = candidate{Content: content}
 	*r = response{Candidates: append(r.Candidates[:0], c), UsageMetadata: u}
 	return true
+}
+
+// apiUsage reads the usage laid out as the API sends it:
+//
+//	{"promptTokenCount": N[,"candidatesTokenCount": N],"totalTokenCount": N,
+//	"promptTokensDetails": [...][,"thoughtsTokenCount": N][,"serviceTier": S]}
+//
+// The token details, the same in every event of a reply, are checked
+// once (details). Any other layout is walked (readUsage).
+func apiUsage(b []byte, u *usageMetadata, details *adapter.Span) ([]byte, bool) {
+	b, ok := adapter.CutPrefix(b, `{"promptTokenCount": `)
+	if !ok {
+		return nil, false
+	}
+	if u.PromptTokenCount, b, ok = adapter.ReadIndex(b); !ok {
+		return nil, false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"candidatesTokenCount": `); ok {
+		if u.CandidatesTokenCount, b, ok = adapter.ReadIndex(rest); !ok {
+			return nil, false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, `,"totalTokenCount": `); !ok {
+		return nil, false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return nil, false
+	}
+	rest, ok := details.Skip(b)
+	if !ok {
+		if rest, ok = adapter.CutPrefix(b, `,"promptTokensDetails": `); !ok {
+			return nil, false
+		}
+		if rest, ok = adapter.SkipValue(rest); !ok {
+			return nil, false
+		}
+		details.Keep(b, rest, 0)
+	}
+	b = rest
+	if rest, ok := adapter.CutPrefix(b, `,"thoughtsTokenCount": `); ok {
+		if u.ThoughtsTokenCount, b, ok = adapter.ReadIndex(rest); !ok {
+			return nil, false
+		}
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"serviceTier": `); ok {
+		if b, ok = adapter.SkipValue(rest); !ok {
+			return nil, false
+		}
+	}
+	return adapter.CutPrefix(b, `}`)
+}
+
+// responseIDs reads ,"modelVersion": S[,"responseId": S].
+func responseIDs(b []byte) ([]byte, bool) {
+	b, ok := adapter.CutPrefix(b, `,"modelVersion": `)
+	if !ok {
+		return nil, false
+	}
+	if b, ok = adapter.SkipValue(b); !ok {
+		return nil, false
+	}
+	if rest, ok := adapter.CutPrefix(b, `,"responseId": `); ok {
+		return adapter.SkipValue(rest)
+	}
+	return b, true
 }

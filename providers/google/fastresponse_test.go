@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/llmrt/llmrt/providers/internal/adapter"
@@ -16,6 +17,13 @@ import (
 // whether decodeResponse took it.
 func checkResponse(t *testing.T, data []byte) bool {
 	t.Helper()
+	return checkResponseIn(t, new(adapter.Scratch), data)
+}
+
+// checkResponseIn is checkResponse with the scratch of the stream data is
+// an event of.
+func checkResponseIn(t *testing.T, scratch *adapter.Scratch, data []byte) bool {
+	t.Helper()
 	// What a target reused from an earlier event holds must not show
 	// through.
 	got := response{Error: &apiError{Code: 1}, UsageMetadata: &usageMetadata{ThoughtsTokenCount: 5},
@@ -23,7 +31,7 @@ func checkResponse(t *testing.T, data []byte) bool {
 			Parts []responsePart `json:"parts"`
 		}{Parts: []responsePart{{Text: "old", Thought: true}, {ThoughtSignature: "x"}}}}, nil}}
 	got.Candidates = got.Candidates[:1]
-	return replay.SameDirect(t, data, &got, decodeResponse, false)
+	return replay.SameDirectIn(t, scratch, data, &got, decodeResponse, false)
 }
 
 // TestDecodeResponse: the API's text and thought responses, spaced as it
@@ -87,9 +95,10 @@ func TestDecodeResponseOnRecordings(t *testing.T) {
 			continue
 		}
 		events := sseread.NewReader(bytes.NewReader(rec.Body()), maxEventSize)
+		scratch := new(adapter.Scratch) // the stream's, carried from event to event
 		for events.Next() {
 			data := events.Data()
-			ok := checkResponse(t, data)
+			ok := checkResponseIn(t, scratch, data)
 			if bytes.Contains(data, []byte(`"text"`)) && !bytes.Contains(data, []byte(`"functionCall"`)) {
 				texts++
 				if ok {
@@ -115,6 +124,60 @@ func TestDecodeResponseOnRecordings(t *testing.T) {
 	if deltas < 40 || laidOut < deltas*9/10 {
 		t.Errorf("deltas read in the API's layout: got %d of %d, want nine in ten of at least 40", laidOut, deltas)
 	}
+}
+
+// TestDecodeResponseCarriesOnlyWhatRepeats: one scratch reads a stream's
+// responses; what it remembers from one (the token details, the model's
+// version and the response's id) serves the next only where the bytes are
+// the same.
+func TestDecodeResponseCarriesOnlyWhatRepeats(t *testing.T) {
+	ev := func(text, usage, ids string) string {
+		return `{"candidates": [{"content": {"parts": [{"text": "` + text + `"}],"role": "model"},"index": 0}],"usageMetadata": ` + usage + ids + `}`
+	}
+	usage := func(c int, details, extra string) string {
+		return `{"promptTokenCount": 11,"candidatesTokenCount": ` + strconv.Itoa(c) + `,"totalTokenCount": ` + strconv.Itoa(11+c) +
+			`,"promptTokensDetails": [{"modality": "TEXT","tokenCount": ` + details + `}]` + extra + `}`
+	}
+	ids := `,"modelVersion": "gemini-2.5-flash","responseId": "r1"`
+	stream := []struct {
+		event string
+		taken bool
+	}{
+		{ev("a", usage(1, "11", ""), ids), true},
+		{ev("b", usage(2, "11", ""), ids), true},
+		{ev("c", usage(30, "11", `,"thoughtsTokenCount": 4`), ids), true},
+		{ev("d", usage(31, "12", `,"thoughtsTokenCount": 4`), ids), true},
+		{ev("e", usage(32, "1,", ""), ids), false}, // as long as the details before, not JSON
+		{ev("f", usage(32, "123", `,"thoughtsTokenCount": 4,"serviceTier": "standard"`), `,"modelVersion": "gemini-2.5-flash","responseId": "r2"`), true},
+		{ev("g", usage(33, "123", ""), `,"modelVersion": "gemini-2.5-flash"`), true},
+		{ev("h", usage(34, "123", ""), ids), true},
+		{ev("i", usage(34, "123", ""), `,"modelVersion": "gemini-2.5-flash","responseId": "r1\"`), false},
+		{ev("j", `{"promptTokenCount": 11,"totalTokenCount": 11,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 12}],"cachedContentTokenCount": 3}`, ids), true},
+		{ev("k", usage(35, "12", ""), ids+`,"responseId": "r3"`), true},
+		{ev("l", usage(36, "12", ""), ids), true},
+	}
+	scratch := new(adapter.Scratch)
+	for _, e := range stream {
+		if taken := checkResponseIn(t, scratch, []byte(e.event)); taken != e.taken {
+			t.Errorf("%s: taken %v, want %v", e.event, taken, e.taken)
+		}
+	}
+}
+
+// FuzzDecodeResponsePair: a response read after another, with what the
+// reader kept from the first, reads as encoding/json reads it.
+func FuzzDecodeResponsePair(f *testing.F) {
+	ev := func(text string, c int) []byte {
+		return []byte(`{"candidates": [{"content": {"parts": [{"text": "` + text + `"}],"role": "model"},"index": 0}],"usageMetadata": {"promptTokenCount": 11,"candidatesTokenCount": ` +
+			strconv.Itoa(c) + `,"totalTokenCount": 20,"promptTokensDetails": [{"modality": "TEXT","tokenCount": 11}]},"modelVersion": "m","responseId": "r"}`)
+	}
+	f.Add(ev("a", 1), ev("b", 2))
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		var got response
+		scratch := new(adapter.Scratch)
+		decodeResponse(first, &got, scratch)
+		replay.SameDirectIn(t, scratch, second, &got, decodeResponse, false)
+	})
 }
 
 // FuzzDecodeResponse: whatever decodeResponse reads, encoding/json reads
