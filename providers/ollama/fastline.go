@@ -112,18 +112,19 @@ func apiLine(line []byte, c *chatChunk, scratch *adapter.Scratch) bool {
 	if b, ok = adapter.CutPrefix(b, `,"message":{"role":"assistant","content":`); !ok {
 		return false
 	}
-	var out chatChunk
-	if out.Message.Content, b, ok = adapter.ReadText(b, scratch); !ok {
+	var content, thinking string
+	if content, b, ok = adapter.ReadText(b, scratch); !ok {
 		return false
 	}
 	if rest, ok := adapter.CutPrefix(b, `,"thinking":`); ok {
-		if out.Message.Thinking, b, ok = adapter.ReadText(rest, scratch); !ok {
+		if thinking, b, ok = adapter.ReadText(rest, scratch); !ok {
 			return false
 		}
 	}
 	if b, ok = adapter.CutPrefix(b, `},"done":false}`); !ok || !adapter.OnlySpace(b) {
 		return false
 	}
-	*c = out
+	*c = chatChunk{}
+	c.Message.Content, c.Message.Thinking = content, thinking
 	return true
 }

@@ -87,14 +87,17 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	if !ok {
 		return false
 	}
-	var e event
+	// The fields are set on ev at the end, in one go: event is large, and
+	// a copy of it per delta costs as much as reading one.
+	var typ, delta string
+	var output, summary int
 	for _, t := range deltaTypes {
 		if rest, ok := adapter.CutPrefixes(b, t, `",`); ok {
-			e.Type, b = t, rest
+			typ, b = t, rest
 			break
 		}
 	}
-	if e.Type == "" {
+	if typ == "" {
 		return false
 	}
 	if rest, ok := adapter.CutPrefix(b, `"content_index":`); ok {
@@ -108,7 +111,7 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	if b, ok = adapter.CutPrefix(b, `"delta":`); !ok {
 		return false
 	}
-	if e.Delta, b, ok = adapter.ReadText(b, scratch); !ok {
+	if delta, b, ok = adapter.ReadText(b, scratch); !ok {
 		return false
 	}
 	// From the item's id on, a reply's deltas differ only in the
@@ -131,25 +134,25 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	}
 	at := &scratch.Spans[1]
 	rest, ok = at.Skip(b)
-	e.OutputIndex = at.Index
+	output = at.Index
 	if !ok {
-		if rest, e.OutputIndex, ok = eventIndex(b); !ok {
+		if rest, output, ok = eventIndex(b); !ok {
 			return false
 		}
-		at.Keep(b, rest, e.OutputIndex)
+		at.Keep(b, rest, output)
 	}
 	if b, ok = adapter.SkipValue(rest); !ok { // the sequence number
 		return false
 	}
 	if rest, ok := adapter.CutPrefix(b, `,"summary_index":`); ok {
-		if e.SummaryIndex, b, ok = adapter.ReadIndex(rest); !ok {
+		if summary, b, ok = adapter.ReadIndex(rest); !ok {
 			return false
 		}
 	}
 	if b, ok = adapter.CutPrefix(b, "}"); !ok || !adapter.OnlySpace(b) {
 		return false
 	}
-	*ev = e
+	*ev = event{Type: typ, Delta: delta, OutputIndex: output, SummaryIndex: summary}
 	return true
 }
 
