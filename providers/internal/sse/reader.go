@@ -61,6 +61,9 @@ func NewReader(r io.Reader, maxEventSize int) *Reader {
 func (r *Reader) Next() bool {
 	r.data, r.aliased, r.hasData = nil, false, false
 	r.typ, r.dirty, r.eventBytes = "", false, 0
+	if r.quick() {
+		return true
+	}
 	for r.err == nil {
 		line, ok := r.line()
 		if !ok {
@@ -126,6 +129,66 @@ func (r *Reader) field(line []byte) {
 		}
 	}
 	// retry, comments (a leading colon) and unknown fields are skipped.
+}
+
+// findCR makes r.cr the index of the next \r from pos on, when it is not
+// known.
+func (r *Reader) findCR() {
+	if r.cr < r.pos {
+		r.cr = math.MaxInt
+		if j := bytes.IndexByte(r.buf[r.pos:r.end], '\r'); j >= 0 {
+			r.cr = r.pos + j
+		}
+	}
+}
+
+// quickEvents lets tests compare quick with the line by line way.
+var quickEvents = true
+
+// quick reads the next event in one go when the buffer holds it whole in
+// the layout nearly every event of a model's stream has: an optional
+// "event: T" line, one "data: D" line and a blank line, ended by \n
+// alone. It reads what the line by line way would, and reports false,
+// having read nothing, for anything else.
+func (r *Reader) quick() bool {
+	if !quickEvents || !r.begun || r.skipLF {
+		return false // a byte order mark may come, or a \n that ends a line before
+	}
+	rest := r.buf[r.pos:r.end]
+	n := 0
+	var typ []byte
+	if len(rest) > 7 && string(rest[:7]) == "event: " {
+		i := bytes.IndexByte(rest[7:], '\n')
+		if i < 0 {
+			return false
+		}
+		typ, n = rest[7:7+i], 7+i+1
+	}
+	if len(rest)-n < 6 || string(rest[n:n+6]) != "data: " {
+		return false
+	}
+	data := rest[n+6:]
+	j := bytes.IndexByte(data, '\n')
+	if j < 0 || j+1 >= len(data) || data[j+1] != '\n' {
+		return false
+	}
+	size := n + 6 + j + 2
+	if size > r.max {
+		return false
+	}
+	if r.findCR(); r.cr-r.pos < size {
+		return false // a \r ends a line inside
+	}
+	r.pos += size
+	r.data, r.aliased, r.hasData = data[:j], true, true
+	if typ != nil {
+		if r.name != string(typ) {
+			r.name = string(typ)
+		}
+		r.typ = r.name
+	}
+	r.dirty = true
+	return true
 }
 
 // fieldEnd returns the index of line's first colon, or -1, looking for the
@@ -237,12 +300,7 @@ func (r *Reader) fill() {
 // bytes: most streams hold none, and one search per read then replaces
 // one per line.
 func (r *Reader) lineEnd(rest []byte) int {
-	if r.cr < r.pos {
-		r.cr = math.MaxInt
-		if j := bytes.IndexByte(rest, '\r'); j >= 0 {
-			r.cr = r.pos + j
-		}
-	}
+	r.findCR()
 	i := bytes.IndexByte(rest, '\n')
 	if cr := r.cr - r.pos; cr < len(rest) && (i < 0 || cr < i) {
 		return cr

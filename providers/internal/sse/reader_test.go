@@ -127,6 +127,43 @@ func TestReaderMatchesGoSSERandom(t *testing.T) {
 	}
 }
 
+// TestReaderMatchesGoSSEOnModelStreams: streams made mostly of events in
+// the layout models send (an event line, one data line, a blank line),
+// read whole or a byte at a time, with the odd line that leaves it (\r,
+// a second data line, a comment, a field without its space), read as
+// go-sse reads them; and, under a limit some events pass, as the reader
+// reads them line by line (where the limit falls between blank lines
+// and a \r\n, go-sse's accounting is its own).
+func TestReaderMatchesGoSSEOnModelStreams(t *testing.T) {
+	pieces := []string{"event: delta\n", "event: other\n", "event: \n", "data: {\"a\":1}\n", "data: {\"a\":1}\n\n",
+		"data: x\n\n", "data: \n\n", "\n", "\r\n", "\r", "data:x\n", "event:t\n", ": note\n", "id: 7\n", "data: y", "event: delta\ndata: z\n\n"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 20000 {
+		var b strings.Builder
+		for range rng.IntN(40) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		in := b.String()
+		max := 1 << 20
+		if i%5 == 0 {
+			max = 30
+		}
+		var r io.Reader = strings.NewReader(in)
+		if i%3 == 1 {
+			r = iotest.OneByteReader(r)
+		}
+		want := theirs(strings.NewReader(in), max)
+		if max < 1<<20 {
+			quickEvents = false
+			want = ours(strings.NewReader(in), max)
+			quickEvents = true
+		}
+		if got := ours(r, max); !same(got, want) {
+			t.Fatalf("stream %d %q (limit %d):\ngot  %v\nwant %v", i, in, max, got, want)
+		}
+	}
+}
+
 // TestReaderTooLong fails an event larger than the limit with
 // bufio.ErrTooLong, after the events before it.
 func TestReaderTooLong(t *testing.T) {
