@@ -110,13 +110,7 @@ func TestReaderMatchesGoSSE(t *testing.T) {
 // built from the pieces that matter to the format.
 func TestReaderMatchesGoSSERandom(t *testing.T) {
 	pieces := []string{"data", "event", "id", "retry", ":", " ", "\n", "\r", "\r\n", "x", "{\"a\":1}", "\x00", "\xEF\xBB\xBF", "error"}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 20000 {
-		var b strings.Builder
-		for range rng.IntN(30) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		in := b.String()
+	for i, in := range randomStreams(1, pieces, 30) {
 		var r io.Reader = strings.NewReader(in)
 		if i%2 == 1 {
 			r = iotest.OneByteReader(r)
@@ -137,13 +131,7 @@ func TestReaderMatchesGoSSERandom(t *testing.T) {
 func TestReaderMatchesGoSSEOnModelStreams(t *testing.T) {
 	pieces := []string{"event: delta\n", "event: other\n", "event: \n", "data: {\"a\":1}\n", "data: {\"a\":1}\n\n",
 		"data: x\n\n", "data: \n\n", "\n", "\r\n", "\r", "data:x\n", "event:t\n", ": note\n", "id: 7\n", "data: y", "event: delta\ndata: z\n\n"}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range 20000 {
-		var b strings.Builder
-		for range rng.IntN(40) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		in := b.String()
+	for i, in := range randomStreams(3, pieces, 40) {
 		max := 1 << 20
 		if i%5 == 0 {
 			max = 30
@@ -162,6 +150,21 @@ func TestReaderMatchesGoSSEOnModelStreams(t *testing.T) {
 			t.Fatalf("stream %d %q (limit %d):\ngot  %v\nwant %v", i, in, max, got, want)
 		}
 	}
+}
+
+// randomStreams returns 20,000 streams of up to most pieces each, drawn
+// with seed.
+func randomStreams(seed uint64, pieces []string, most int) []string {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	streams := make([]string, 20000)
+	for i := range streams {
+		var b strings.Builder
+		for range rng.IntN(most) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		streams[i] = b.String()
+	}
+	return streams
 }
 
 // TestReaderTooLong fails an event larger than the limit with
