@@ -114,21 +114,20 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	if delta, b, ok = adapter.ReadText(b, scratch); !ok {
 		return false
 	}
-	// From the item's id on, a reply's deltas differ only in the
-	// obfuscation and the sequence number: the rest is checked once (see
-	// adapter.Span).
+	// After the text, a reply's deltas differ only in the obfuscation and
+	// the sequence number: the item's id and the output index are checked
+	// once (see adapter.Span).
 	item := &scratch.Spans[0]
 	rest, ok := item.Skip(b)
-	padded := item.Index == 1
 	if !ok {
-		if rest, padded, ok = eventItem(b); !ok {
+		if rest, ok = eventItem(b); !ok {
 			return false
 		}
-		item.Keep(b, rest, boolIndex(padded))
+		item.Keep(b, rest, 0)
 	}
 	b = rest
-	if padded {
-		if b, ok = adapter.SkipValue(b); !ok {
+	if rest, ok := adapter.CutPrefix(b, `,"obfuscation":`); ok {
+		if b, ok = adapter.SkipValue(rest); !ok {
 			return false
 		}
 	}
@@ -156,22 +155,19 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	return true
 }
 
-// eventItem reads ,"item_id":S[,"logprobs":[]][,"obfuscation": and
-// reports whether the obfuscation's name was read (its value follows).
-func eventItem(b []byte) (rest []byte, padded, ok bool) {
-	if b, ok = adapter.CutPrefix(b, `,"item_id":`); !ok {
-		return nil, false, false
+// eventItem reads ,"item_id":S[,"logprobs":[]].
+func eventItem(b []byte) ([]byte, bool) {
+	b, ok := adapter.CutPrefix(b, `,"item_id":`)
+	if !ok {
+		return nil, false
 	}
 	if b, ok = adapter.SkipValue(b); !ok {
-		return nil, false, false
+		return nil, false
 	}
 	if rest, ok := adapter.CutPrefix(b, `,"logprobs":[]`); ok {
-		b = rest
+		return rest, true
 	}
-	if rest, ok := adapter.CutPrefix(b, `,"obfuscation":`); ok {
-		return rest, true, true
-	}
-	return b, false, true
+	return b, true
 }
 
 // eventIndex reads ,"output_index":N,"sequence_number": and returns N.
@@ -186,11 +182,4 @@ func eventIndex(b []byte) (rest []byte, index int, ok bool) {
 		return nil, 0, false
 	}
 	return b, index, true
-}
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -120,9 +120,8 @@ func TestDecodeEventOnRecordings(t *testing.T) {
 }
 
 // TestDecodeEventCarriesOnlyWhatRepeats: one scratch reads a stream's
-// events; what it remembers from one (the item's id up to the
-// obfuscation, the output index) serves the next only where the bytes are
-// the same.
+// events; what it remembers from one (the item's id, the output index)
+// serves the next only where the bytes are the same.
 func TestDecodeEventCarriesOnlyWhatRepeats(t *testing.T) {
 	text := func(delta, item, pad string, output, seq int) string {
 		s := `{"type":"response.output_text.delta","content_index":0,"delta":"` + delta + `","item_id":"` + item + `","logprobs":[]`
