@@ -236,15 +236,10 @@ func apiResponse(data []byte, r *response, scratch *adapter.Scratch) bool {
 	}
 	// The model's version and the response's id are the same in every
 	// event of a reply (see adapter.Span).
-	ids := &scratch.Spans[1]
-	rest, ok := ids.Skip(b)
-	if !ok {
-		if rest, ok = responseIDs(b); !ok {
-			return false
-		}
-		ids.Keep(b, rest, 0)
+	if b, _, ok = scratch.Spans[1].Step(b, responseIDs); !ok {
+		return false
 	}
-	if b, ok = adapter.CutPrefix(rest, `}`); !ok || !adapter.OnlySpace(b) {
+	if b, ok = adapter.CutPrefix(b, `}`); !ok || !adapter.OnlySpace(b) {
 		return false
 	}
 	// The candidate, its content and its parts are reused as
@@ -293,41 +288,40 @@ func apiUsage(b []byte, u *usageMetadata, details *adapter.Span) ([]byte, bool) 
 	if b, ok = adapter.SkipValue(b); !ok {
 		return nil, false
 	}
-	rest, ok := details.Skip(b)
-	if !ok {
-		if rest, ok = adapter.CutPrefix(b, `,"promptTokensDetails": `); !ok {
-			return nil, false
-		}
-		if rest, ok = adapter.SkipValue(rest); !ok {
-			return nil, false
-		}
-		details.Keep(b, rest, 0)
+	if b, _, ok = details.Step(b, tokenDetails); !ok {
+		return nil, false
 	}
-	b = rest
 	if rest, ok := adapter.CutPrefix(b, `,"thoughtsTokenCount": `); ok {
 		if u.ThoughtsTokenCount, b, ok = adapter.ReadIndex(rest); !ok {
 			return nil, false
 		}
 	}
-	if rest, ok := adapter.CutPrefix(b, `,"serviceTier": `); ok {
-		if b, ok = adapter.SkipValue(rest); !ok {
-			return nil, false
-		}
+	if b, ok = adapter.SkipOptional(b, `,"serviceTier": `); !ok {
+		return nil, false
 	}
 	return adapter.CutPrefix(b, `}`)
 }
 
-// responseIDs reads ,"modelVersion": S[,"responseId": S].
-func responseIDs(b []byte) ([]byte, bool) {
+// tokenDetails reads ,"promptTokensDetails": V; it reads no index.
+func tokenDetails(b []byte) ([]byte, int, bool) {
+	b, ok := adapter.CutPrefix(b, `,"promptTokensDetails": `)
+	if !ok {
+		return nil, 0, false
+	}
+	b, ok = adapter.SkipValue(b)
+	return b, 0, ok
+}
+
+// responseIDs reads ,"modelVersion": S[,"responseId": S]; it reads no
+// index.
+func responseIDs(b []byte) ([]byte, int, bool) {
 	b, ok := adapter.CutPrefix(b, `,"modelVersion": `)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	if b, ok = adapter.SkipValue(b); !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	if rest, ok := adapter.CutPrefix(b, `,"responseId": `); ok {
-		return adapter.SkipValue(rest)
-	}
-	return b, true
+	b, ok = adapter.SkipOptional(b, `,"responseId": `)
+	return b, 0, ok
 }

@@ -193,20 +193,19 @@ func readFunction(b []byte, f *goopenai.FunctionCall, scratch *adapter.Scratch) 
 // nullOrString reads a string into s; null leaves s alone, as
 // encoding/json does.
 func nullOrString(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
-	if rest, ok := adapter.CutPrefix(v, "null"); ok {
-		return rest, true
-	}
-	str, rest, ok := adapter.ReadString(v, scratch)
-	*s = str
-	return rest, ok
+	return nullOr(v, s, scratch, adapter.ReadString)
 }
 
 // nullOrText is nullOrString for a delta's text (adapter.ReadText).
 func nullOrText(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
+	return nullOr(v, s, scratch, adapter.ReadText)
+}
+
+func nullOr(v []byte, s *string, scratch *adapter.Scratch, read func([]byte, *adapter.Scratch) (string, []byte, bool)) ([]byte, bool) {
 	if rest, ok := adapter.CutPrefix(v, "null"); ok {
 		return rest, true
 	}
-	str, rest, ok := adapter.ReadText(v, scratch)
+	str, rest, ok := read(v, scratch)
 	*s = str
 	return rest, ok
 }
@@ -226,29 +225,24 @@ func nullOrText(v []byte, s *string, scratch *adapter.Scratch) ([]byte, bool) {
 func apiChunk(data []byte, c *chunk, scratch *adapter.Scratch) bool {
 	// The opening up to the text, the same in every delta of a reply, is
 	// checked once (see adapter.Span).
-	head := &scratch.Spans[0]
-	b, ok := head.Skip(data)
-	index := head.Index
+	b, index, ok := scratch.Spans[0].Step(data, chunkHead)
 	if !ok {
-		if b, index, ok = chunkHead(data); !ok {
-			return false
-		}
-		head.Keep(data, b, index)
+		return false
 	}
 	text, b, ok := adapter.ReadText(b, scratch)
 	if !ok {
 		return false
 	}
-	b = cutOptional(b, `,"role":"assistant"`)
+	b = adapter.CutOptional(b, `,"role":"assistant"`)
 	if b, ok = adapter.CutPrefix(b, `}`); !ok {
 		return false
 	}
-	b = cutOptional(cutOptional(cutOptional(b, `,"logprobs":null`), `,"finish_reason":null`), `,"native_finish_reason":null`)
+	b = adapter.CutOptional(adapter.CutOptional(adapter.CutOptional(b, `,"logprobs":null`), `,"finish_reason":null`), `,"native_finish_reason":null`)
 	if b, ok = adapter.CutPrefix(b, `}]`); !ok {
 		return false
 	}
-	b = cutOptional(b, `,"usage":null`)
-	if b, ok = skipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"obfuscation":`); !ok {
+	b = adapter.CutOptional(b, `,"usage":null`)
+	if b, ok = adapter.SkipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"obfuscation":`); !ok {
 		return false
 	}
 	if b, ok = adapter.CutPrefix(b, `}`); !ok || !adapter.OnlySpace(b) {
@@ -280,7 +274,7 @@ func chunkHead(data []byte) ([]byte, int, bool) {
 	if b, ok = adapter.SkipValue(b); !ok {
 		return nil, 0, false
 	}
-	if b, ok = skipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"provider":`); !ok {
+	if b, ok = adapter.SkipOptional(b, `,"service_tier":`, `,"system_fingerprint":`, `,"provider":`); !ok {
 		return nil, 0, false
 	}
 	if b, ok = adapter.CutPrefix(b, `,"choices":[{"index":`); !ok {
@@ -293,30 +287,9 @@ func chunkHead(data []byte) ([]byte, int, bool) {
 	if b, ok = adapter.CutPrefix(b, `,"delta":{`); !ok {
 		return nil, 0, false
 	}
-	b = cutOptional(b, `"role":"assistant",`)
+	b = adapter.CutOptional(b, `"role":"assistant",`)
 	if b, ok = adapter.CutPrefix(b, `"content":`); !ok {
 		return nil, 0, false
 	}
 	return b, index, true
-}
-
-// cutOptional removes p from the start of b when b starts with it.
-func cutOptional(b []byte, p string) []byte {
-	if rest, ok := adapter.CutPrefix(b, p); ok {
-		return rest
-	}
-	return b
-}
-
-// skipOptional skips, in order, each member that b starts with of those
-// opened by the prefixes (a comma, the quoted name and a colon).
-func skipOptional(b []byte, prefixes ...string) ([]byte, bool) {
-	for _, p := range prefixes {
-		if rest, ok := adapter.CutPrefix(b, p); ok {
-			if b, ok = adapter.SkipValue(rest); !ok {
-				return nil, false
-			}
-		}
-	}
-	return b, true
 }

@@ -90,7 +90,7 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	// The fields are set on ev at the end, in one go: event is large, and
 	// a copy of it per delta costs as much as reading one.
 	var typ, delta string
-	var output, summary int
+	var summary int
 	for _, t := range deltaTypes {
 		if rest, ok := adapter.CutPrefixes(b, t, `",`); ok {
 			typ, b = t, rest
@@ -117,28 +117,15 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	// After the text, a reply's deltas differ only in the obfuscation and
 	// the sequence number: the item's id and the output index are checked
 	// once (see adapter.Span).
-	item := &scratch.Spans[0]
-	rest, ok := item.Skip(b)
-	if !ok {
-		if rest, ok = eventItem(b); !ok {
-			return false
-		}
-		item.Keep(b, rest, 0)
+	if b, _, ok = scratch.Spans[0].Step(b, eventItem); !ok {
+		return false
 	}
-	b = rest
-	if rest, ok := adapter.CutPrefix(b, `,"obfuscation":`); ok {
-		if b, ok = adapter.SkipValue(rest); !ok {
-			return false
-		}
+	if b, ok = adapter.SkipOptional(b, `,"obfuscation":`); !ok {
+		return false
 	}
-	at := &scratch.Spans[1]
-	rest, ok = at.Skip(b)
-	output = at.Index
+	rest, output, ok := scratch.Spans[1].Step(b, eventIndex)
 	if !ok {
-		if rest, output, ok = eventIndex(b); !ok {
-			return false
-		}
-		at.Keep(b, rest, output)
+		return false
 	}
 	if b, ok = adapter.SkipValue(rest); !ok { // the sequence number
 		return false
@@ -155,19 +142,16 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	return true
 }
 
-// eventItem reads ,"item_id":S[,"logprobs":[]].
-func eventItem(b []byte) ([]byte, bool) {
+// eventItem reads ,"item_id":S[,"logprobs":[]]; it reads no index.
+func eventItem(b []byte) ([]byte, int, bool) {
 	b, ok := adapter.CutPrefix(b, `,"item_id":`)
 	if !ok {
-		return nil, false
+		return nil, 0, false
 	}
 	if b, ok = adapter.SkipValue(b); !ok {
-		return nil, false
+		return nil, 0, false
 	}
-	if rest, ok := adapter.CutPrefix(b, `,"logprobs":[]`); ok {
-		return rest, true
-	}
-	return b, true
+	return adapter.CutOptional(b, `,"logprobs":[]`), 0, true
 }
 
 // eventIndex reads ,"output_index":N,"sequence_number": and returns N.

@@ -38,6 +38,28 @@ func CutPrefixes(b []byte, parts ...string) ([]byte, bool) {
 	return b, true
 }
 
+// CutOptional removes p from the start of b when b starts with it.
+func CutOptional(b []byte, p string) []byte {
+	if rest, ok := CutPrefix(b, p); ok {
+		return rest
+	}
+	return b
+}
+
+// SkipOptional skips, in order, each member b starts with of those the
+// prefixes open (a comma, the quoted name and a colon); it declines when
+// one's value is not JSON.
+func SkipOptional(b []byte, prefixes ...string) ([]byte, bool) {
+	for _, p := range prefixes {
+		if rest, ok := CutPrefix(b, p); ok {
+			if b, ok = SkipValue(rest); !ok {
+				return nil, false
+			}
+		}
+	}
+	return b, true
+}
+
 // ReadIndex reads a small non-negative integer: 1 to 9 digits (so it
 // cannot overflow), no leading zero, no sign, fraction or exponent.
 func ReadIndex(b []byte) (int, []byte, bool) {

@@ -28,27 +28,29 @@ type Scratch struct {
 // the same way. Most members of a stream's deltas (an id, a model, an
 // index) are the same in every one. A span must end where what the reader
 // makes of it does not depend on what follows: after a colon, a comma or
-// a string, never inside or right after a number. Index keeps a value the
-// reader read from the span.
+// a string, never inside or right after a number. A value the reader read
+// from the span (an index) is kept with it.
 type Span struct {
 	b     []byte
-	Index int
+	index int
 }
 
-// Skip returns what follows the span in b, or false when b does not open
-// with it (or nothing is remembered).
-func (s *Span) Skip(b []byte) ([]byte, bool) {
-	if len(s.b) == 0 || len(b) < len(s.b) || string(b[:len(s.b)]) != string(s.b) {
-		return nil, false
+// Step steps over the span at the start of b and returns what follows it
+// with the index read from it. When b does not open with the remembered
+// bytes (or nothing is remembered yet), read reads them, and what it read
+// is remembered for the next event; read returns what follows, the index
+// (0 when it reads none) and whether it read the bytes.
+func (s *Span) Step(b []byte, read func([]byte) ([]byte, int, bool)) ([]byte, int, bool) {
+	if len(s.b) > 0 && len(b) >= len(s.b) && string(b[:len(s.b)]) == string(s.b) {
+		return b[len(s.b):], s.index, true
 	}
-	return b[len(s.b):], true
-}
-
-// Keep remembers the bytes of b up to rest, what follows them in b, and
-// index, a value read from them.
-func (s *Span) Keep(b, rest []byte, index int) {
+	rest, index, ok := read(b)
+	if !ok {
+		return nil, 0, false
+	}
 	s.b = append(s.b[:0], b[:len(b)-len(rest)]...)
-	s.Index = index
+	s.index = index
+	return rest, index, true
 }
 
 // text returns v as a string backed by the current block.
