@@ -69,13 +69,13 @@ func (r *Reader) Next() bool {
 		if !ok {
 			// A clean end dispatches the event in progress.
 			if r.err == io.EOF {
-				return r.dirty && r.dispatch()
+				return r.dirty
 			}
 			return false
 		}
 		if len(line) == 0 {
 			if r.dirty {
-				return r.dispatch()
+				return true
 			}
 			continue
 		}
@@ -83,9 +83,6 @@ func (r *Reader) Next() bool {
 	}
 	return false
 }
-
-// dispatch ends the event.
-func (r *Reader) dispatch() bool { return true }
 
 // field handles one line of an event.
 func (r *Reader) field(line []byte) {
