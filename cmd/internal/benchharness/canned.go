@@ -44,8 +44,7 @@ type cannedSpec struct {
 func (h *harness) recordRoutes(p string, turn scripted.Turn, dir string) []route {
 	srv := fakellm.Start(p, turn, turn, turn, turn)
 	defer srv.Close()
-	env, args := provider(p, srv.URL)
-	args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
+	env, args := streamRun(p, srv.URL)
 	h.exec(env, io.Discard, args...)
 	var routes []route
 	for i, r := range srv.Requests() {

@@ -114,13 +114,17 @@ func (h *harness) row(name string, f func() sample) []sample {
 
 // stat renders median (min–max).
 func stat(v []float64, unit string) string {
+	return fmt.Sprintf("%.1f%s (%.1f–%.1f)", middle(v), unit, slices.Min(v), slices.Max(v))
+}
+
+// middle is the median of v.
+func middle(v []float64) float64 {
 	s := slices.Clone(v)
 	slices.Sort(s)
-	med := s[len(s)/2]
 	if len(s)%2 == 0 {
-		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
+		return (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
-	return fmt.Sprintf("%.1f%s (%.1f–%.1f)", med, unit, s[0], s[len(s)-1])
+	return s[len(s)/2]
 }
 
 // exec runs llmrt with args and env, stdout discarded, and measures it.
@@ -198,6 +202,14 @@ func provider(p, url string) (env map[string]string, args []string) {
 	return map[string]string{"OPENAI_API_KEY": "k"}, []string{"--provider", "openai", "--base-url", url + "/v1"}
 }
 
+// streamRun returns the environment and arguments of a one-shot run
+// against a server of protocol p at url that prints the model's text
+// answer as it streams ("stream" is the prompt).
+func streamRun(p, url string) (env map[string]string, args []string) {
+	env, args = provider(p, url)
+	return env, append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
+}
+
 func (h *harness) run(p string, turns []scripted.Turn, stdout io.Writer, extra ...string) sample {
 	srv := fakellm.Start(p, turns...)
 	defer srv.Close()
@@ -222,8 +234,7 @@ func (h *harness) oneShot() {
 	url, stop := startCanned(routes, dir)
 	defer stop()
 	ll := h.row("cold one-shot run, one trivial turn", func() sample {
-		env, args := provider(fakellm.OpenAI, url)
-		args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
+		env, args := streamRun(fakellm.OpenAI, url)
 		return h.exec(env, nil, args...)
 	})
 	curl := h.row("  curl, same request", func() sample { return curlRoute(routes[len(routes)-1], url, dir) })
@@ -299,8 +310,7 @@ func (h *harness) stream(p string, tokens int) {
 	defer devnull.Close()
 	name := fmt.Sprintf("stream %dk tokens, %s", tokens/1000, p)
 	ll := h.row(name, func() sample {
-		env, args := provider(p, url)
-		args = append(append([]string{"run", "--model", "m", "--no-session", "--permission", "auto"}, args...), "--finish", "text", "-p", "stream")
+		env, args := streamRun(p, url)
 		return h.exec(env, devnull, args...)
 	})
 	curl := h.row("  curl, same stream", func() sample { return curlRoute(streamRoute, url, dir) })
@@ -329,11 +339,7 @@ func median(ss []sample, f func(sample) float64) float64 {
 	for i, s := range ss {
 		v[i] = f(s)
 	}
-	slices.Sort(v)
-	if len(v)%2 == 0 {
-		return (v[len(v)/2-1] + v[len(v)/2]) / 2
-	}
-	return v[len(v)/2]
+	return middle(v)
 }
 
 func mustTemp() string {
