@@ -285,11 +285,7 @@ func (st *stream) frame(s string) {
 
 func (st *stream) sse(event string, v any) {
 	b, _ := json.Marshal(v)
-	if event != "" {
-		st.frame("event: " + event + "\ndata: " + string(b) + "\n\n")
-		return
-	}
-	st.frame("data: " + string(b) + "\n\n")
+	st.sseData(event, string(b))
 }
 
 // header returns the first tool call and the part of its arguments an
