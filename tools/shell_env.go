@@ -155,11 +155,25 @@ func URLCredential(value string) (string, bool) {
 func matchAny(patterns []string, name string) bool {
 	upper := strings.ToUpper(name)
 	for _, pat := range patterns {
-		if ok, _ := path.Match(strings.ToUpper(pat), upper); ok {
+		if matchName(strings.ToUpper(pat), upper) {
 			return true
 		}
 	}
 	return false
+}
+
+// matchName is path.Match(pattern, name) with a malformed pattern matching
+// nothing. A pattern "*WORD*", the shape of SecretPatterns, is a substring
+// test, which is what path.Match decides for a name without a slash (a
+// star does not cross one); every process start checks each variable
+// against each pattern, so that shape is worth its own line.
+func matchName(pattern, name string) bool {
+	if len(pattern) > 2 && pattern[0] == '*' && pattern[len(pattern)-1] == '*' &&
+		!strings.ContainsAny(pattern[1:len(pattern)-1], `*?[\`) && !strings.Contains(name, "/") {
+		return strings.Contains(name, pattern[1:len(pattern)-1])
+	}
+	ok, _ := path.Match(pattern, name)
+	return ok
 }
 
 func sortedKeys(m map[string]string) []string {

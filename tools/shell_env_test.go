@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -87,6 +88,24 @@ func TestEnvPolicyDropsMoreCredentials(t *testing.T) {
 		name, value, _ := strings.Cut(kv, "=")
 		if got, secret := SecretVar(name, value), !slices.Contains(want, kv); got != secret {
 			t.Errorf("SecretVar(%q, %q) = %v, want %v", name, value, got, secret)
+		}
+	}
+}
+
+// matchName's substring shortcut decides what path.Match decides, on names
+// with and without slashes and patterns of every shape.
+func TestMatchNameIsPathMatch(t *testing.T) {
+	patterns := append([]string{"*", "**", "*K*", "*KEY", "KEY*", "*K?Y*", "*[KL]EY*", "*\\*K*", "*K/*", "*KEY*X*", "*/*", "[", "*[*"}, SecretPatterns...)
+	names := []string{"", "KEY", "API_KEY", "MY_KEY_ID", "K", "KE", "A/KEY", "KEY/", "/", "PWD", "OLDPWD", "SECRETS", "*K*", "K/Y", "X*KEY", "[KEY]"}
+	for _, p := range patterns {
+		for _, n := range names {
+			want, err := path.Match(p, n)
+			if err != nil {
+				want = false
+			}
+			if got := matchName(p, n); got != want {
+				t.Errorf("matchName(%q, %q) = %v, path.Match says %v", p, n, got, want)
+			}
 		}
 	}
 }
