@@ -254,21 +254,19 @@ func reap(pids []int) {
 	}
 }
 
-// childless reports whether no thread of this process has a child, live or
-// a zombie, as the kernel lists them in /proc/self/task/*/children. Every
-// descendant is below a child (a re-parented one, with EnableSubreaper, is
-// a child itself), so a childless process has none. It is false when the
-// kernel cannot say.
+// childless reports whether this process has no child, live or a zombie,
+// forked from any of its threads. Every descendant is below a child (a
+// re-parented one, with EnableSubreaper, is a child itself), so a
+// childless process has none. It asks waitid for any child without
+// waiting or reaping (WNOWAIT): the kernel answers ECHILD only when there
+// is none, so a zombie stays for whoever waits for it. It is false when
+// the kernel cannot say.
 func childless() bool {
-	tasks, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return false
-	}
-	for _, t := range tasks {
-		b, err := os.ReadFile("/proc/self/task/" + t.Name() + "/children")
-		if err != nil || len(bytes.TrimSpace(b)) > 0 {
-			return false
+	var info unix.Siginfo
+	for {
+		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WSTOPPED|unix.WCONTINUED|unix.WNOHANG|unix.WNOWAIT|unix.WALL, nil)
+		if err != unix.EINTR {
+			return err == unix.ECHILD
 		}
 	}
-	return true
 }

@@ -3,9 +3,13 @@
 package tools
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -105,8 +109,48 @@ func TestChildless(t *testing.T) {
 	}
 	_ = child.Process.Kill()
 	// Killed but not yet waited for, it is a zombie and still a child.
+	for deadline := time.Now().Add(5 * time.Second); !zombie(child.Process.Pid); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the killed child did not become a zombie within 5 s")
+		}
+	}
 	if childless() {
 		t.Error("childless with a child not waited for")
 	}
-	_ = child.Wait()
+	// Asking did not reap it: Wait still gets its end.
+	var exit *exec.ExitError
+	if err := child.Wait(); !errors.As(err, &exit) {
+		t.Errorf("Wait after childless = %v, want the child's exit status", err)
+	}
+
+	// A child forked by another thread of the process counts too.
+	started := make(chan *exec.Cmd)
+	go func() {
+		runtime.LockOSThread() // this goroutine's thread ends with it
+		c := exec.Command("sleep", "30")
+		if err := c.Start(); err != nil {
+			t.Error(err)
+			c = nil
+		}
+		started <- c
+	}()
+	other := <-started
+	if other == nil {
+		return
+	}
+	if childless() {
+		t.Error("childless with a child forked by another thread running")
+	}
+	_ = other.Process.Kill()
+	_ = other.Wait()
+}
+
+// zombie reports whether process pid has ended and waits to be waited for.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	_, after, ok := bytes.Cut(b, []byte(") "))
+	return ok && len(after) > 0 && after[0] == 'Z'
 }
