@@ -23,6 +23,7 @@ import (
 // hidden from the commands it runs, which could otherwise read them in
 // /proc/<llmrt's pid>/environ.
 func Main() int {
+	startingHeap()
 	_ = tools.EnableSubreaper()
 	_ = tools.HideEnvironment()
 	defer tools.StopAll(exitGrace)
