@@ -92,10 +92,34 @@ type sample struct {
 }
 
 func (h *harness) row(name string, f func() sample) []sample {
-	var ss []sample
+	return h.rows(measured{name, f})[0]
+}
+
+// measured is one row of the table: its name and one run of it.
+type measured struct {
+	name string
+	run  func() sample
+}
+
+// rows times ms run by run in turn (the first of each, then the second of
+// each, …), so that rows compared with one another ran under the same load
+// on a shared machine, and prints one line per row.
+func (h *harness) rows(ms ...measured) [][]sample {
+	ss := make([][]sample, len(ms))
 	for range h.runs {
-		ss = append(ss, f())
+		for i, m := range ms {
+			ss[i] = append(ss[i], m.run())
+		}
 	}
+	for i, m := range ms {
+		h.print(m.name, ss[i])
+	}
+	return ss
+}
+
+// print writes one row: wall time, CPU time and peak RSS, each the median
+// (min–max) of ss.
+func (h *harness) print(name string, ss []sample) {
 	walls := make([]float64, len(ss))
 	cpus := make([]float64, len(ss))
 	rss := make([]float64, len(ss))
@@ -109,7 +133,6 @@ func (h *harness) row(name string, f func() sample) []sample {
 		cpu = stat(cpus, "")
 	}
 	fmt.Printf("%-44s %22s %22s %22s\n", name, stat(walls, "ms"), cpu, stat(rss, ""))
-	return ss
 }
 
 // stat renders median (min–max).
@@ -233,14 +256,18 @@ func (h *harness) oneShot() {
 	routes := h.recordRoutes(fakellm.OpenAI, scripted.Turn{Text: "ok"}, dir)
 	url, stop := startCanned(routes, dir)
 	defer stop()
-	ll := h.row("cold one-shot run, one trivial turn", func() sample {
-		env, args := streamRun(fakellm.OpenAI, url)
-		return h.exec(env, nil, args...)
-	})
-	curl := h.row("  curl, same request", func() sample { return curlRoute(routes[len(routes)-1], url, dir) })
-	for _, p := range h.peers {
-		h.row("  "+p.name+", same turn", func() sample { return h.peerOneShot(p) })
+	ms := []measured{
+		{"cold one-shot run, one trivial turn", func() sample {
+			env, args := streamRun(fakellm.OpenAI, url)
+			return h.exec(env, nil, args...)
+		}},
+		{"  curl, same request", func() sample { return curlRoute(routes[len(routes)-1], url, dir) }},
 	}
+	for _, p := range h.peers {
+		ms = append(ms, measured{"  " + p.name + ", same turn", func() sample { return h.peerOneShot(p) }})
+	}
+	ss := h.rows(ms...)
+	ll, curl := ss[0], ss[1]
 	ratio(ll, curl)
 }
 
@@ -309,38 +336,40 @@ func (h *harness) stream(p string, tokens int) {
 	devnull, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	defer devnull.Close()
 	name := fmt.Sprintf("stream %dk tokens, %s", tokens/1000, p)
-	ll := h.row(name, func() sample {
-		env, args := streamRun(p, url)
-		return h.exec(env, devnull, args...)
-	})
-	curl := h.row("  curl, same stream", func() sample { return curlRoute(streamRoute, url, dir) })
-	h.row("  curl, same bytes from a file (no server)", func() sample { return curlSample("file://" + streamRoute.File) })
+	ms := []measured{
+		{name, func() sample {
+			env, args := streamRun(p, url)
+			return h.exec(env, devnull, args...)
+		}},
+		{"  curl, same stream", func() sample { return curlRoute(streamRoute, url, dir) }},
+		{"  curl, same bytes from a file (no server)", func() sample { return curlSample("file://" + streamRoute.File) }},
+	}
 	for _, pe := range h.peers {
 		if pe.protocol == p {
-			h.row("  "+pe.name+", same stream", func() sample { return h.runPeer(pe, url, "stream", devnull) })
+			ms = append(ms, measured{"  " + pe.name + ", same stream", func() sample { return h.runPeer(pe, url, "stream", devnull) }})
 		}
 	}
+	ss := h.rows(ms...)
+	ll, curl := ss[0], ss[1]
 	ratio(ll, curl)
 }
 
-// ratio prints the medians of ll over those of curl: wall time and CPU
-// time.
+// ratio prints how many times curl's time llmrt took: for wall and CPU
+// time, the median of the ratios of the runs made one after the other.
 func ratio(ll, curl []sample) {
+	paired := func(f func(sample) float64) float64 {
+		r := make([]float64, len(ll))
+		for i := range ll {
+			r[i] = f(ll[i]) / f(curl[i])
+		}
+		return middle(r)
+	}
 	cpu := func(s sample) float64 { return float64(s.cpu) }
-	fmt.Printf("%-44s %22s %22s\n", "  ratio llmrt/curl (medians)",
-		fmt.Sprintf("%.2f×", median(ll, wall)/median(curl, wall)), fmt.Sprintf("%.2f×", median(ll, cpu)/median(curl, cpu)))
+	fmt.Printf("%-44s %22s %22s\n", "  ratio llmrt/curl (median of pairs)",
+		fmt.Sprintf("%.2f×", paired(wall)), fmt.Sprintf("%.2f×", paired(cpu)))
 }
 
 func wall(s sample) float64 { return float64(s.wall) }
-
-// median is the median of f over ss.
-func median(ss []sample, f func(sample) float64) float64 {
-	v := make([]float64, len(ss))
-	for i, s := range ss {
-		v[i] = f(s)
-	}
-	return middle(v)
-}
 
 func mustTemp() string {
 	d, err := os.MkdirTemp("", "llmrt-bench")
