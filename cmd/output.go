@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmrt/llmrt/cmd/hooks"
 	"github.com/llmrt/llmrt/engine"
+	"github.com/llmrt/llmrt/internal/stream"
 	"github.com/llmrt/llmrt/tools"
 	"github.com/llmrt/llmrt/ui"
 )
@@ -75,7 +76,7 @@ type textOutput struct {
 	out      io.Writer
 	md       *ui.MarkdownWriter
 	progress *ui.Progress
-	printed  strings.Builder
+	printed  stream.Text // what was printed of the answer, kept to compare with the final one
 	// echo is the start of the answer kept back while it repeats the
 	// model's interim text (ui.Progress.Echoes): shown once, as the
 	// answer, if it turns out to be the same. With hold, it is the

@@ -3,8 +3,6 @@
 package stream
 
 import (
-	"strings"
-
 	"github.com/llmrt/llmrt/providers"
 )
 
@@ -13,14 +11,14 @@ import (
 type Accumulator struct {
 	Provider string
 
-	text      strings.Builder
+	text      Text
 	reasoning []providers.Reasoning
 	calls     []providers.ToolCall
-	// The texts of reasoning and the arguments of calls grow in builders
-	// beside them, so a long streamed argument costs what its bytes do:
-	// appending to a string copies all of it on every delta.
-	reasoningText []*strings.Builder
-	args          []*strings.Builder
+	// The texts of reasoning and the arguments of calls grow beside
+	// them (see Text), so a long streamed argument costs what its bytes
+	// do: appending to a string copies all of it on every delta.
+	reasoningText []*Text
+	args          []*Text
 	callIndex     map[int]int // stream index → position in calls
 	usage         providers.Usage
 	stop          providers.StopReason
@@ -65,7 +63,7 @@ func (a *Accumulator) addReasoning(c providers.Chunk) {
 		n++
 	}
 	for len(a.reasoningText) < n {
-		a.reasoningText = append(a.reasoningText, &strings.Builder{})
+		a.reasoningText = append(a.reasoningText, &Text{})
 	}
 	last := &a.reasoning[n-1]
 	a.reasoningText[n-1].WriteString(c.Text)
@@ -83,7 +81,7 @@ func (a *Accumulator) addToolCall(d providers.ToolCallDelta) {
 		pos = len(a.calls)
 		a.callIndex[d.Index] = pos
 		a.calls = append(a.calls, providers.ToolCall{})
-		a.args = append(a.args, &strings.Builder{})
+		a.args = append(a.args, &Text{})
 	}
 	tc := &a.calls[pos]
 	if d.ID != "" {
