@@ -95,7 +95,7 @@ func (s *rstreamer) readJSON(ctx context.Context, r io.Reader) error {
 	for i := range ev.Output {
 		s.itemDone(i, &ev.Output[i])
 	}
-	return s.completed(&ev.response)
+	return s.completed(&ev.outcome)
 }
 
 // handle decodes one event and emits what it holds.
@@ -294,7 +294,7 @@ func (s *rstreamer) codedError(code any, msg string) error {
 
 // completed ends the reply: usage, then the stop chunk. An incomplete
 // response stopped at the output limit or a content filter.
-func (s *rstreamer) completed(r *response) error {
+func (s *rstreamer) completed(r *outcome) error {
 	s.done = true
 	if u := r.Usage; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
 		s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: u.neutral()})

@@ -1,7 +1,10 @@
 package openai
 
 import (
+	"encoding/json"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llmrt/llmrt/providers"
@@ -110,5 +113,37 @@ func TestResponsesToolNames(t *testing.T) {
 	reply, _, err := replay.Run(t.Context(), NewResponses(Config{BaseURL: srv.URL}), req)
 	if err != nil || len(reply.Message.ToolCalls) != 1 || reply.Message.ToolCalls[0].Name != odd {
 		t.Errorf("got %+v, %v; want one call named %q", reply.Message.ToolCalls, err, odd)
+	}
+}
+
+// The response closing a stream repeats the whole answer in its output;
+// it is read for its status and usage, and the answer is not decoded a
+// second time.
+func TestCompletedResponseSkipsItsOutput(t *testing.T) {
+	answer := strings.Repeat("w1 ", 1<<20/3)
+	data, err := json.Marshal(map[string]any{
+		"type": "response.completed",
+		"response": map[string]any{
+			"status": "completed",
+			"output": []any{map[string]any{"type": "message", "content": []any{map[string]any{"type": "output_text", "text": answer}}}},
+			"usage":  map[string]any{"input_tokens": 3, "output_tokens": 400000},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s rstreamer
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	ev, err := s.decode(data)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Response == nil || ev.Response.Status != "completed" || ev.Response.Usage == nil || ev.Response.Usage.OutputTokens != 400000 {
+		t.Fatalf("decoded %+v, want the status and usage", ev.Response)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > uint64(len(answer))/4 {
+		t.Errorf("decoding the closing response allocated %d bytes for a %d-byte answer in its output", n, len(answer))
 	}
 }

@@ -10,13 +10,13 @@ import (
 // Type empty) a whole response from a server that ignored stream: true.
 // Only the fields the adapter reads are decoded.
 type event struct {
-	Type         string    `json:"type"`
-	Delta        string    `json:"delta"`
-	OutputIndex  int       `json:"output_index"`
-	SummaryIndex int       `json:"summary_index"`
-	Arguments    string    `json:"arguments"`
-	Item         *item     `json:"item"`
-	Response     *response `json:"response"`
+	Type         string   `json:"type"`
+	Delta        string   `json:"delta"`
+	OutputIndex  int      `json:"output_index"`
+	SummaryIndex int      `json:"summary_index"`
+	Arguments    string   `json:"arguments"`
+	Item         *item    `json:"item"`
+	Response     *outcome `json:"response"`
 	// Code and Message are set on "error" events.
 	Code    any    `json:"code"`
 	Message string `json:"message"`
@@ -24,11 +24,18 @@ type event struct {
 	response
 }
 
-// response is the response object of response.completed, .incomplete and
-// .failed, or a non-streamed reply.
+// response is a whole response: the object of response.completed,
+// .incomplete and .failed, or a non-streamed reply.
 type response struct {
+	outcome
+	Output []item `json:"output"`
+}
+
+// outcome is what the adapter reads of a response besides its output. A
+// stream's closing response repeats every item the stream carried (the
+// whole answer again), so events decode it as an outcome, skipping them.
+type outcome struct {
 	Status            string          `json:"status"`
-	Output            []item          `json:"output"`
 	Usage             *responsesUsage `json:"usage"`
 	IncompleteDetails *struct {
 		Reason string `json:"reason"`
