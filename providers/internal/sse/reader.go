@@ -144,14 +144,25 @@ var quickEvents = true
 
 // quick reads the next event in one go when the buffer holds it whole in
 // the layout nearly every event of a model's stream has: an optional
-// "event: T" line, one "data: D" line and a blank line, ended by \n
-// alone. It reads what the line by line way would, and reports false,
-// having read nothing, for anything else.
+// "event: T" line, one "data: D" line and a blank line, each ended by \n
+// (OpenAI, Anthropic) or \r\n (Gemini). It reads what the line by line
+// way would, to the byte: a blank line's \r is the event's end, and the
+// \n after it is read (and counted) with the next event. For anything
+// else it reports false, having read nothing.
 func (r *Reader) quick() bool {
-	if !quickEvents || !r.begun || r.skipLF {
-		return false // a byte order mark may come, or a \n that ends a line before
+	if !quickEvents || !r.begun {
+		return false // a byte order mark may come
 	}
-	rest := r.buf[r.pos:r.end]
+	lead := 0
+	if r.skipLF {
+		if r.pos == r.end {
+			return false
+		}
+		if r.buf[r.pos] == '\n' {
+			lead = 1 // the \n of a \r\n that ended the event before
+		}
+	}
+	rest := r.buf[r.pos+lead : r.end]
 	n := 0
 	var typ []byte
 	if len(rest) > 7 && string(rest[:7]) == "event: " {
@@ -159,25 +170,35 @@ func (r *Reader) quick() bool {
 		if i < 0 {
 			return false
 		}
-		typ, n = rest[7:7+i], 7+i+1
+		typ, n = withoutCR(rest[7:7+i]), 7+i+1
 	}
 	if len(rest)-n < 6 || string(rest[n:n+6]) != "data: " {
 		return false
 	}
-	data := rest[n+6:]
-	j := bytes.IndexByte(data, '\n')
-	if j < 0 || j+1 >= len(data) || data[j+1] != '\n' {
+	after := rest[n+6:]
+	j := bytes.IndexByte(after, '\n')
+	if j < 0 || j+1 >= len(after) {
 		return false
 	}
-	size := n + 6 + j + 2
+	data := withoutCR(after[:j])
+	blank := after[j+1] // the blank line: \n, or \r (then its \n is the next event's)
+	if blank != '\n' && blank != '\r' {
+		return false
+	}
+	size := lead + n + 6 + j + 2
 	if size > r.max {
 		return false
 	}
 	if r.findCR(); r.cr-r.pos < size {
-		return false // a \r ends a line inside
+		// A \r inside the event may only end a line, right before its \n.
+		if bytes.IndexByte(typ, '\r') >= 0 || bytes.IndexByte(data, '\r') >= 0 {
+			return false
+		}
+		r.cr = -1 // the next \r is past this event: not known yet
 	}
 	r.pos += size
-	r.data, r.aliased, r.hasData = data[:j], true, true
+	r.skipLF = blank == '\r'
+	r.data, r.aliased, r.hasData = data, true, true
 	if typ != nil {
 		if r.name != string(typ) {
 			r.name = string(typ)
@@ -186,6 +207,14 @@ func (r *Reader) quick() bool {
 	}
 	r.dirty = true
 	return true
+}
+
+// withoutCR is line without the \r that ends it, if one does.
+func withoutCR(line []byte) []byte {
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		return line[:len(line)-1]
+	}
+	return line
 }
 
 // fieldEnd returns the index of line's first colon, or -1, looking for the

@@ -122,7 +122,8 @@ func TestReaderMatchesGoSSERandom(t *testing.T) {
 }
 
 // TestReaderMatchesGoSSEOnModelStreams: streams made mostly of events in
-// the layout models send (an event line, one data line, a blank line),
+// the layouts models send (an event line, one data line, a blank line,
+// each ended by \n or by \r\n),
 // read whole or a byte at a time, with the odd line that leaves it (\r,
 // a second data line, a comment, a field without its space), read as
 // go-sse reads them; and, under a limit some events pass, as the reader
@@ -130,7 +131,8 @@ func TestReaderMatchesGoSSERandom(t *testing.T) {
 // and a \r\n, go-sse's accounting is its own).
 func TestReaderMatchesGoSSEOnModelStreams(t *testing.T) {
 	pieces := []string{"event: delta\n", "event: other\n", "event: \n", "data: {\"a\":1}\n", "data: {\"a\":1}\n\n",
-		"data: x\n\n", "data: \n\n", "\n", "\r\n", "\r", "data:x\n", "event:t\n", ": note\n", "id: 7\n", "data: y", "event: delta\ndata: z\n\n"}
+		"data: x\n\n", "data: \n\n", "\n", "\r\n", "\r", "data:x\n", "event:t\n", ": note\n", "id: 7\n", "data: y", "event: delta\ndata: z\n\n",
+		"data: {\"a\":1}\r\n\r\n", "event: delta\r\n", "data: x\r\n", "data: a\rb\r\n\r\n", "event: delta\r\ndata: z\r\n\r\n"}
 	for i, in := range randomStreams(3, pieces, 40) {
 		max := 1 << 20
 		if i%5 == 0 {
@@ -211,5 +213,43 @@ func TestReaderAllocations(t *testing.T) {
 	// bytes.Reader: a handful, not one per event.
 	if allocs > 10 {
 		t.Fatalf("got %v allocations for 1000 events, want at most 10", allocs)
+	}
+}
+
+// TestQuickReadsModelLayouts: an event in the layout a model's stream uses,
+// its lines ended by \n (OpenAI, Anthropic) or by \r\n (Gemini), is read
+// in one go by quick, to the same type and data; a bare \r inside a line
+// leaves it to the line by line way.
+func TestQuickReadsModelLayouts(t *testing.T) {
+	for _, c := range []struct {
+		event     string
+		quick     bool
+		typ, data string
+	}{
+		{"event: delta\ndata: {\"a\":1}\n\n", true, "delta", `{"a":1}`},
+		{"data: {\"a\":1}\n\n", true, "", `{"a":1}`},
+		{"data: {\"text\": \"w1 \"}\r\n\r\n", true, "", `{"text": "w1 "}`},
+		{"event: delta\r\ndata: {\"a\":1}\r\n\r\n", true, "delta", `{"a":1}`},
+		{"data: {\"a\":1}\r\n\n", true, "", `{"a":1}`},
+		{"data: {\"a\":1}\n\r\n", true, "", `{"a":1}`},
+		{"data: a\rb\r\n\r\n", false, "", ""},
+		{"event: de\rlta\r\ndata: x\r\n\r\n", false, "", ""},
+		{"data: x\r\r\n\r\n", false, "", ""},
+		{"data: x\r\n\r", true, "", "x"}, // a \r ends the blank line, as the line by line way reads it
+	} {
+		// The first event is read the line by line way (a byte order mark
+		// may open a stream); the second is the one looked at.
+		r := NewReader(strings.NewReader("data: first\n\n"+c.event), 1<<20)
+		if !r.Next() {
+			t.Fatalf("%q: no first event", c.event)
+		}
+		r.data, r.typ = nil, ""
+		if got := r.quick(); got != c.quick {
+			t.Errorf("%q: quick = %v, want %v", c.event, got, c.quick)
+			continue
+		}
+		if c.quick && (r.Type() != c.typ || string(r.Data()) != c.data) {
+			t.Errorf("%q: quick read %q:%q, want %q:%q", c.event, r.Type(), r.Data(), c.typ, c.data)
+		}
 	}
 }
