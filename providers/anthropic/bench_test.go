@@ -32,7 +32,7 @@ func BenchmarkStreamParse(b *testing.B) {
 			b.ReportAllocs()
 			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
-				s := &streamer{endpoint: "http://bench/v1/messages", codec: codec, emit: func(providers.Chunk) { chunks++ }}
+				s := &streamer{endpoint: "http://bench/v1/messages", codec: codec, out: adapter.SinkFunc(func(providers.Chunk) { chunks++ })}
 				if err := s.read(ctx, bytes.NewReader(body)); err != nil {
 					b.Fatal(err)
 				}

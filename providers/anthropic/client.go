@@ -123,7 +123,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	// Deltas that arrive in one read reach the caller as one chunk.
 	c := adapter.NewCoalescer(emit)
 	defer c.Flush()
-	s := &streamer{endpoint: p.endpoint, codec: codec, emit: c.Emit, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
+	s := &streamer{endpoint: p.endpoint, codec: codec, out: c, raw: req.Raw, contentType: resp.Header.Get("Content-Type")}
 	return s.read(ctx, c.Before(resp.Body))
 }
 

@@ -21,7 +21,7 @@ type streamer struct {
 	endpoint    string
 	contentType string // of the response, for the empty-reply error
 	codec       *adapter.NameCodec
-	emit        func(providers.Chunk)
+	out         adapter.Sink
 	raw         bool // hand on each event's data as a ChunkRaw
 
 	started bool   // message_start seen
@@ -113,7 +113,7 @@ func (s *streamer) read(ctx context.Context, body io.Reader) error {
 			return s.eventError(data)
 		}
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.decode(data, &ev); err != nil {
 			return s.readError(ctx, err)
@@ -212,10 +212,10 @@ func (s *streamer) blockStart(i int, cb *blockJSON) {
 		s.text(providers.ChunkReasoning, cb.Thinking)
 		b.signature = cb.Signature
 	case "redacted_thinking":
-		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Redacted: cb.Data})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkReasoning, Redacted: cb.Data})
 	case "tool_use":
 		b.input = string(cb.Input)
-		s.emit(providers.Chunk{Type: providers.ChunkToolCall,
+		s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall,
 			ToolCall: providers.ToolCallDelta{Index: i, ID: cb.ID, Name: s.codec.Name(cb.Name)}})
 	}
 	// server_tool_use and *_tool_result blocks are the API's own tools at
@@ -234,10 +234,10 @@ func (s *streamer) blockDelta(i int, d *deltaJSON) {
 		s.text(providers.ChunkReasoning, d.Thinking)
 	case d.Type == "signature_delta" && b.kind == "thinking" && d.Signature != "":
 		b.signed = true
-		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: d.Signature})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: d.Signature})
 	case d.Type == "input_json_delta" && b.kind == "tool_use" && d.PartialJSON != "":
 		b.args = true
-		s.emit(providers.Chunk{Type: providers.ChunkToolCall,
+		s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall,
 			ToolCall: providers.ToolCallDelta{Index: i, Arguments: d.PartialJSON}})
 	}
 }
@@ -249,7 +249,7 @@ func (s *streamer) blockStop(i int) {
 	b := &s.blocks[i]
 	switch {
 	case b.kind == "thinking" && !b.signed && b.signature != "":
-		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: b.signature})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: b.signature})
 	case b.kind == "tool_use" && !b.args:
 		// A call without arguments streams none; the engine needs an
 		// object, so send the start's input, or {}.
@@ -257,14 +257,14 @@ func (s *streamer) blockStop(i int) {
 		if strings.TrimSpace(args) == "" || !json.Valid([]byte(args)) || args == "null" {
 			args = "{}"
 		}
-		s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, Arguments: args}})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: i, Arguments: args}})
 	}
 	b.kind = ""
 }
 
 func (s *streamer) text(t providers.ChunkType, text string) {
 	if text != "" {
-		s.emit(providers.Chunk{Type: t, Text: text})
+		s.out.Delta(t, text)
 	}
 }
 
@@ -272,7 +272,7 @@ func (s *streamer) text(t providers.ChunkType, text string) {
 // providers.Usage defines it; Anthropic's input_tokens leaves it out.
 func (s *streamer) emitUsage() {
 	u := s.usage
-	s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: providers.Usage{
+	s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: providers.Usage{
 		InputTokens:      int(u.input + u.cacheRead + u.cacheWrite),
 		OutputTokens:     int(u.output),
 		ReasoningTokens:  int(u.thinking),
@@ -296,7 +296,7 @@ func (s *streamer) finish() error {
 		return adapter.StreamError(Name, s.endpoint,
 			"stream ended before the reply was complete ("+s.endpoint+")")
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.stop)})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.stop)})
 	return nil
 }
 

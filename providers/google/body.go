@@ -66,7 +66,7 @@ func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 			continue
 		}
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		resp, err := s.decodeEvent(data)
 		if err != nil {
@@ -145,7 +145,7 @@ func (s *streamer) decode(dec *json.Decoder, resp *response) error {
 	if err := dec.Decode(&raw); err != nil {
 		return err
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: raw})
 	return json.Unmarshal(raw, resp)
 }
 

@@ -120,7 +120,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	// Deltas that arrive in one read reach the caller as one chunk.
 	c := adapter.NewCoalescer(emit)
 	defer c.Flush()
-	s := &streamer{endpoint: endpoint, names: names, emit: c.Emit, warnings: warnings, raw: req.Raw}
+	s := &streamer{endpoint: endpoint, names: names, out: c, warnings: warnings, raw: req.Raw}
 	return s.read(ctx, c.Before(resp.Body), resp.Header.Get("Content-Type"))
 }
 

@@ -13,7 +13,7 @@ import (
 type streamer struct {
 	endpoint string // the URL called, without its query
 	names    *adapter.NameCodec
-	emit     func(providers.Chunk)
+	out      adapter.Sink
 	warnings []providers.Warning // emitted before the first response's chunks
 	raw      bool                // hand on each response as a ChunkRaw
 
@@ -38,7 +38,7 @@ func (s *streamer) handle(r *response) error {
 	}
 	if s.responses == 0 {
 		for _, w := range s.warnings {
-			s.emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkWarning, Warning: w})
 		}
 	}
 	s.responses++
@@ -62,7 +62,7 @@ func (s *streamer) handle(r *response) error {
 	if u := r.UsageMetadata; u != nil {
 		if usage := toUsage(u); usage != s.usage {
 			s.usage = usage
-			s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: usage})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: usage})
 		}
 	}
 	return nil
@@ -76,7 +76,7 @@ func (s *streamer) part(p *responsePart) {
 	sig := p.ThoughtSignature
 	switch {
 	case p.FunctionCall != nil:
-		s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{
+		s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{
 			Index:     s.calls,
 			ID:        p.FunctionCall.ID,
 			Name:      s.names.Name(p.FunctionCall.Name),
@@ -89,14 +89,14 @@ func (s *streamer) part(p *responsePart) {
 			sig = thoughtSigPrefix + sig
 		}
 		if p.Text != "" || sig != "" {
-			s.emit(providers.Chunk{Type: providers.ChunkReasoning, Text: p.Text, Signature: sig})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkReasoning, Text: p.Text, Signature: sig})
 		}
 	default:
 		if p.Text != "" {
-			s.emit(providers.Chunk{Type: providers.ChunkText, Text: p.Text})
+			s.out.Delta(providers.ChunkText, p.Text)
 		}
 		if sig != "" {
-			s.emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: sig})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkReasoning, Signature: sig})
 		}
 	}
 }
@@ -135,8 +135,8 @@ func (s *streamer) finishReply() error {
 		if s.blockMsg != "" {
 			msg += ": " + s.blockMsg
 		}
-		s.emit(providers.Chunk{Type: providers.ChunkWarning, Warning: providers.Warning{Code: "content_filter", Message: msg}})
-		s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: providers.StopContentFilter})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkWarning, Warning: providers.Warning{Code: "content_filter", Message: msg}})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkStop, Stop: providers.StopContentFilter})
 		return nil
 	case !s.content:
 		return adapter.StreamError(Name, s.endpoint,
@@ -149,7 +149,7 @@ func (s *streamer) finishReply() error {
 	if stop == providers.StopNatural && s.calls > 0 {
 		stop = providers.StopToolCalls
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stop})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkStop, Stop: stop})
 	return nil
 }
 

@@ -41,7 +41,7 @@ func BenchmarkStreamParse(b *testing.B) {
 			b.ReportAllocs()
 			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
-				s := newStreamer("http://bench/api/chat", codec, tools, func(providers.Chunk) { chunks++ })
+				s := newStreamer("http://bench/api/chat", codec, tools, adapter.SinkFunc(func(providers.Chunk) { chunks++ }))
 				if err := s.read(ctx, bytes.NewReader(body)); err != nil {
 					b.Fatal(err)
 				}

@@ -100,7 +100,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	// Deltas that arrive in one read reach the caller as one chunk.
 	c := adapter.NewCoalescer(emit)
 	defer c.Flush()
-	s := newStreamer(endpoint, codec, req.Tools, c.Emit)
+	s := newStreamer(endpoint, codec, req.Tools, c)
 	s.raw = req.Raw
 	return s.read(ctx, c.Before(resp.Body))
 }

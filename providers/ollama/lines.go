@@ -35,7 +35,7 @@ func (s *streamer) readLines(ctx context.Context, br *bufio.Reader, c *chatChunk
 			return nil
 		}
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(value)})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(value)})
 		}
 		_, _ = br.Discard(len(line))
 		if ctx.Err() != nil {

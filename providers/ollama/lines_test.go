@@ -28,7 +28,7 @@ func parseBoth(body io.Reader, again io.Reader) (got, want outcome) {
 	codec := adapter.NewNameCodec([]string{"weather"}, adapter.FunctionNames)
 	tools := []providers.ToolSpec{{Name: "weather"}}
 	run := func(o *outcome, parse func(*streamer) error) {
-		s := newStreamer("http://test/api/chat", codec, tools, func(c providers.Chunk) { o.chunks = append(o.chunks, c) })
+		s := newStreamer("http://test/api/chat", codec, tools, adapter.SinkFunc(func(c providers.Chunk) { o.chunks = append(o.chunks, c) }))
 		s.raw = true
 		if err := parse(s); err != nil {
 			o.err = err.Error()

@@ -33,7 +33,7 @@ func BenchmarkStreamOneTokens(b *testing.B) {
 	perByte := replay.AllocPerByte(b, len(data))
 	for b.Loop() {
 		text = 0
-		s := newStreamer("http://bench/api/chat", codec, nil, func(c providers.Chunk) { text += len(c.Text) })
+		s := newStreamer("http://bench/api/chat", codec, nil, adapter.SinkFunc(func(c providers.Chunk) { text += len(c.Text) }))
 		if err := s.read(ctx, bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}

@@ -32,7 +32,7 @@ type chatChunk struct {
 type streamer struct {
 	endpoint string
 	codec    *adapter.NameCodec
-	emit     func(providers.Chunk)
+	out      adapter.Sink
 	gate     textGate
 	raw      bool // hand on each line as a ChunkRaw
 
@@ -45,8 +45,8 @@ type streamer struct {
 	scratch adapter.Scratch // decodeLine's unescaping buffer, reused
 }
 
-func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.ToolSpec, emit func(providers.Chunk)) *streamer {
-	s := &streamer{endpoint: endpoint, codec: codec, emit: emit}
+func newStreamer(endpoint string, codec *adapter.NameCodec, tools []providers.ToolSpec, out adapter.Sink) *streamer {
+	s := &streamer{endpoint: endpoint, codec: codec, out: out}
 	s.gate = newTextGate(tools, s.text)
 	return s
 }
@@ -105,7 +105,7 @@ func (s *streamer) decode(dec *json.Decoder, c *chatChunk) error {
 		return err
 	}
 	if s.raw {
-		s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(s.line)})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(s.line)})
 	}
 	if decodeLine(s.line, c, &s.scratch) {
 		return nil
@@ -125,7 +125,7 @@ func (s *streamer) handle(c *chatChunk) error {
 	}
 	m := &c.Message
 	if m.Thinking != "" {
-		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Text: m.Thinking})
+		s.out.Delta(providers.ChunkReasoning, m.Thinking)
 	}
 	if m.Content != "" {
 		s.gate.write(m.Content)
@@ -136,7 +136,7 @@ func (s *streamer) handle(c *chatChunk) error {
 	if c.Done {
 		s.done, s.stop = true, c.DoneReason
 		if c.PromptEvalCount > 0 || c.EvalCount > 0 {
-			s.emit(providers.Chunk{Type: providers.ChunkUsage,
+			s.out.Emit(providers.Chunk{Type: providers.ChunkUsage,
 				Usage: providers.Usage{InputTokens: c.PromptEvalCount, OutputTokens: c.EvalCount}})
 		}
 	}
@@ -144,7 +144,7 @@ func (s *streamer) handle(c *chatChunk) error {
 }
 
 func (s *streamer) text(t string) {
-	s.emit(providers.Chunk{Type: providers.ChunkText, Text: t})
+	s.out.Delta(providers.ChunkText, t)
 }
 
 // nativeCall emits a whole tool call as one fragment: Ollama sends each
@@ -157,7 +157,7 @@ func (s *streamer) nativeCall(tc *wireToolCall) {
 }
 
 func (s *streamer) call(id, name, args string) {
-	s.emit(providers.Chunk{Type: providers.ChunkToolCall,
+	s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall,
 		ToolCall: providers.ToolCallDelta{Index: s.calls, ID: id, Name: name, Arguments: args}})
 	s.calls++
 }
@@ -195,7 +195,7 @@ func (s *streamer) finish() error {
 	for _, c := range s.gate.flush(s.codec) {
 		s.call("", c.name, c.args)
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: s.stopReason()})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkStop, Stop: s.stopReason()})
 	return nil
 }
 

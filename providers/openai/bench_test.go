@@ -29,7 +29,7 @@ func BenchmarkStreamParse(b *testing.B) {
 			perByte := replay.AllocPerByte(b, len(body))
 			for b.Loop() {
 				s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec,
-					emit: func(providers.Chunk) { chunks++ }}
+					out: adapter.SinkFunc(func(providers.Chunk) { chunks++ })}
 				if err := s.readSSE(ctx, bytes.NewReader(body)); err != nil {
 					b.Fatal(err)
 				}

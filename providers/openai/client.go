@@ -131,7 +131,7 @@ func (p *Provider) Stream(ctx context.Context, req *providers.Request, emit func
 	// Deltas that arrive in one read reach the caller as one chunk.
 	c := adapter.NewCoalescer(emit)
 	defer c.Flush()
-	s := &streamer{site: site{p.cfg.Name, endpoint}, codec: codec, emit: c.Emit, raw: req.Raw}
+	s := &streamer{site: site{p.cfg.Name, endpoint}, codec: codec, out: c, raw: req.Raw}
 	br := bufio.NewReaderSize(c.Before(resp.Body), 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), br) {
 		return s.readJSON(ctx, br)

@@ -27,7 +27,7 @@ func BenchmarkStreamOneTokens(b *testing.B) {
 		body.WriteString(`data: {"id":"chatcmpl-DuLddZr4DRHJOM0r9PiSog78i9fIY","object":"chat.completion.chunk","created":1782321917,"model":"gpt-4o-mini-2024-07-18","choices":[],"usage":{"prompt_tokens":19,"completion_tokens":100000,"total_tokens":100019}}` + "\n\ndata: [DONE]\n\n")
 		data := body.Bytes()
 		benchOneTokens(b, data, func(ctx context.Context, emit func(providers.Chunk)) error {
-			s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec, emit: emit}
+			s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec, out: adapter.SinkFunc(emit)}
 			return s.readSSE(ctx, bytes.NewReader(data))
 		})
 	})
@@ -39,7 +39,7 @@ func BenchmarkStreamOneTokens(b *testing.B) {
 		body.WriteString("event: response.completed\n" + `data: {"type":"response.completed","response":{"id":"resp_1","object":"response","status":"completed","output":[],"usage":{"input_tokens":19,"output_tokens":100000,"total_tokens":100019}},"sequence_number":100004}` + "\n\n")
 		data := body.Bytes()
 		benchOneTokens(b, data, func(ctx context.Context, emit func(providers.Chunk)) error {
-			s := &rstreamer{site: site{"openai", "http://bench/v1/responses"}, codec: codec, emit: emit}
+			s := &rstreamer{site: site{"openai", "http://bench/v1/responses"}, codec: codec, out: adapter.SinkFunc(emit)}
 			return s.readSSE(ctx, bytes.NewReader(data))
 		})
 	})

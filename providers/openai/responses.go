@@ -75,7 +75,7 @@ func (p *Responses) Stream(ctx context.Context, req *providers.Request, emit fun
 	// Deltas that arrive in one read reach the caller as one chunk.
 	c := adapter.NewCoalescer(emit)
 	defer c.Flush()
-	s := &rstreamer{site: site{p.cfg.Name, endpoint}, codec: codec, emit: c.Emit, raw: req.Raw}
+	s := &rstreamer{site: site{p.cfg.Name, endpoint}, codec: codec, out: c, raw: req.Raw}
 	br := bufio.NewReaderSize(c.Before(resp.Body), 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), br) {
 		return s.readJSON(ctx, br)

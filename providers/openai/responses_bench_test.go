@@ -29,7 +29,7 @@ func BenchmarkStreamAPIs(b *testing.B) {
 				return strings.Contains(ev, `"delta":{`) && !strings.Contains(ev, `"finish_reason":"`) && !strings.Contains(ev, `"usage":{`)
 			})
 			benchParse(b, body, func(ctx context.Context, emit func(providers.Chunk)) error {
-				s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec, emit: emit}
+				s := &streamer{site: site{"openai", "http://bench/v1/chat/completions"}, codec: codec, out: adapter.SinkFunc(emit)}
 				return s.readSSE(ctx, bytes.NewReader(body))
 			})
 		})
@@ -38,7 +38,7 @@ func BenchmarkStreamAPIs(b *testing.B) {
 				return strings.Contains(ev, `.delta"`)
 			})
 			benchParse(b, body, func(ctx context.Context, emit func(providers.Chunk)) error {
-				s := &rstreamer{site: site{"openai", "http://bench/v1/responses"}, codec: codec, emit: emit}
+				s := &rstreamer{site: site{"openai", "http://bench/v1/responses"}, codec: codec, out: adapter.SinkFunc(emit)}
 				return s.readSSE(ctx, bytes.NewReader(body))
 			})
 		})

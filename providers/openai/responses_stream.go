@@ -27,7 +27,7 @@ type itemSeen struct {
 type rstreamer struct {
 	site
 	codec *adapter.NameCodec
-	emit  func(providers.Chunk)
+	out   adapter.Sink
 	raw   bool
 
 	events int // response events received
@@ -52,7 +52,7 @@ func (s *rstreamer) readSSE(ctx context.Context, r io.Reader) error {
 			continue
 		}
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.handle(data); err != nil {
 			return err
@@ -78,7 +78,7 @@ func (s *rstreamer) readJSON(ctx context.Context, r io.Reader) error {
 		return s.finish()
 	}
 	if s.raw {
-		s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
 	}
 	var ev event
 	if err := json.Unmarshal(data, &ev); err != nil {
@@ -112,7 +112,7 @@ func (s *rstreamer) handle(data []byte) error {
 	case "response.output_text.delta", "response.refusal.delta":
 		if ev.Delta != "" {
 			s.seen(ev.OutputIndex, "message").text = true
-			s.emit(providers.Chunk{Type: providers.ChunkText, Text: ev.Delta})
+			s.out.Delta(providers.ChunkText, ev.Delta)
 		}
 	case "response.reasoning_summary_text.delta":
 		it := s.seen(ev.OutputIndex, "reasoning")
@@ -124,11 +124,11 @@ func (s *rstreamer) handle(data []byte) error {
 			text = "\n\n" + text // a new summary part
 		}
 		it.text, it.summary = true, ev.SummaryIndex
-		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Text: text})
+		s.out.Delta(providers.ChunkReasoning, text)
 	case "response.reasoning_text.delta":
 		if ev.Delta != "" {
 			s.seen(ev.OutputIndex, "reasoning").text = true
-			s.emit(providers.Chunk{Type: providers.ChunkReasoning, Text: ev.Delta})
+			s.out.Delta(providers.ChunkReasoning, ev.Delta)
 		}
 	case "response.output_item.added":
 		if ev.Item != nil && ev.Item.Type == "function_call" {
@@ -210,7 +210,7 @@ func (s *rstreamer) callStart(i int, fc *item) {
 	it.kind, it.started, it.call = "function_call", true, s.calls
 	s.calls++
 	it.text = fc.Arguments != ""
-	s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{
+	s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{
 		Index: it.call, ID: fc.CallID, Name: s.codec.Name(fc.Name), Arguments: fc.Arguments}})
 }
 
@@ -220,7 +220,7 @@ func (s *rstreamer) callArgs(i int, args string) {
 		return // a whole call comes with output_item.done
 	}
 	it.text = true
-	s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: it.call, Arguments: args}})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Index: it.call, Arguments: args}})
 }
 
 // itemDone handles a finished item. What its deltas already carried is
@@ -240,7 +240,7 @@ func (s *rstreamer) itemDone(i int, done *item) {
 		if it := s.seen(i, "message"); !it.text {
 			for _, c := range done.Content {
 				if t := c.Text + c.Refusal; t != "" {
-					s.emit(providers.Chunk{Type: providers.ChunkText, Text: t})
+					s.out.Emit(providers.Chunk{Type: providers.ChunkText, Text: t})
 				}
 			}
 			it.text = true
@@ -254,7 +254,7 @@ func (s *rstreamer) itemDone(i int, done *item) {
 		if done.ID == "" && done.EncryptedContent == "" && text == "" {
 			break // nothing to show or replay
 		}
-		s.emit(providers.Chunk{Type: providers.ChunkReasoning, Text: text,
+		s.out.Emit(providers.Chunk{Type: providers.ChunkReasoning, Text: text,
 			Signature: encodeReasoning(done.ID, done.EncryptedContent)})
 	}
 }
@@ -297,7 +297,7 @@ func (s *rstreamer) codedError(code any, msg string) error {
 func (s *rstreamer) completed(r *outcome) error {
 	s.done = true
 	if u := r.Usage; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
-		s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: u.neutral()})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: u.neutral()})
 	}
 	stop := providers.StopNatural
 	switch {
@@ -314,7 +314,7 @@ func (s *rstreamer) completed(r *outcome) error {
 	case s.calls > 0:
 		stop = providers.StopToolCalls
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stop})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkStop, Stop: stop})
 	return nil
 }
 

@@ -26,7 +26,7 @@ const maxJSONBody = 64 << 20
 type streamer struct {
 	site
 	codec *adapter.NameCodec
-	emit  func(providers.Chunk)
+	out   adapter.Sink
 	raw   bool // hand on each payload as a ChunkRaw
 
 	choices int    // choice objects received
@@ -61,7 +61,7 @@ func (s *streamer) readSSE(ctx context.Context, r io.Reader) error {
 			break
 		}
 		if s.raw {
-			s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
+			s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: bytes.Clone(data)})
 		}
 		if err := s.handle(data); err != nil {
 			return err
@@ -87,7 +87,7 @@ func (s *streamer) readJSON(ctx context.Context, r io.Reader) error {
 		return s.finishReply(false)
 	}
 	if s.raw {
-		s.emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkRaw, Raw: data})
 	}
 	if err := s.handle(data); err != nil {
 		return err
@@ -140,7 +140,7 @@ func (s *streamer) handle(data []byte) error {
 		u = c.XGroq.Usage
 	}
 	if u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
-		s.emit(providers.Chunk{Type: providers.ChunkUsage, Usage: toUsage(u)})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: toUsage(u)})
 	}
 	return nil
 }
@@ -171,7 +171,7 @@ func (s *streamer) decode(data []byte) (*chunk, error) {
 
 func (s *streamer) text(t providers.ChunkType, text string) {
 	if text != "" {
-		s.emit(providers.Chunk{Type: t, Text: text})
+		s.out.Delta(t, text)
 	}
 }
 
@@ -209,7 +209,7 @@ func (s *streamer) toolCall(tc *goopenai.ToolCall) {
 		d.Name, seen.name = s.codec.Name(tc.Function.Name), true
 	}
 	if d.ID != "" || d.Name != "" || d.Arguments != "" {
-		s.emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: d})
+		s.out.Emit(providers.Chunk{Type: providers.ChunkToolCall, ToolCall: d})
 	}
 }
 
@@ -225,6 +225,6 @@ func (s *streamer) finishReply(done bool) error {
 		return adapter.StreamError(s.provider, s.endpoint,
 			"stream ended before the reply was complete ("+adapter.StripQuery(s.endpoint)+")")
 	}
-	s.emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.finish)})
+	s.out.Emit(providers.Chunk{Type: providers.ChunkStop, Stop: stopReason(s.finish)})
 	return nil
 }

@@ -79,6 +79,42 @@ func (c *Coalescer) Emit(ch providers.Chunk) {
 	}
 }
 
+// Sink is where an adapter's stream reader sends what it reads: any chunk
+// to Emit, and a text or reasoning delta (what nearly every event of a
+// reply carries) to Delta, which need not build a chunk for it.
+type Sink interface {
+	Emit(providers.Chunk)
+	Delta(t providers.ChunkType, text string)
+}
+
+// SinkFunc is a Sink handing every chunk to the function.
+type SinkFunc func(providers.Chunk)
+
+// Emit calls f.
+func (f SinkFunc) Emit(c providers.Chunk) { f(c) }
+
+// Delta calls f with the delta's chunk.
+func (f SinkFunc) Delta(t providers.ChunkType, text string) { f(providers.Chunk{Type: t, Text: text}) }
+
+// Delta takes a text or reasoning delta: what Emit does with
+// Chunk{Type: typ, Text: text}, without building the chunk, which is
+// larger than the work of holding its text.
+func (c *Coalescer) Delta(typ providers.ChunkType, text string) {
+	if c.held == 0 || c.first.Type != typ {
+		c.Emit(providers.Chunk{Type: typ, Text: text})
+		return
+	}
+	if c.held == 1 {
+		c.more.Grow(max(c.last, len(c.first.Text)+len(text)))
+		c.more.WriteString(c.first.Text)
+	}
+	c.more.WriteString(text)
+	c.held++
+	if c.more.Len() >= maxJoined {
+		c.flushText()
+	}
+}
+
 // joinable reports whether ch is a plain text or reasoning delta.
 func joinable(ch providers.Chunk) bool {
 	switch ch.Type {

@@ -3,6 +3,8 @@ package adapter
 import (
 	"bufio"
 	"io"
+	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -133,5 +135,52 @@ func TestCoalescerFoldsTotalsIntoARun(t *testing.T) {
 		return a.Type == b.Type && a.Text == b.Text && a.Usage == b.Usage && a.Stop == b.Stop
 	}) {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// TestCoalescerDeltaIsEmit: a delta handed to Delta is passed on exactly
+// as the same chunk handed to Emit, among chunks of every kind, flushes
+// and joins past the bound.
+func TestCoalescerDeltaIsEmit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for round := range 500 {
+		var viaEmit, viaDelta []providers.Chunk
+		a := NewCoalescer(func(c providers.Chunk) { viaEmit = append(viaEmit, c) })
+		b := NewCoalescer(func(c providers.Chunk) { viaDelta = append(viaDelta, c) })
+		for range rng.IntN(60) {
+			switch k := rng.IntN(20); {
+			case k < 16:
+				typ := providers.ChunkText
+				if k == 15 {
+					typ = providers.ChunkReasoning
+				}
+				text := strings.Repeat("x", rng.IntN(3)) + "w "
+				if rng.IntN(8) == 0 {
+					text = strings.Repeat("y", maxJoined/3+1)
+				}
+				a.Emit(providers.Chunk{Type: typ, Text: text})
+				b.Delta(typ, text)
+			case k == 16:
+				c := providers.Chunk{Type: providers.ChunkUsage, Usage: providers.Usage{OutputTokens: rng.IntN(100)}}
+				a.Emit(c)
+				b.Emit(c)
+			case k == 17:
+				c := providers.Chunk{Type: providers.ChunkReasoning, Text: "t", Signature: "sig"}
+				a.Emit(c)
+				b.Emit(c)
+			case k == 18:
+				c := providers.Chunk{Type: providers.ChunkToolCall, ToolCall: providers.ToolCallDelta{Name: "f"}}
+				a.Emit(c)
+				b.Emit(c)
+			default:
+				a.Flush()
+				b.Flush()
+			}
+		}
+		a.Flush()
+		b.Flush()
+		if !reflect.DeepEqual(viaEmit, viaDelta) {
+			t.Fatalf("round %d: Delta passed on %d chunks, Emit %d, or they differ", round, len(viaDelta), len(viaEmit))
+		}
 	}
 }
