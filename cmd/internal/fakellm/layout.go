@@ -74,9 +74,13 @@ func ollamaLine(content, thinking string) string {
 
 // sseData writes one event whose data is written as given.
 func (st *stream) sseData(event, data string) {
+	eol := st.eol
+	if eol == "" {
+		eol = "\n"
+	}
 	if event != "" {
-		st.frame("event: " + event + "\ndata: " + data + "\n\n")
+		st.frame("event: " + event + eol + "data: " + data + eol + eol)
 		return
 	}
-	st.frame("data: " + data + "\n\n")
+	st.frame("data: " + data + eol + eol)
 }

@@ -2,8 +2,13 @@ package fakellm
 
 import (
 	"encoding/json"
+	"io"
+	"net/http"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/llmrt/llmrt/providers/scripted"
 )
 
 // TestLayoutsAreTheAPIsEvents: each text delta written by hand is valid
@@ -41,6 +46,39 @@ func TestLayoutsAreTheAPIsEvents(t *testing.T) {
 		}
 		if !reflect.DeepEqual(v, text) {
 			t.Errorf("%s: the text reads %q, want %q", c.name, v, text)
+		}
+	}
+}
+
+// TestGeminiLinesEndInCRLF: Gemini ends the lines of its event stream with
+// \r\n (as its recordings show), the others with \n; the fake server does
+// the same, so what reads its streams reads theirs.
+func TestGeminiLinesEndInCRLF(t *testing.T) {
+	for _, c := range []struct {
+		protocol, path string
+		crlf           bool
+	}{
+		{Gemini, "/v1beta/models/m:streamGenerateContent?alt=sse", true},
+		{Anthropic, "/v1/messages", false},
+	} {
+		srv := Start(c.protocol, scripted.Turn{Text: "one two three"})
+		body := `{"contents":[{"role":"user","parts":[{"text":"x"}]}]}`
+		if c.protocol == Anthropic {
+			body = `{"model":"m","max_tokens":10,"stream":true,"messages":[{"role":"user","content":"x"}]}`
+		}
+		resp, err := http.Post(srv.URL+c.path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		srv.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "data: ") {
+			t.Fatalf("%s: %s\n%s", c.protocol, resp.Status, b)
+		}
+		lf, crlf := strings.Count(string(b), "\n"), strings.Count(string(b), "\r\n")
+		if c.crlf && lf != crlf || !c.crlf && crlf != 0 {
+			t.Errorf("%s: %d of %d line ends are \\r\\n, want %v:\n%q", c.protocol, crlf, lf, map[bool]string{true: "all", false: "none"}[c.crlf], b)
 		}
 	}
 }

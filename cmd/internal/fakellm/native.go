@@ -97,6 +97,7 @@ func (st *stream) blockDelta(idx int, d map[string]any) {
 
 func writeGemini(st *stream, t scripted.Turn) {
 	st.w.Header().Set("Content-Type", "text/event-stream")
+	st.eol = "\r\n"
 	in, out := usageOf(t)
 	chunk := func(parts []any, finish string) {
 		cand := map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "index": 0}

@@ -255,7 +255,8 @@ type stream struct {
 	turn      int
 	started   bool
 	cut       bool
-	unflushed int // bytes written since the last flush
+	unflushed int    // bytes written since the last flush
+	eol       string // what ends an event's lines: \n, or \r\n as Gemini sends
 }
 
 // frame writes one frame and flushes it, waiting the chunk delay first.
