@@ -83,40 +83,23 @@ func decodeEvent(data []byte, ev *event, scratch *adapter.Scratch) bool {
 // with T one of deltaTypes. Comparing the names in place costs a fraction
 // of walking the members; any other layout is walked.
 func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
-	b, ok := adapter.CutPrefix(data, `{"type":"`)
+	// The fields are set on ev at the end, in one go: event is large, and
+	// a copy of it per delta costs as much as reading one.
+	var delta string
+	var summary int
+	// Up to the text, a reply's deltas are the same: the opening is
+	// checked once (see adapter.Span), and so are the item's id and the
+	// output index after the text.
+	b, kind, ok := scratch.Spans[2].Step(data, eventOpening)
 	if !ok {
 		return false
 	}
-	// The fields are set on ev at the end, in one go: event is large, and
-	// a copy of it per delta costs as much as reading one.
-	var typ, delta string
-	var summary int
-	for _, t := range deltaTypes {
-		if rest, ok := adapter.CutPrefixes(b, t, `",`); ok {
-			typ, b = t, rest
-			break
-		}
-	}
-	if typ == "" {
-		return false
-	}
-	if rest, ok := adapter.CutPrefix(b, `"content_index":`); ok {
-		if b, ok = adapter.SkipValue(rest); !ok {
-			return false
-		}
-		if b, ok = adapter.CutPrefix(b, ","); !ok {
-			return false
-		}
-	}
-	if b, ok = adapter.CutPrefix(b, `"delta":`); !ok {
-		return false
-	}
+	typ := deltaTypes[kind]
 	if delta, b, ok = adapter.ReadText(b, scratch); !ok {
 		return false
 	}
 	// After the text, a reply's deltas differ only in the obfuscation and
-	// the sequence number: the item's id and the output index are checked
-	// once (see adapter.Span).
+	// the sequence number.
 	if b, _, ok = scratch.Spans[0].Step(b, eventItem); !ok {
 		return false
 	}
@@ -140,6 +123,37 @@ func apiDelta(data []byte, ev *event, scratch *adapter.Scratch) bool {
 	}
 	*ev = event{Type: typ, Delta: delta, OutputIndex: output, SummaryIndex: summary}
 	return true
+}
+
+// eventOpening reads {"type":T,["content_index":N,]"delta": and returns
+// T's place in deltaTypes.
+func eventOpening(b []byte) ([]byte, int, bool) {
+	b, ok := adapter.CutPrefix(b, `{"type":"`)
+	if !ok {
+		return nil, 0, false
+	}
+	kind := -1
+	for i, t := range deltaTypes {
+		if rest, ok := adapter.CutPrefixes(b, t, `",`); ok {
+			kind, b = i, rest
+			break
+		}
+	}
+	if kind < 0 {
+		return nil, 0, false
+	}
+	if rest, ok := adapter.CutPrefix(b, `"content_index":`); ok {
+		if b, ok = adapter.SkipValue(rest); !ok {
+			return nil, 0, false
+		}
+		if b, ok = adapter.CutPrefix(b, ","); !ok {
+			return nil, 0, false
+		}
+	}
+	if b, ok = adapter.CutPrefix(b, `"delta":`); !ok {
+		return nil, 0, false
+	}
+	return b, kind, true
 }
 
 // eventItem reads ,"item_id":S[,"logprobs":[]]; it reads no index.

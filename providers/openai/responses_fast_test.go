@@ -143,6 +143,18 @@ func TestDecodeEventCarriesOnlyWhatRepeats(t *testing.T) {
 		`{"type":"response.output_text.delta","content_index":0,"delta":"j","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":1.5e3}`,
 		`{"type":"response.output_text.delta","content_index":0,"delta":"k","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":13,"output_index":4}`,
 		text("l", "msg_2", "p4", 3, 14),
+		// What opens an event (its type, its content index) is carried
+		// too, only as far as it repeats.
+		`{"type":"response.output_text.delta","content_index":1,"delta":"m","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":15}`,
+		`{"type":"response.output_text.delta","content_index":1,"delta":"n","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":16}`,
+		`{"type":"response.output_text.delta","content_index":10,"delta":"o","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":17}`,
+		`{"type":"response.output_text.delta","delta":"p","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":18}`,
+		`{"type":"response.reasoning_text.delta","content_index":0,"delta":"q","item_id":"msg_2","obfuscation":"p","output_index":3,"sequence_number":19}`,
+		`{"type":"response.reasoning_text.delta","content_index":0,"delta":"r","item_id":"msg_2","obfuscation":"p","output_index":3,"sequence_number":20}`,
+		`{"type":"response.output_text.delta","content_index":0,"delta":"s","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":21}`,
+		`{"type":"response.output_text.delta","content_index":0,"delta":"t","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":22}`,
+		`{"type":"response.output_text.delta","content_index":0 ,"delta":"u","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":23}`,
+		`{"type":"response.output_text.delta","content_index":0,"delta":"v","item_id":"msg_2","logprobs":[],"obfuscation":"p","output_index":3,"sequence_number":24}`,
 	}
 	scratch := new(adapter.Scratch)
 	for _, ev := range stream {

@@ -19,7 +19,7 @@ type Scratch struct {
 	buf   []byte
 	block []byte
 	// Spans are for the reader's own use (see Span).
-	Spans [2]Span
+	Spans [3]Span
 }
 
 // Span remembers bytes a reader checked at one place of an event, so that
