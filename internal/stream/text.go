@@ -8,7 +8,7 @@ import "strings"
 // parsing that produced it. Pieces of pieceMin bytes or more (what the
 // adapters' coalescers pass on per read) are kept as they are; smaller
 // ones are copied into blocks, so a stream of tiny deltas is not a slice
-// of tiny strings.
+// of tiny strings. The zero value is an empty text.
 type Text struct {
 	pieces []string
 	block  strings.Builder
@@ -21,6 +21,7 @@ const pieceMin = 256
 // blockSize is the capacity of a block small pieces are copied into.
 const blockSize = 4 << 10
 
+// WriteString adds s to the end of the text.
 func (t *Text) WriteString(s string) {
 	if s == "" {
 		return

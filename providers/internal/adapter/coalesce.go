@@ -58,21 +58,23 @@ func (c *Coalescer) Emit(ch providers.Chunk) {
 		c.emit(ch)
 		return
 	}
-	switch {
-	case c.held == 0:
-		c.first = ch
-	case ch.Type != c.first.Type:
-		c.flushText()
-		c.first = ch
-	default:
-		if c.held == 1 {
-			// Room for as much as was joined last time, at once, rather
-			// than a builder doubling its way there on every read.
-			c.more.Grow(max(c.last, len(c.first.Text)+len(ch.Text)))
-			c.more.WriteString(c.first.Text)
-		}
-		c.more.WriteString(ch.Text)
+	if c.held > 0 && ch.Type == c.first.Type {
+		c.join(ch.Text)
+		return
 	}
+	c.flushText() // held text of the other kind
+	c.first, c.held = ch, 1
+}
+
+// join adds text to the held chunks, of its kind.
+func (c *Coalescer) join(text string) {
+	if c.held == 1 {
+		// Room for as much as was joined last time, at once, rather
+		// than a builder doubling its way there on every read.
+		c.more.Grow(max(c.last, len(c.first.Text)+len(text)))
+		c.more.WriteString(c.first.Text)
+	}
+	c.more.WriteString(text)
 	c.held++
 	if c.more.Len() >= maxJoined {
 		c.flushText()
@@ -100,19 +102,11 @@ func (f SinkFunc) Delta(t providers.ChunkType, text string) { f(providers.Chunk{
 // Chunk{Type: typ, Text: text}, without building the chunk, which is
 // larger than the work of holding its text.
 func (c *Coalescer) Delta(typ providers.ChunkType, text string) {
-	if c.held == 0 || c.first.Type != typ {
-		c.Emit(providers.Chunk{Type: typ, Text: text})
+	if c.held > 0 && c.first.Type == typ {
+		c.join(text)
 		return
 	}
-	if c.held == 1 {
-		c.more.Grow(max(c.last, len(c.first.Text)+len(text)))
-		c.more.WriteString(c.first.Text)
-	}
-	c.more.WriteString(text)
-	c.held++
-	if c.more.Len() >= maxJoined {
-		c.flushText()
-	}
+	c.Emit(providers.Chunk{Type: typ, Text: text})
 }
 
 // joinable reports whether ch is a plain text or reasoning delta.
