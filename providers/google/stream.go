@@ -62,7 +62,7 @@ func (s *streamer) handle(r *response) error {
 	if u := r.UsageMetadata; u != nil {
 		if usage := toUsage(u); usage != s.usage {
 			s.usage = usage
-			s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: usage})
+			s.out.Usage(usage)
 		}
 	}
 	return nil

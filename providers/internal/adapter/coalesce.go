@@ -50,7 +50,7 @@ func (c *Coalescer) Emit(ch providers.Chunk) {
 		return
 	}
 	if ch.Type == providers.ChunkUsage {
-		c.usage, c.heldUsage = stream.MergeUsage(c.usage, ch.Usage), true
+		c.Usage(ch.Usage)
 		return
 	}
 	if !joinable(ch) {
@@ -82,11 +82,13 @@ func (c *Coalescer) join(text string) {
 }
 
 // Sink is where an adapter's stream reader sends what it reads: any chunk
-// to Emit, and a text or reasoning delta (what nearly every event of a
-// reply carries) to Delta, which need not build a chunk for it.
+// to Emit, a text or reasoning delta (what nearly every event of a reply
+// carries) to Delta, and running totals (which some APIs restate with
+// every delta) to Usage; these two need not build a chunk.
 type Sink interface {
 	Emit(providers.Chunk)
 	Delta(t providers.ChunkType, text string)
+	Usage(u providers.Usage)
 }
 
 // SinkFunc is a Sink handing every chunk to the function.
@@ -98,6 +100,9 @@ func (f SinkFunc) Emit(c providers.Chunk) { f(c) }
 // Delta calls f with the delta's chunk.
 func (f SinkFunc) Delta(t providers.ChunkType, text string) { f(providers.Chunk{Type: t, Text: text}) }
 
+// Usage calls f with the totals' chunk.
+func (f SinkFunc) Usage(u providers.Usage) { f(providers.Chunk{Type: providers.ChunkUsage, Usage: u}) }
+
 // Delta takes a text or reasoning delta: what Emit does with
 // Chunk{Type: typ, Text: text}, without building the chunk, which is
 // larger than the work of holding its text.
@@ -107,6 +112,13 @@ func (c *Coalescer) Delta(typ providers.ChunkType, text string) {
 		return
 	}
 	c.Emit(providers.Chunk{Type: typ, Text: text})
+}
+
+// Usage takes running totals: what Emit does with
+// Chunk{Type: ChunkUsage, Usage: u}. They are held, merged, until the
+// held text is passed on.
+func (c *Coalescer) Usage(u providers.Usage) {
+	c.usage, c.heldUsage = stream.MergeUsage(c.usage, u), true
 }
 
 // joinable reports whether ch is a plain text or reasoning delta.

@@ -138,10 +138,10 @@ func TestCoalescerFoldsTotalsIntoARun(t *testing.T) {
 	}
 }
 
-// TestCoalescerDeltaIsEmit: a delta handed to Delta is passed on exactly
-// as the same chunk handed to Emit, among chunks of every kind, flushes
-// and joins past the bound.
-func TestCoalescerDeltaIsEmit(t *testing.T) {
+// TestCoalescerDeltaAndUsageAreEmit: a delta handed to Delta, and totals
+// handed to Usage, are passed on exactly as the same chunks handed to
+// Emit, among chunks of every kind, flushes and joins past the bound.
+func TestCoalescerDeltaAndUsageAreEmit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for round := range 500 {
 		var viaEmit, viaDelta []providers.Chunk
@@ -163,7 +163,7 @@ func TestCoalescerDeltaIsEmit(t *testing.T) {
 			case k == 16:
 				c := providers.Chunk{Type: providers.ChunkUsage, Usage: providers.Usage{OutputTokens: rng.IntN(100)}}
 				a.Emit(c)
-				b.Emit(c)
+				b.Usage(c.Usage)
 			case k == 17:
 				c := providers.Chunk{Type: providers.ChunkReasoning, Text: "t", Signature: "sig"}
 				a.Emit(c)
@@ -180,7 +180,7 @@ func TestCoalescerDeltaIsEmit(t *testing.T) {
 		a.Flush()
 		b.Flush()
 		if !reflect.DeepEqual(viaEmit, viaDelta) {
-			t.Fatalf("round %d: Delta passed on %d chunks, Emit %d, or they differ", round, len(viaDelta), len(viaEmit))
+			t.Fatalf("round %d: Delta and Usage passed on %d chunks, Emit %d, or they differ", round, len(viaDelta), len(viaEmit))
 		}
 	}
 }
