@@ -272,13 +272,13 @@ func (s *streamer) text(t providers.ChunkType, text string) {
 // providers.Usage defines it; Anthropic's input_tokens leaves it out.
 func (s *streamer) emitUsage() {
 	u := s.usage
-	s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: providers.Usage{
+	s.out.Usage(providers.Usage{
 		InputTokens:      int(u.input + u.cacheRead + u.cacheWrite),
 		OutputTokens:     int(u.output),
 		ReasoningTokens:  int(u.thinking),
 		CacheReadTokens:  int(u.cacheRead),
 		CacheWriteTokens: int(u.cacheWrite),
-	}})
+	})
 }
 
 // finish ends the reply with a stop chunk, or fails it: a body without a

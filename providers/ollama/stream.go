@@ -136,8 +136,7 @@ func (s *streamer) handle(c *chatChunk) error {
 	if c.Done {
 		s.done, s.stop = true, c.DoneReason
 		if c.PromptEvalCount > 0 || c.EvalCount > 0 {
-			s.out.Emit(providers.Chunk{Type: providers.ChunkUsage,
-				Usage: providers.Usage{InputTokens: c.PromptEvalCount, OutputTokens: c.EvalCount}})
+			s.out.Usage(providers.Usage{InputTokens: c.PromptEvalCount, OutputTokens: c.EvalCount})
 		}
 	}
 	return nil

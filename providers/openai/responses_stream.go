@@ -297,7 +297,7 @@ func (s *rstreamer) codedError(code any, msg string) error {
 func (s *rstreamer) completed(r *outcome) error {
 	s.done = true
 	if u := r.Usage; u != nil && (u.InputTokens > 0 || u.OutputTokens > 0) {
-		s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: u.neutral()})
+		s.out.Usage(u.neutral())
 	}
 	stop := providers.StopNatural
 	switch {

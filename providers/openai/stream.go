@@ -140,7 +140,7 @@ func (s *streamer) handle(data []byte) error {
 		u = c.XGroq.Usage
 	}
 	if u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
-		s.out.Emit(providers.Chunk{Type: providers.ChunkUsage, Usage: toUsage(u)})
+		s.out.Usage(toUsage(u))
 	}
 	return nil
 }
