@@ -74,13 +74,9 @@ func ollamaLine(content, thinking string) string {
 
 // sseData writes one event whose data is written as given.
 func (st *stream) sseData(event, data string) {
-	eol := st.eol
-	if eol == "" {
-		eol = "\n"
-	}
 	if event != "" {
-		st.frame("event: " + event + eol + "data: " + data + eol + eol)
+		st.frame("event: " + event + st.eol + "data: " + data + st.eol + st.eol)
 		return
 	}
-	st.frame("data: " + data + eol + eol)
+	st.frame("data: " + data + st.eol + st.eol)
 }

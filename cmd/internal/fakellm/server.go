@@ -177,7 +177,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, t.Error)
 		return
 	}
-	st := &stream{w: w, flusher: w.(http.Flusher), delay: time.Duration(t.ChunkDelayMS) * time.Millisecond, done: r.Context().Done(), turn: turnNo}
+	st := &stream{w: w, flusher: w.(http.Flusher), delay: time.Duration(t.ChunkDelayMS) * time.Millisecond, done: r.Context().Done(), turn: turnNo, eol: "\n"}
 	switch s.protocol {
 	case OpenAI, OpenAIChat:
 		if responses {
